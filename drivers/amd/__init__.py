@@ -1,0 +1,1 @@
+"""AMD GPUs through amdkfd (/dev/kfd) and the DRM render node."""

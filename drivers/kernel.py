@@ -1,0 +1,190 @@
+"""The kernel seam: the only way driver code touches the operating system.
+
+A driver asks a :class:`Kernel` to open device nodes, issue ioctls, map memory and read sysfs.
+:class:`RealKernel` does it with the host's system calls; ``drivers.emu`` provides a kernel that
+serves a virtual GPU from Python objects.  The driver code above the seam is identical in both.
+
+Memory handed out by ``mmap`` is a :class:`Mapping`: an address plus typed views of the bytes.
+GPU virtual addresses equal CPU virtual addresses, so a Mapping's ``address`` is what the GPU
+sees too.
+"""
+import abc
+import errno
+import fcntl
+import mmap as _mmap
+import os
+
+import numpy as np
+from cffi import FFI
+
+from drivers.errors import IoctlError
+
+PROT_NONE, PROT_READ, PROT_WRITE, PROT_EXEC = 0, _mmap.PROT_READ, _mmap.PROT_WRITE, _mmap.PROT_EXEC
+MAP_SHARED, MAP_PRIVATE = _mmap.MAP_SHARED, _mmap.MAP_PRIVATE
+MAP_ANONYMOUS = _mmap.MAP_ANONYMOUS
+MAP_FIXED = 0x10                       # <sys/mman.h> on every Linux architecture we target
+MAP_NORESERVE = getattr(_mmap, "MAP_NORESERVE", 0x4000)
+O_RDWR, O_RDONLY, O_CLOEXEC = os.O_RDWR, os.O_RDONLY, os.O_CLOEXEC
+
+_ffi = FFI()
+_ffi.cdef("""
+    void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
+    int munmap(void *addr, size_t length);
+""")
+_libc = _ffi.dlopen(None)
+_MAP_FAILED = 2**64 - 1
+
+
+class Mapping:
+    """A window of CPU-visible memory at a fixed address (== the GPU VA where the GPU maps it).
+
+    ``view(dtype, offset, count)`` returns a numpy array aliasing the bytes; ``store64`` is the
+    one 64-bit store used for doorbells (the virtual GPU hooks it to run its queue processor).
+    """
+
+    def __init__(self, address, size, owner=None):
+        self.address, self.size, self.owner = address, size, owner
+        self._bytes = np.frombuffer(_ffi.buffer(_ffi.cast("char *", address), size), dtype=np.uint8) \
+            if size else np.zeros(0, np.uint8)
+
+    def view(self, dtype=np.uint8, offset=0, count=None):
+        dtype = np.dtype(dtype)
+        if offset < 0 or offset % dtype.itemsize or offset > self.size:
+            raise ValueError(f"view at offset {offset} of a {self.size}-byte mapping is not {dtype}-aligned or in range")
+        if count is None:
+            count = (self.size - offset) // dtype.itemsize
+        if offset + count * dtype.itemsize > self.size:
+            raise ValueError(f"view of {count} x {dtype} at offset {offset} passes the end of a {self.size}-byte mapping")
+        return self._bytes[offset:offset + count * dtype.itemsize].view(dtype)
+
+    def read(self, offset, length):
+        return self.view(np.uint8, offset, length).tobytes()
+
+    def write(self, offset, data):
+        data = np.frombuffer(bytes(data), np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8).ravel()
+        self.view(np.uint8, offset, data.size)[:] = data
+
+    def store64(self, offset, value):
+        self.view(np.uint64, offset, 1)[0] = value
+
+    def load64(self, offset):
+        return int(self.view(np.uint64, offset, 1)[0])
+
+    def __repr__(self):
+        return f"Mapping(0x{self.address:x}, {self.size:#x})"
+
+
+class Kernel(abc.ABC):
+    """The interface every driver uses. Paths are absolute Linux paths (/dev/..., /sys/...)."""
+
+    @abc.abstractmethod
+    def open(self, path, flags=O_RDWR):
+        """Open a device node or file -> file descriptor (OSError with errno on failure)."""
+
+    @abc.abstractmethod
+    def close(self, fd):
+        """Close a descriptor returned by open."""
+
+    @abc.abstractmethod
+    def ioctl(self, fd, request, arg, name=None):
+        """Issue ``request`` with ``arg`` (a writable buffer: a cffi struct or a bytearray).
+
+        Raises :class:`IoctlError` naming the ioctl and errno on failure.
+        """
+
+    @abc.abstractmethod
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
+        """Map ``length`` bytes of ``fd`` (or anonymous memory when fd is None) -> Mapping."""
+
+    @abc.abstractmethod
+    def munmap(self, mapping):
+        """Unmap a Mapping returned by mmap."""
+
+    @abc.abstractmethod
+    def read_text(self, path):
+        """The whole text of a (sysfs) file."""
+
+    @abc.abstractmethod
+    def listdir(self, path):
+        """Sorted entries of a directory."""
+
+    @abc.abstractmethod
+    def exists(self, path):
+        """Whether a path exists."""
+
+
+def ioctl_buffer(arg):
+    """The writable bytes behind an ioctl argument (cffi pointer/cdata or buffer object)."""
+    if isinstance(arg, (bytearray, memoryview)):
+        return arg
+    try:
+        return _ffi.buffer(arg)
+    except TypeError:
+        return memoryview(arg)
+
+
+class RealKernel(Kernel):
+    """System calls on this host.  ``sysfs_root``/``dev_root`` redirect /sys and /dev so a
+    captured tree (``tar c /sys/devices/virtual/kfd``) can be replayed."""
+
+    def __init__(self, sysfs_root="/sys", dev_root="/dev"):
+        self.sysfs_root, self.dev_root = sysfs_root.rstrip("/") or "/", dev_root.rstrip("/") or "/"
+
+    def host_path(self, path):
+        for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root)):
+            if path == prefix or path.startswith(prefix + "/"):
+                return root + path[len(prefix):]
+        return path
+
+    def open(self, path, flags=O_RDWR):
+        return os.open(self.host_path(path), flags | O_CLOEXEC)
+
+    def close(self, fd):
+        os.close(fd)
+
+    def ioctl(self, fd, request, arg, name=None):
+        try:
+            fcntl.ioctl(fd, request, ioctl_buffer(arg), True)
+        except OSError as e:
+            raise IoctlError(name or f"ioctl 0x{request:x}", request, e.errno or errno.EIO) from None
+
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
+        if fd is None:
+            fd, flags = -1, flags | MAP_ANONYMOUS
+        addr = _ffi.cast("void *", address or 0)
+        if address:
+            flags |= MAP_FIXED
+        ptr = _libc.mmap(addr, length, prot, flags, fd, offset)
+        res = int(_ffi.cast("uintptr_t", ptr))
+        if res == _MAP_FAILED:
+            err = _ffi.errno
+            raise OSError(err, f"mmap of {length:#x} bytes at offset {offset:#x} (fd {fd}) failed: {os.strerror(err)}")
+        return Mapping(res, length if prot & (PROT_READ | PROT_WRITE) else 0, owner=self) \
+            if prot != PROT_NONE else _Reservation(res, length)
+
+    def munmap(self, mapping):
+        size = mapping.size if not isinstance(mapping, _Reservation) else mapping.length
+        if _libc.munmap(_ffi.cast("void *", mapping.address), size) != 0:
+            err = _ffi.errno
+            raise OSError(err, f"munmap of 0x{mapping.address:x}+{size:#x} failed: {os.strerror(err)}")
+
+    def read_text(self, path):
+        with open(self.host_path(path)) as f:
+            return f.read()
+
+    def listdir(self, path):
+        return sorted(os.listdir(self.host_path(path)))
+
+    def exists(self, path):
+        return os.path.exists(self.host_path(path))
+
+
+class _Reservation(Mapping):
+    """A PROT_NONE address-space reservation: it has an address and a length but no bytes."""
+
+    def __init__(self, address, length):
+        super().__init__(address, 0)
+        self.length = length
+
+    def __repr__(self):
+        return f"Reservation(0x{self.address:x}, {self.length:#x})"

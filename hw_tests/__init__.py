@@ -1,0 +1,1 @@
+"""Bring-up suite for a new card (or the virtual one)."""

@@ -1,0 +1,1 @@
+"""A minimal lazy tensor library that runs on the drivers in this project."""
