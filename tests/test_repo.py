@@ -1,0 +1,30 @@
+"""The README's two commands and CI stay in step."""
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def readme_commands():
+    text = open(os.path.join(ROOT, "README.md")).read()
+    section = text.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    return [line.strip() for line in section.splitlines() if line.startswith("    ")]
+
+
+def test_readme_has_the_two_commands():
+    cmds = readme_commands()
+    assert cmds == ["pip install -e . && python -m drivers.amd.probe",
+                    "pip install -e '.[test]' && python -m pytest -q"]
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    ci = open(os.path.join(ROOT, ".ci", "run")).read()
+    last = [line for line in ci.splitlines() if line.strip() and not line.startswith("#")][-1]
+    assert last == readme_commands()[1]
+
+
+def test_runtime_dependencies_are_only_the_allowed_ones():
+    setup = open(os.path.join(ROOT, "setup.py")).read()
+    deps = re.search(r"install_requires=\[(.*?)\]", setup, re.S).group(1)
+    names = {re.match(r"[A-Za-z0-9_.-]+", d.strip().strip('"')).group(0) for d in deps.split(",") if d.strip()}
+    assert names <= {"cffi", "numpy", "pyelftools", "capstone"}
