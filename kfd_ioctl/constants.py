@@ -1,0 +1,315 @@
+"""Every integer constant of the amdkfd UAPI (<linux/kfd_ioctl.h>, ABI 1.18) as a plain int.
+
+Names are the kernel's (macros and enum members alike). Values are the bit patterns the kernel
+sees in the __u32/__u64 field they go into, so they are never negative: the C `(1 << 31)` of
+KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE is 0x80000000 here.
+"""
+
+# ABI level these declarations describe: upstream Linux kfd_ioctl.h 1.18 (1.17 grew CREATE_QUEUE
+# to 96 bytes, 1.18 renamed set_memory_policy's pad to misc_process_flag). GET_VERSION reports
+# the running kernel's level, which may be lower (linux-libc-dev 6.1 ships 1.11).
+KFD_IOCTL_MAJOR_VERSION = 1
+KFD_IOCTL_MINOR_VERSION = 18
+
+# ---- CREATE_QUEUE -------------------------------------------------------------------------------
+# queue_type
+KFD_IOC_QUEUE_TYPE_COMPUTE = 0x0         # PM4 ring
+KFD_IOC_QUEUE_TYPE_SDMA = 0x1            # SDMA ring, engine picked by KFD
+KFD_IOC_QUEUE_TYPE_COMPUTE_AQL = 0x2     # HSA AQL packet queue
+KFD_IOC_QUEUE_TYPE_SDMA_XGMI = 0x3       # SDMA engine reserved for XGMI peer copies
+KFD_IOC_QUEUE_TYPE_SDMA_BY_ENG_ID = 0x4  # SDMA on the engine named by sdma_engine_id (ABI 1.17)
+
+KFD_MAX_QUEUE_PERCENTAGE = 100
+KFD_MAX_QUEUE_PRIORITY = 15
+KFD_MIN_QUEUE_RING_SIZE = 1024           # bytes
+
+# ---- SET_MEMORY_POLICY --------------------------------------------------------------------------
+KFD_IOC_CACHE_POLICY_COHERENT = 0
+KFD_IOC_CACHE_POLICY_NONCOHERENT = 1
+KFD_PROC_FLAG_MFMA_HIGH_PRECISION = 1 << 0   # misc_process_flag bit (ABI 1.18)
+
+# ---- GET_PROCESS_APERTURES (deprecated) and the removed debugger ioctls --------------------------
+NUM_OF_SUPPORTED_GPUS = 7
+MAX_ALLOWED_NUM_POINTS = 100
+MAX_ALLOWED_AW_BUFF_SIZE = 4096
+MAX_ALLOWED_WAC_BUFF_SIZE = 128
+
+KFD_INVALID_FD = 0xFFFFFFFF
+
+# ---- Events -------------------------------------------------------------------------------------
+# event_type (the HSA_EVENTTYPE numbering)
+KFD_IOC_EVENT_SIGNAL = 0
+KFD_IOC_EVENT_NODECHANGE = 1
+KFD_IOC_EVENT_DEVICESTATECHANGE = 2
+KFD_IOC_EVENT_HW_EXCEPTION = 3
+KFD_IOC_EVENT_SYSTEM_EVENT = 4
+KFD_IOC_EVENT_DEBUG_EVENT = 5
+KFD_IOC_EVENT_PROFILE_EVENT = 6
+KFD_IOC_EVENT_QUEUE_EVENT = 7
+KFD_IOC_EVENT_MEMORY = 8
+
+# wait_result
+KFD_IOC_WAIT_RESULT_COMPLETE = 0
+KFD_IOC_WAIT_RESULT_TIMEOUT = 1
+KFD_IOC_WAIT_RESULT_FAIL = 2
+
+KFD_SIGNAL_EVENT_LIMIT = 4096            # slots in the event page, 8 bytes each
+
+# hw_exception_data.reset_type / .reset_cause
+KFD_HW_EXCEPTION_WHOLE_GPU_RESET = 0
+KFD_HW_EXCEPTION_PER_ENGINE_RESET = 1
+KFD_HW_EXCEPTION_GPU_HANG = 0
+KFD_HW_EXCEPTION_ECC = 1
+
+# memory_exception_data.ErrorType
+KFD_MEM_ERR_NO_RAS = 0
+KFD_MEM_ERR_SRAM_ECC = 1
+KFD_MEM_ERR_POISON_CONSUMED = 2
+KFD_MEM_ERR_GPU_HANG = 3
+
+# ---- ALLOC_MEMORY_OF_GPU flags --------------------------------------------------------------------
+# memory type: exactly one of these
+KFD_IOC_ALLOC_MEM_FLAGS_VRAM = 1 << 0
+KFD_IOC_ALLOC_MEM_FLAGS_GTT = 1 << 1
+KFD_IOC_ALLOC_MEM_FLAGS_USERPTR = 1 << 2
+KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL = 1 << 3
+KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP = 1 << 4
+# attributes
+KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE = 1 << 31
+KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE = 1 << 30
+KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC = 1 << 29         # CPU-visible VRAM (large BAR)
+KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE = 1 << 28  # fail rather than fall back to system memory
+KFD_IOC_ALLOC_MEM_FLAGS_AQL_QUEUE_MEM = 1 << 27  # ring of an AQL queue (mapped twice)
+KFD_IOC_ALLOC_MEM_FLAGS_COHERENT = 1 << 26
+KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED = 1 << 25
+KFD_IOC_ALLOC_MEM_FLAGS_EXT_COHERENT = 1 << 24   # coherent with device-scope atomics too
+KFD_IOC_ALLOC_MEM_FLAGS_CONTIGUOUS = 1 << 23     # physically contiguous VRAM (ABI 1.16)
+
+# ---- SMI_EVENTS ---------------------------------------------------------------------------------
+# enum kfd_smi_event: event ids, also the bit index (from 1) of the subscription mask
+KFD_SMI_EVENT_NONE = 0
+KFD_SMI_EVENT_VMFAULT = 1
+KFD_SMI_EVENT_THERMAL_THROTTLE = 2
+KFD_SMI_EVENT_GPU_PRE_RESET = 3
+KFD_SMI_EVENT_GPU_POST_RESET = 4
+KFD_SMI_EVENT_MIGRATE_START = 5
+KFD_SMI_EVENT_MIGRATE_END = 6
+KFD_SMI_EVENT_PAGE_FAULT_START = 7
+KFD_SMI_EVENT_PAGE_FAULT_END = 8
+KFD_SMI_EVENT_QUEUE_EVICTION = 9
+KFD_SMI_EVENT_QUEUE_RESTORE = 10
+KFD_SMI_EVENT_UNMAP_FROM_GPU = 11
+KFD_SMI_EVENT_PROCESS_START = 12
+KFD_SMI_EVENT_PROCESS_END = 13
+KFD_SMI_EVENT_ALL_PROCESS = 64           # mask bit: events of every process (needs root)
+
+# enum KFD_MIGRATE_TRIGGERS
+KFD_MIGRATE_TRIGGER_PREFETCH = 0
+KFD_MIGRATE_TRIGGER_PAGEFAULT_GPU = 1
+KFD_MIGRATE_TRIGGER_PAGEFAULT_CPU = 2
+KFD_MIGRATE_TRIGGER_TTM_EVICTION = 3
+
+# enum KFD_QUEUE_EVICTION_TRIGGERS
+KFD_QUEUE_EVICTION_TRIGGER_SVM = 0
+KFD_QUEUE_EVICTION_TRIGGER_USERPTR = 1
+KFD_QUEUE_EVICTION_TRIGGER_TTM = 2
+KFD_QUEUE_EVICTION_TRIGGER_SUSPEND = 3
+KFD_QUEUE_EVICTION_CRIU_CHECKPOINT = 4
+KFD_QUEUE_EVICTION_CRIU_RESTORE = 5
+
+# enum KFD_SVM_UNMAP_TRIGGERS
+KFD_SVM_UNMAP_TRIGGER_MMU_NOTIFY = 0
+KFD_SVM_UNMAP_TRIGGER_MMU_NOTIFY_MIGRATE = 1
+KFD_SVM_UNMAP_TRIGGER_UNMAP_FROM_CPU = 2
+
+KFD_SMI_EVENT_MSG_SIZE = 96              # bytes: longest line read() returns
+
+
+def KFD_SMI_EVENT_MASK_FROM_INDEX(i):
+    """Subscription mask bit of SMI event id `i` (ids count from 1)."""
+    return 1 << (i - 1)
+
+
+# ---- CRIU_OP ------------------------------------------------------------------------------------
+KFD_CRIU_OP_PROCESS_INFO = 0
+KFD_CRIU_OP_CHECKPOINT = 1
+KFD_CRIU_OP_UNPAUSE = 2
+KFD_CRIU_OP_RESTORE = 3
+KFD_CRIU_OP_RESUME = 4
+
+# ---- MMIO_REMAP page: byte offsets of the registers user mode may write --------------------------
+KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL = 0    # write to flush the HDP (host data path) write cache
+KFD_MMIO_REMAP_HDP_REG_FLUSH_CNTL = 4
+
+# ---- SVM ----------------------------------------------------------------------------------------
+KFD_IOCTL_SVM_FLAG_HOST_ACCESS = 0x00000001
+KFD_IOCTL_SVM_FLAG_COHERENT = 0x00000002
+KFD_IOCTL_SVM_FLAG_HIVE_LOCAL = 0x00000004
+KFD_IOCTL_SVM_FLAG_GPU_RO = 0x00000008
+KFD_IOCTL_SVM_FLAG_GPU_EXEC = 0x00000010
+KFD_IOCTL_SVM_FLAG_GPU_READ_MOSTLY = 0x00000020
+KFD_IOCTL_SVM_FLAG_GPU_ALWAYS_MAPPED = 0x00000040
+KFD_IOCTL_SVM_FLAG_EXT_COHERENT = 0x00000080
+
+KFD_IOCTL_SVM_OP_SET_ATTR = 0
+KFD_IOCTL_SVM_OP_GET_ATTR = 1
+
+KFD_IOCTL_SVM_LOCATION_SYSMEM = 0
+KFD_IOCTL_SVM_LOCATION_UNDEFINED = 0xFFFFFFFF
+
+KFD_IOCTL_SVM_ATTR_PREFERRED_LOC = 0
+KFD_IOCTL_SVM_ATTR_PREFETCH_LOC = 1
+KFD_IOCTL_SVM_ATTR_ACCESS = 2
+KFD_IOCTL_SVM_ATTR_ACCESS_IN_PLACE = 3
+KFD_IOCTL_SVM_ATTR_NO_ACCESS = 4
+KFD_IOCTL_SVM_ATTR_SET_FLAGS = 5
+KFD_IOCTL_SVM_ATTR_CLR_FLAGS = 6
+KFD_IOCTL_SVM_ATTR_GRANULARITY = 7
+
+# ---- RUNTIME_ENABLE -------------------------------------------------------------------------------
+KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK = 1     # mode_mask: enable (else disable)
+KFD_RUNTIME_ENABLE_MODE_TTMP_SAVE_MASK = 2  # mode_mask: set up trap temporaries
+# capabilities_mask bit set by ROCm's amdkfd when it can write GPU core dumps; the upstream header
+# does not define it (upstream kernels leave the mask 0). Value as libhsakmt reads it.
+KFD_RUNTIME_ENABLE_CAPS_SUPPORTS_CORE_DUMP_MASK = 0x80000000
+
+# enum kfd_dbg_runtime_state
+DEBUG_RUNTIME_STATE_DISABLED = 0
+DEBUG_RUNTIME_STATE_ENABLED = 1
+DEBUG_RUNTIME_STATE_ENABLED_BUSY = 2
+DEBUG_RUNTIME_STATE_ENABLED_ERROR = 3
+
+# ---- DBG_TRAP -----------------------------------------------------------------------------------
+# enum kfd_dbg_trap_operations: kfd_ioctl_dbg_trap_args.op
+KFD_IOC_DBG_TRAP_ENABLE = 0
+KFD_IOC_DBG_TRAP_DISABLE = 1
+KFD_IOC_DBG_TRAP_SEND_RUNTIME_EVENT = 2
+KFD_IOC_DBG_TRAP_SET_EXCEPTIONS_ENABLED = 3
+KFD_IOC_DBG_TRAP_SET_WAVE_LAUNCH_OVERRIDE = 4
+KFD_IOC_DBG_TRAP_SET_WAVE_LAUNCH_MODE = 5
+KFD_IOC_DBG_TRAP_SUSPEND_QUEUES = 6
+KFD_IOC_DBG_TRAP_RESUME_QUEUES = 7
+KFD_IOC_DBG_TRAP_SET_NODE_ADDRESS_WATCH = 8
+KFD_IOC_DBG_TRAP_CLEAR_NODE_ADDRESS_WATCH = 9
+KFD_IOC_DBG_TRAP_SET_FLAGS = 10
+KFD_IOC_DBG_TRAP_QUERY_DEBUG_EVENT = 11
+KFD_IOC_DBG_TRAP_QUERY_EXCEPTION_INFO = 12
+KFD_IOC_DBG_TRAP_GET_QUEUE_SNAPSHOT = 13
+KFD_IOC_DBG_TRAP_GET_DEVICE_SNAPSHOT = 14
+
+# enum kfd_dbg_trap_override_mode
+KFD_DBG_TRAP_OVERRIDE_OR = 0
+KFD_DBG_TRAP_OVERRIDE_REPLACE = 1
+
+# enum kfd_dbg_trap_mask: wave launch overrides
+KFD_DBG_TRAP_MASK_FP_INVALID = 1
+KFD_DBG_TRAP_MASK_FP_INPUT_DENORMAL = 2
+KFD_DBG_TRAP_MASK_FP_DIVIDE_BY_ZERO = 4
+KFD_DBG_TRAP_MASK_FP_OVERFLOW = 8
+KFD_DBG_TRAP_MASK_FP_UNDERFLOW = 16
+KFD_DBG_TRAP_MASK_FP_INEXACT = 32
+KFD_DBG_TRAP_MASK_INT_DIVIDE_BY_ZERO = 64
+KFD_DBG_TRAP_MASK_DBG_ADDRESS_WATCH = 128
+KFD_DBG_TRAP_MASK_DBG_MEMORY_VIOLATION = 256
+KFD_DBG_TRAP_MASK_TRAP_ON_WAVE_START = 1 << 30
+KFD_DBG_TRAP_MASK_TRAP_ON_WAVE_END = 1 << 31
+
+# enum kfd_dbg_trap_wave_launch_mode
+KFD_DBG_TRAP_WAVE_LAUNCH_MODE_NORMAL = 0
+KFD_DBG_TRAP_WAVE_LAUNCH_MODE_HALT = 1
+KFD_DBG_TRAP_WAVE_LAUNCH_MODE_DEBUG = 3
+
+# enum kfd_dbg_trap_address_watch_mode
+KFD_DBG_TRAP_ADDRESS_WATCH_MODE_READ = 0
+KFD_DBG_TRAP_ADDRESS_WATCH_MODE_NONREAD = 1
+KFD_DBG_TRAP_ADDRESS_WATCH_MODE_ATOMIC = 2
+KFD_DBG_TRAP_ADDRESS_WATCH_MODE_ALL = 3
+
+# enum kfd_dbg_trap_flags
+KFD_DBG_TRAP_FLAG_SINGLE_MEM_OP = 1
+KFD_DBG_TRAP_FLAG_SINGLE_ALU_OP = 2
+
+# enum kfd_dbg_trap_exception_code: what went wrong, per queue / device / process
+EC_NONE = 0
+EC_QUEUE_WAVE_ABORT = 1
+EC_QUEUE_WAVE_TRAP = 2
+EC_QUEUE_WAVE_MATH_ERROR = 3
+EC_QUEUE_WAVE_ILLEGAL_INSTRUCTION = 4
+EC_QUEUE_WAVE_MEMORY_VIOLATION = 5
+EC_QUEUE_WAVE_APERTURE_VIOLATION = 6
+EC_QUEUE_PACKET_DISPATCH_DIM_INVALID = 16
+EC_QUEUE_PACKET_DISPATCH_GROUP_SEGMENT_SIZE_INVALID = 17
+EC_QUEUE_PACKET_DISPATCH_CODE_INVALID = 18
+EC_QUEUE_PACKET_RESERVED = 19
+EC_QUEUE_PACKET_UNSUPPORTED = 20
+EC_QUEUE_PACKET_DISPATCH_WORK_GROUP_SIZE_INVALID = 21
+EC_QUEUE_PACKET_DISPATCH_REGISTER_INVALID = 22
+EC_QUEUE_PACKET_VENDOR_UNSUPPORTED = 23
+EC_QUEUE_PREEMPTION_ERROR = 30
+EC_QUEUE_NEW = 31
+EC_DEVICE_QUEUE_DELETE = 32
+EC_DEVICE_MEMORY_VIOLATION = 33
+EC_DEVICE_RAS_ERROR = 34
+EC_DEVICE_FATAL_HALT = 35
+EC_DEVICE_NEW = 36
+EC_PROCESS_RUNTIME = 48
+EC_PROCESS_DEVICE_REMOVE = 49
+EC_MAX = 50
+
+
+def KFD_EC_MASK(ecode):
+    """Bit of exception code `ecode` in a 64-bit exception mask (codes count from 1)."""
+    return 1 << (ecode - 1)
+
+
+def _mask(*codes):
+    bits = 0
+    for code in codes:
+        bits |= KFD_EC_MASK(code)
+    return bits
+
+
+KFD_EC_MASK_PACKET = _mask(
+    EC_QUEUE_PACKET_DISPATCH_DIM_INVALID, EC_QUEUE_PACKET_DISPATCH_GROUP_SEGMENT_SIZE_INVALID,
+    EC_QUEUE_PACKET_DISPATCH_CODE_INVALID, EC_QUEUE_PACKET_RESERVED, EC_QUEUE_PACKET_UNSUPPORTED,
+    EC_QUEUE_PACKET_DISPATCH_WORK_GROUP_SIZE_INVALID, EC_QUEUE_PACKET_DISPATCH_REGISTER_INVALID,
+    EC_QUEUE_PACKET_VENDOR_UNSUPPORTED)
+KFD_EC_MASK_QUEUE = KFD_EC_MASK_PACKET | _mask(
+    EC_QUEUE_WAVE_ABORT, EC_QUEUE_WAVE_TRAP, EC_QUEUE_WAVE_MATH_ERROR,
+    EC_QUEUE_WAVE_ILLEGAL_INSTRUCTION, EC_QUEUE_WAVE_MEMORY_VIOLATION,
+    EC_QUEUE_WAVE_APERTURE_VIOLATION, EC_QUEUE_PREEMPTION_ERROR, EC_QUEUE_NEW)
+KFD_EC_MASK_DEVICE = _mask(EC_DEVICE_QUEUE_DELETE, EC_DEVICE_RAS_ERROR, EC_DEVICE_FATAL_HALT,
+                           EC_DEVICE_MEMORY_VIOLATION, EC_DEVICE_NEW)
+KFD_EC_MASK_PROCESS = _mask(EC_PROCESS_RUNTIME, EC_PROCESS_DEVICE_REMOVE)
+
+
+def KFD_DBG_EC_IS_VALID(ecode):
+    return EC_NONE < ecode < EC_MAX
+
+
+def KFD_DBG_EC_TYPE_IS_QUEUE(ecode):
+    return KFD_DBG_EC_IS_VALID(ecode) and bool(KFD_EC_MASK(ecode) & KFD_EC_MASK_QUEUE)
+
+
+def KFD_DBG_EC_TYPE_IS_DEVICE(ecode):
+    return KFD_DBG_EC_IS_VALID(ecode) and bool(KFD_EC_MASK(ecode) & KFD_EC_MASK_DEVICE)
+
+
+def KFD_DBG_EC_TYPE_IS_PROCESS(ecode):
+    return KFD_DBG_EC_IS_VALID(ecode) and bool(KFD_EC_MASK(ecode) & KFD_EC_MASK_PROCESS)
+
+
+def KFD_DBG_EC_TYPE_IS_PACKET(ecode):
+    return KFD_DBG_EC_IS_VALID(ecode) and bool(KFD_EC_MASK(ecode) & KFD_EC_MASK_PACKET)
+
+
+# queue status bits returned per queue id by SUSPEND/RESUME_QUEUES
+KFD_DBG_QUEUE_ERROR_BIT = 30
+KFD_DBG_QUEUE_INVALID_BIT = 31
+KFD_DBG_QUEUE_ERROR_MASK = 1 << KFD_DBG_QUEUE_ERROR_BIT
+KFD_DBG_QUEUE_INVALID_MASK = 1 << KFD_DBG_QUEUE_INVALID_BIT
+
+# ---- ioctl numbering ----------------------------------------------------------------------------
+AMDKFD_IOCTL_BASE = ord("K")             # 0x4B, the _IOC type byte of every KFD request
+AMDKFD_COMMAND_START = 0x01
+AMDKFD_COMMAND_END = 0x27                # one past the last command number (DBG_TRAP, 0x26)
