@@ -403,7 +403,7 @@ def test_new_value_that_does_not_fit_names_the_field():
 
 
 # ---------------------------------------------------------------------------------------------
-# IOCTLS, by_request and the _IOC helpers
+# IOCTLS, by_request and the _IOC encoding
 # ---------------------------------------------------------------------------------------------
 
 def test_ioctls_table_is_consistent():
@@ -471,3 +471,80 @@ def test_ioc_rejects_fields_that_do_not_fit():
         kfd_ioctl._IOR("KF", 1, 8)
     with pytest.raises(TypeError, match="_IOC size must be an int, got float"):
         kfd_ioctl._IOR("K", 1, 8.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The probe itself (scripts/kfd_header_probe.py)
+# ---------------------------------------------------------------------------------------------
+
+SYNTHETIC_HEADER = """
+#define KFD_TEST_A (1 << 31)      /* int in C: the verdict keeps the 32-bit pattern */
+#define KFD_TEST_NAME "text"
+#define KFD_TEST_BIT(i) (1ULL << ((i) - 1))
+enum kfd_test_enum { KFD_TEST_E0, KFD_TEST_E5 = 5, };
+struct kfd_test_inner { __u32 x; };
+struct kfd_test_args {
+    union { struct kfd_test_inner inner; __u64 word; };   /* anonymous: members flatten */
+    struct { __u32 lo; __s32 hi; } named;
+    __u16 small[3];
+    struct kfd_test_inner items[2];
+    __u32 tail[];
+};
+"""
+
+
+def test_probe_enumerates_members():
+    names = probe.enumerate_header(SYNTHETIC_HEADER)
+    assert names["constants"] == ["KFD_TEST_A", "KFD_TEST_E0", "KFD_TEST_E5"]
+    assert names["macro_functions"] == ["KFD_TEST_BIT"]
+    assert names["structs"]["kfd_test_args"] == [
+        ("inner", "aggregate"), ("word", "scalar"), ("named", "aggregate"),
+        ("named.lo", "scalar"), ("named.hi", "scalar"), ("small", "array"),
+        ("items", "aggregate_array"), ("tail", "flex")]
+
+
+def test_probe_compiles_a_header(tmp_path):
+    if probe.find_compiler() is None:
+        pytest.skip("no C compiler ($CC, cc, gcc or clang)")
+    header = tmp_path / "kfd_test.h"
+    header.write_text("#include <linux/types.h>\n" + SYNTHETIC_HEADER)
+    verdict = probe.probe(str(header))
+    fields = verdict["structs"]["kfd_test_args"]["fields"]
+    assert verdict["structs"]["kfd_test_args"]["size"] == 32   # flexible tail adds nothing
+    assert fields["named.hi"] == {"offset": 12, "size": 4, "signed": True}
+    assert fields["small"] == {"offset": 16, "size": 6, "signed": False}
+    assert fields["items"] == {"offset": 24, "size": 8, "signed": None}
+    assert fields["tail"] == {"offset": 32, "size": None, "signed": None}
+    assert verdict["constants"] == {"KFD_TEST_A": 0x80000000, "KFD_TEST_E0": 0, "KFD_TEST_E5": 5}
+    assert verdict["macro_functions"]["KFD_TEST_BIT"]["64"] == 1 << 63
+
+
+@pytest.mark.parametrize("body, message", [
+    ("__u32 a, b;", "cannot parse member declaration '__u32 a, b'"),
+    ("__u32 flag : 1;", "cannot parse member declaration '__u32 flag : 1'"),
+    ("__u32 a", "member declaration without ';': '__u32 a'"),
+])
+def test_probe_rejects_what_it_cannot_measure(body, message):
+    with pytest.raises(probe.ProbeError, match=message):
+        probe.enumerate_header(f"struct kfd_bad {{ {body} }};")
+
+
+def test_probe_reports_unbalanced_braces():
+    with pytest.raises(probe.ProbeError, match="unbalanced braces"):
+        probe.enumerate_header("struct kfd_bad { union { __u32 a; };")
+
+
+def test_probe_reports_compiler_errors(tmp_path):
+    if probe.find_compiler() is None:
+        pytest.skip("no C compiler ($CC, cc, gcc or clang)")
+    header = tmp_path / "kfd_broken.h"
+    header.write_text("struct kfd_broken { undeclared_type_t a; };\n")
+    with pytest.raises(probe.ProbeError, match=r"failed on the probe for .*kfd_broken\.h"):
+        probe.probe(str(header))
+
+
+def test_probe_cli_names_a_missing_header(tmp_path, capsys):
+    missing = tmp_path / "nowhere" / "kfd_ioctl.h"
+    assert probe.main([str(missing), "--cc", "cc"]) == 1
+    assert f"kfd_header_probe: [Errno 2] No such file or directory: '{missing}'" \
+        in capsys.readouterr().err
