@@ -6,8 +6,8 @@ Oracles, strongest first:
    and ioctl number; every one must match ours (skipped only without a compiler or header);
 2. frozen verdicts of the same probe in tests/data/kfd_ioctl/ (no tool needed): Debian 12's
    linux-libc-dev 6.1 header (ABI 1.11) and ROCm 7's amdgpu-dkms header (ABI 1.17);
-3. literals from /work/shared/reference/amd.md §1.2/§1.3 and the upstream 1.18 header for the few
-   items no compiled header here has.
+3. literals from the AMD reference notes (amd.md §1.2/§1.3) and from the upstream 1.18 header,
+   for the few items no compiled header here has.
 test_every_public_name_has_an_oracle makes sure nothing in kfd_ioctl escapes all three.
 """
 import importlib.util
