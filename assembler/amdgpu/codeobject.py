@@ -18,7 +18,28 @@ from .directives import parse_directives
 from .elf_writer import CODE_ALIGN, KernelSpec, write_code_object
 from .metadata import CODE_OBJECT_V5_VERSION, metadata_document, sorted_map, synthesize_kernel_map
 
-__all__ = ["build_code_object", "kernel_specs", "KernelSpec", "write_code_object"]
+__all__ = ["build_code_object", "collect_directives", "kernel_specs", "KernelSpec", "write_code_object"]
+
+_BLOCKS = {".amdhsa_kernel": ".end_amdhsa_kernel", ".amdgpu_metadata": ".end_amdgpu_metadata"}
+
+
+def collect_directives(source_text):
+    """[(line_no, text)] of the lines build_code_object needs from an assembly source: every
+    `.amdgcn_target` / `.amdhsa_*` line and the whole `.amdhsa_kernel` and `.amdgpu_metadata`
+    blocks (line numbers 1-based)."""
+    out, end = [], None
+    for line_no, text in enumerate(source_text.splitlines(), 1):
+        word = text.split(";")[0].split()[0] if text.split(";")[0].split() else ""
+        if end is not None:
+            out.append((line_no, text))
+            if word == end:
+                end = None
+        elif word in _BLOCKS:
+            out.append((line_no, text))
+            end = _BLOCKS[word]
+        elif word.startswith(".amdhsa_") or word == ".amdgcn_target" or word.startswith(".end_amd"):
+            out.append((line_no, text))
+    return out
 
 
 def _raw_lines(directives, source_text):
