@@ -1,0 +1,488 @@
+#!/usr/bin/env python3
+"""Generate assembler/rdna3/tables.py from llvm-mc-19 (the oracle), for gfx1100.
+
+Run:  python scripts/gen_rdna3_tables.py      (needs llvm-mc-19 on PATH; ~1 minute)
+
+For every encoding family it enumerates every opcode value through
+`llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 --disassemble`, with probe values in each operand field
+(v20/v40/v60/v80, s4/s8/s12 ...) so that the printed text tells which field feeds which operand
+and how wide it is. Further probes learn, per opcode:
+  * which bits must keep their value (fields the instruction does not use are fixed to 0),
+  * which operand codes each source accepts (SGPR alignment, constants, literal...),
+  * the constant type of each source (assembling 1.5 / 0x3c00 / 0xffff and reading the bytes),
+  * which modifier bits exist (neg, abs, op_sel, clamp, omod ...), whether DPP16/DPP8 exist.
+The encoder and decoder in assembler/rdna3 are ours; only these facts come from the oracle.
+"""
+import itertools
+import os
+import pprint
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from gen_rdna3_oracle import assemble_lines, disassemble_probes  # noqa: E402
+from assembler.rdna3.formats import FORMATS, family_of, put  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(HERE), "assembler", "rdna3", "tables.py")
+LIT = 0x12345678
+REG = re.compile(r"^([-|]*)(?:(s|v|ttmp)(\d+)|(s|v|ttmp)\[(\d+):(\d+)\])(\.[lh])?\|?$")
+
+
+def probe_bytes(fam, word, extra=LIT):
+    size = FORMATS[fam][0]
+    return word.to_bytes(size, "little") + (extra.to_bytes(4, "little") if extra is not None else b"")
+
+
+def disasm_words(fam, words, extra=LIT):
+    res = disassemble_probes([probe_bytes(fam, w, extra) for w in words])
+    return [r[0] if r else None for r in res]
+
+
+def split_top(rest, sep=", "):
+    """Split on `sep` outside parentheses."""
+    parts, depth, cur, i = [], 0, [], 0
+    while i < len(rest):
+        ch = rest[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if depth == 0 and rest.startswith(sep, i):
+            parts.append("".join(cur))
+            cur = []
+            i += len(sep)
+            continue
+        cur.append(ch)
+        i += 1
+    parts.append("".join(cur))
+    return parts
+
+
+def split_operands(text):
+    """'mnem a, b, c mod mod' -> (mnem, [operands], [trailing modifiers])."""
+    mnem, _, rest = text.partition(" ")
+    if not rest:
+        return mnem, [], []
+    parts = split_top(rest)
+    mods = []
+    if mnem.startswith("s_") and mnem not in SMEM_LIKE:
+        return mnem, parts, []
+    toks = split_top(parts[-1], " ")
+    parts[-1] = toks[0]
+    return mnem, parts, toks[1:]
+
+
+SMEM_LIKE = ()
+
+
+def parse_reg(tok):
+    """'v[4:5]' -> ('v', 4, 2); '-|s3|' -> ('s', 3, 1); None when not a register."""
+    m = REG.match(tok)
+    if not m:
+        return None
+    if m.group(2):
+        return m.group(2), int(m.group(3)), 1
+    return m.group(4), int(m.group(5)), int(m.group(6)) - int(m.group(5)) + 1
+
+
+# ------------------------------------------------------------------------------------------------
+# Stage 1: which opcodes exist and which field feeds which printed operand.
+
+# family -> {field: (absent value, [probe values])}; 9-bit sources try a VGPR, then an SGPR.
+PROBE_FIELDS = {
+    "SOP2": {"sdst": (0, [12]), "ssrc0": (0, [4]), "ssrc1": (0, [8])},
+    "SOPK": {"sdst": (0, [12])},
+    "SOP1": {"sdst": (0, [12]), "ssrc0": (0, [4])},
+    "SOPC": {"ssrc0": (0, [4]), "ssrc1": (0, [8])},
+    "SOPP": {},
+    "VOP1": {"vdst": (0, [20]), "src0": (0, [296, 40])},
+    "VOP2": {"vdst": (0, [20]), "src0": (0, [296, 40]), "vsrc1": (0, [60])},
+    "VOPC": {"src0": (0, [296, 40]), "vsrc1": (0, [60])},
+    "VOP3": {"vdst": (0, [20]), "src0": (0, [296, 40]), "src1": (0, [316, 60]),
+             "src2": (0, [336, 80])},
+    "VOP3P": {"vdst": (0, [20]), "src0": (0, [296, 40]), "src1": (0, [316, 60]),
+              "src2": (0, [336, 80])},
+}
+FIXED_BASE = {"SOPK": {"simm16": 0x1234}, "SOPP": {"simm16": 0x0003},
+              "VOP3P": {"opsel_hi": 3, "opsel_hi2": 1}}
+NOPS = {"SOP2": 128, "SOPK": 32, "SOP1": 256, "SOPC": 128, "SOPP": 128, "VOP1": 256, "VOP2": 64,
+        "VOPC": 256, "VOP3": 1024, "VOP3P": 128}
+FIELD_CLASS = {"sdst": "sgpr", "ssrc0": "sgpr", "ssrc1": "sgpr", "vdst": "vgpr8", "vsrc1": "vgpr8",
+               "src0": "src9", "src1": "src9", "src2": "src9"}
+
+
+def token_field(tok, values, fam):
+    """Which probed field a printed register token comes from: (field, regkind, nregs) or None."""
+    r = parse_reg(tok)
+    if r is None:
+        return None
+    kind, num, nregs = r
+    for field, v in values.items():
+        cls = FIELD_CLASS.get(field)
+        if cls is None or v == 0:
+            continue
+        if cls == "src9":
+            if (kind == "v" and v == 256 + num) or (kind == "s" and v == num):
+                return field, kind, nregs
+        elif cls == "vgpr8":
+            if v == num and kind in "vs":
+                return field, kind, nregs
+        elif cls == "sgpr" and kind == "s" and v == num:
+            return field, kind, nregs
+    return None
+
+
+def enumerate_family(fam):
+    fields = FORMATS[fam][1]
+    probe = PROBE_FIELDS[fam]
+    names = list(probe)
+    choices = [[probe[n][0]] + probe[n][1] for n in names]
+    variants = list(itertools.product(*choices))
+    words, keys = [], []
+    for op in range(NOPS[fam]):
+        for var in variants:
+            vals = dict(zip(names, var))
+            w = put(fam, op=op, **FIXED_BASE.get(fam, {}), **vals)
+            if family_of(w & 0xFFFFFFFF) != fam:
+                break
+            words.append(w)
+            keys.append((op, vals))
+    texts = disasm_words(fam, words)
+    best = {}
+    for (op, vals), text, word in zip(keys, texts, words):
+        if text is None:
+            continue
+        score = sum(10 + (probe[n][1].index(v) == 0) for n, v in vals.items() if v != probe[n][0])
+        if op not in best or score > best[op][0]:
+            best[op] = (score, text, vals, word)
+    return {op: (t, v, w) for op, (_, t, v, w) in best.items()}
+
+
+
+def spec_from_text(fam, text, vals):
+    """Printed operands -> operand spec tuples; raises on a token it cannot explain."""
+    mnem, ops, mods = split_operands(text)
+    spec = []
+    for tok in ops:
+        f = token_field(tok, vals, fam)
+        if f is not None:
+            field, kind, nregs = f
+            if FIELD_CLASS[field] in ("src9",) or field in ("ssrc0", "ssrc1"):
+                spec.append(("src", field, nregs))
+            else:
+                spec.append(("reg", field, kind, nregs))
+        elif tok == "vcc_lo":
+            spec.append(("fixed", tok))
+        elif tok == "0x12345678":
+            spec.append(("lit",))
+        elif fam in ("SOPK", "SOPP"):
+            spec.append(("imm", tok))
+        elif tok.startswith("sendmsg("):
+            spec.append(("src", "ssrc0", 1))
+        elif tok.startswith(("s0", "v0")) or tok in ("s[0:1]",):
+            spec.append(("zero", tok))
+        else:
+            raise ValueError("%s: cannot explain operand %r in %r" % (fam, tok, text))
+    return mnem, spec, mods
+
+
+
+# ------------------------------------------------------------------------------------------------
+# Stage 2: per-opcode facts learned by varying one thing at a time.
+
+DPP16_WORD = 40 | 0x0E4 << 8 | 0xF << 24 | 0xF << 28      # quad_perm:[0,1,2,3], all rows/banks
+DPP8_WORD = 40 | 0xFAC688 << 8                             # dpp8:[0,1,2,3,4,5,6,7]
+SRC_FIELDS = ("src0", "src1", "src2", "ssrc0", "ssrc1")
+TYPE_TOKENS = ("1.5", "0x3c00", "0xffff", "0x3f800000", "-1", "0.15915494", "0x3fc45f306dc9c882")
+
+
+def field_bits(fam, field):
+    lo, width = FORMATS[fam][1][field]
+    return ((1 << width) - 1) << lo
+
+
+def with_field(fam, word, field, value):
+    lo, width = FORMATS[fam][1][field]
+    mask = ((1 << width) - 1) << lo
+    return (word & ~mask) | ((value << lo) & mask)
+
+
+def learn_accept(entries):
+    """For every source operand, the set of operand codes llvm-mc decodes there."""
+    words, keys = [], []
+    for (fam, op), e in entries.items():
+        for i, o in enumerate(e["ops"]):
+            if o[0] != "src":
+                continue
+            codes = list(range(256)) + ([256, 511] if FORMATS[fam][1][o[1]][1] == 9 else [])
+            for c in codes:
+                words.append((fam, with_field(fam, e["word"], o[1], c)))
+                keys.append((fam, op, i, c))
+    res = disassemble_probes([probe_bytes(f, w) for f, w in words])
+    acc = {}
+    for (fam, op, i, c), r in zip(keys, res):
+        acc.setdefault((fam, op, i), set())
+        if r is not None:
+            acc[(fam, op, i)].add(c)
+    for (fam, op, i), codes in acc.items():
+        e = entries[(fam, op)]
+        nregs = e["ops"][i][2]
+        mask = 0
+        for c in codes:
+            if c < 256 and c not in (233, 234, 250) or c == 256:
+                mask |= 1 << c
+        if 256 in codes:
+            for n in range(256 - nregs + 1):
+                mask |= 1 << (256 + n)
+        e["ops"][i] = e["ops"][i][:3] + (mask,)
+
+
+def classify_type(outcomes):
+    """Constant type of a source from how llvm-mc assembles a few probe constants."""
+    f15, h1, ffff, f1, m1, inv, inv64 = outcomes
+    if f15 == ("L", 0x3FF80000):
+        return "f64"
+    if f15 is None and inv64 == ("I", 248):
+        return "i64"
+    if f15 == ("L", 0x3E00):
+        return "f16" if ffff == ("I", 193) else "pf16"
+    if f15 == ("L", 0x3FC0):
+        return "bf16" if ffff == ("I", 193) else "pbf16"
+    if f15 == ("L", 0x3FC00000) and f1 is None and ffff == ("L", 0xFFFF):
+        return "i16"
+    return "b32"
+
+
+def learn_types(entries):
+    lines, keys = [], []
+    for (fam, op), e in entries.items():
+        mnem, ops_txt, mods = split_operands(e["text"])
+        for i, o in enumerate(e["ops"]):
+            if o[0] != "src":
+                continue
+            for tok in TYPE_TOKENS:
+                t = list(ops_txt)
+                t[i] = tok
+                lines.append(mnem + " " + ", ".join(t) + "".join(" " + m for m in mods))
+                keys.append((fam, op, i))
+    res = assemble_lines(lines)
+    out = {}
+    for (fam, op, i), (enc, err), line in zip(keys, res, lines):
+        if enc is None:
+            out.setdefault((fam, op, i), []).append(None)
+            continue
+        rfam = family_of(int.from_bytes(enc[:4], "little"))
+        if rfam == "VOP3" and (fam, op) in entries and entries[(fam, op)]["fam"] == "VOP3SD":
+            rfam = "VOP3SD"
+        size = FORMATS[rfam][0]
+        word = int.from_bytes(enc[:size], "little")
+        field = entries[(fam, op)]["ops"][i][1]
+        if rfam != entries[(fam, op)]["fam"]:
+            # promoted to VOP3: the source sits in the VOP3 field of the same name
+            field = {"vsrc1": "src1"}.get(field, field)
+        code = (word >> FORMATS[rfam][1][field][0]) & 0x1FF
+        if FORMATS[rfam][1][field][1] == 8:
+            code &= 0xFF
+        if code == 255:
+            out.setdefault((fam, op, i), []).append(("L", int.from_bytes(enc[size:size + 4], "little")))
+        else:
+            out.setdefault((fam, op, i), []).append(("I", code))
+    for (fam, op, i), outcomes in out.items():
+        e = entries[(fam, op)]
+        e["ops"][i] = e["ops"][i][:4] + (classify_type(outcomes),)
+        e.setdefault("sig", []).append(outcomes)
+
+
+def learn_bits(entries):
+    """Flip every non-operand bit of the base word: must it keep its value, is it ignored, or is
+    it a modifier llvm-mc prints?"""
+    words, keys = [], []
+    for (fam, op), e in entries.items():
+        size, fields = FORMATS[fam]
+        skip = field_bits(fam, "op") | ENC_MASK[fam]
+        for o in e["ops"]:
+            if len(o) > 1 and o[1] in fields:
+                skip |= field_bits(fam, o[1])
+            if o[0] == "imm":
+                skip |= field_bits(fam, "simm16")
+        for b in range(size * 8):
+            if not (skip >> b) & 1:
+                words.append((fam, e["word"] ^ (1 << b)))
+                keys.append((fam, op, b))
+    res = disassemble_probes([probe_bytes(f, w) for f, w in words])
+    for (fam, op, b), r in zip(keys, res):
+        e = entries[(fam, op)]
+        if r is None:
+            e["fixed"] |= 1 << b
+        elif r[0] != e["text"]:
+            e["mods"] |= 1 << b
+
+
+def learn_dpp(entries):
+    words, keys = [], []
+    for (fam, op), e in entries.items():
+        if fam not in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P"):
+            continue
+        if not any(o[0] == "src" and o[1] == "src0" for o in e["ops"]):
+            continue
+        size = FORMATS[fam][0]
+        for kind, code, ctl in (("dpp16", 250, DPP16_WORD), ("dpp8", 233, DPP8_WORD)):
+            w = with_field(fam, e["word"], "src0", code)
+            words.append(w.to_bytes(size, "little") + ctl.to_bytes(4, "little"))
+            keys.append((fam, op, kind))
+    res = disassemble_probes(words)
+    for (fam, op, kind), r in zip(keys, res):
+        if r is not None and r[1] == words[keys.index((fam, op, kind))][:len(r[1])] and len(r[1]) > FORMATS[fam][0]:
+            entries[(fam, op)][kind] = r[0].split(" ")[0]
+
+
+ENC_MASK = {f: m for f, (m, _) in __import__("assembler.rdna3.formats", fromlist=["x"]).ENCODING_BITS.items()}
+ENC_MASK["VOP3SD"] = ENC_MASK["VOP3"]
+
+
+def alu_entries():
+    entries = {}
+    for fam in ("SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"):
+        for op, (text, vals, word) in enumerate_family(fam).items():
+            mnem, spec, mods = spec_from_text(fam, text, vals)
+            efam = fam
+            if fam == "VOP3" and ("zero", "s0") in spec:
+                efam = "VOP3SD"
+                spec = [("reg", "sdst", "s", 2 if mnem.endswith("_f64") or "64" in mnem and False else 1)
+                        if x == ("zero", "s0") else x for x in spec]
+            entries[(efam, op)] = dict(fam=efam, op=op, mnem=mnem, ops=spec, text=text, word=word,
+                                       fixed=0, mods=0)
+    learn_accept(entries)
+    learn_types(entries)
+    learn_bits(entries)
+    learn_dpp(entries)
+    return entries
+
+
+
+IMM_VALUES = (0, 3, 0x1234, 0xFFFF)
+
+
+def learn_imm_styles(entries):
+    """How a SOPP/SOPK 16-bit immediate prints: symbolic forms, decimal, hex..."""
+    words, keys = [], []
+    for (fam, op), e in entries.items():
+        if fam not in ("SOPP", "SOPK") or not any(o[0] == "imm" for o in e["ops"]):
+            continue
+        for v in IMM_VALUES:
+            words.append(probe_bytes(fam, with_field(fam, e["word"], "simm16", v)))
+            keys.append((fam, op))
+    res = disassemble_probes(words)
+    for i in range(0, len(keys), len(IMM_VALUES)):
+        fam, op = keys[i]
+        e = entries[(fam, op)]
+        t = [r[0] if r else "" for r in res[i:i + len(IMM_VALUES)]]
+        joined = " ".join(x.partition(" ")[2] for x in t)
+        for word, style in (("hwreg(", "hwreg"), ("sendmsg(", "sendmsg"), ("vmcnt", "waitcnt"),
+                            ("instid", "delay_alu"), ("depctr", "depctr"), ("UC_VERSION", "version")):
+            if word in joined:
+                break
+        else:
+            if t[0] == e["mnem"]:
+                style = "opt_dec"                  # s_endpgm: no operand when 0
+            elif t[2].endswith(" 4660"):
+                style = "udec"                     # branch offsets, s_call, loop counters
+            elif t[1].endswith(" 0x3"):
+                style = "hex"
+            elif t[1].endswith(" 3") and t[2].endswith("0x1234"):
+                style = "int16"                    # decimal up to 64, hex above
+            else:
+                raise ValueError("unknown immediate style: %r" % t)
+        e["ops"] = [("imm", "simm16", style) if o[0] == "imm" else o for o in e["ops"]]
+        # hwreg(...) was split into three pseudo operands; keep one
+        out = []
+        for o in e["ops"]:
+            if not out or o != out[-1] or o[0] != "imm":
+                out.append(o)
+        e["ops"] = out
+
+
+def sendmsg_src_fix(entries):
+    for e in entries.values():
+        if e["mnem"].startswith("s_sendmsg_rtn"):
+            e["ops"] = [("msg", "ssrc0") if o[0] == "src" else o for o in e["ops"]]
+
+
+def emit_alu(entries, out):
+    fams, masks = {}, {}
+    for (fam, op), e in sorted(entries.items()):
+        ops = tuple(o if o[0] != "src" else (o[0], o[1], o[2], o[4], masks.setdefault(o[3], len(masks)))
+                    for o in e["ops"])
+        fams.setdefault(fam, {})[op] = (e["mnem"], ops, e["fixed"], e["word"] & e["fixed"],
+                                        e["mods"], e.get("dpp16"), e.get("dpp8"))
+    out.write("# family -> opcode -> (mnemonic, operands, fixed_mask, fixed_value, modifier_mask,\n"
+              "#                      dpp16 mnemonic or None, dpp8 mnemonic or None)\n"
+              "# operand: ('reg', field, 's'|'v', nregs) | ('src', field, nregs, type, accepted codes\n"
+              "#          index into ACCEPT) | ('fixed', text) | ('lit',) | ('imm', 'simm16', style) |\n"
+              "#          ('msg', field)\n")
+    out.write("# ACCEPT[i]: bitmask over operand codes 0..511 that llvm-mc decodes in that source\n")
+    out.write("ACCEPT = [\n")
+    for m in masks:
+        out.write("    0x%x,\n" % m)
+    out.write("]\n")
+    out.write("ALU = {\n")
+    for fam, ops in fams.items():
+        out.write("    %r: {\n" % fam)
+        for op, v in ops.items():
+            out.write("        %d: %r,\n" % (op, v))
+        out.write("    },\n")
+    out.write("}\n")
+
+
+HEADER = """# Generated by scripts/gen_rdna3_tables.py from llvm-mc-19 (gfx1100); do not edit.
+# Regenerate: python scripts/gen_rdna3_tables.py
+# fmt: off
+"""
+
+
+def symbol_names(out):
+    """Names llvm-mc prints inside hwreg(...), sendmsg(...) and s_version."""
+    hw = disasm_words("SOPK", [put("SOPK", op=17, sdst=1, simm16=i | 31 << 11) for i in range(64)], None)
+    names = {}
+    for i, t in enumerate(hw):
+        m = re.search(r"hwreg\((HW_REG_\w+)\)", t or "")
+        if m:
+            names[i] = m.group(1)
+    msg = disasm_words("SOPP", [put("SOPP", op=54, simm16=i) for i in range(256)], None)
+    msgs = {}
+    for i, t in enumerate(msg):
+        m = re.search(r"sendmsg\((MSG_\w+)\)", t or "")
+        if m:
+            msgs[i] = m.group(1)
+    ver = disasm_words("SOPK", [put("SOPK", op=1, simm16=i) for i in range(256)], None)
+    vers = {}
+    for i, t in enumerate(ver):
+        m = re.search(r"s_version (UC_VERSION_\w+)$", t or "")
+        if m:
+            vers[i] = m.group(1)
+    out.write("HWREG_NAMES = %s\n" % pprint.pformat(names, width=100))
+    out.write("SENDMSG_NAMES = %s\n" % pprint.pformat(msgs, width=100))
+    out.write("VERSION_NAMES = %s\n" % pprint.pformat(vers, width=100))
+
+
+def main():
+    import io
+    entries = alu_entries()
+    learn_imm_styles(entries)
+    sendmsg_src_fix(entries)
+    for e in entries.values():
+        e.pop("sig", None)
+    out = io.StringIO()
+    out.write(HEADER)
+    emit_alu(entries, out)
+    symbol_names(out)
+    with open(OUT, "w") as f:
+        f.write(out.getvalue())
+    print("wrote", OUT, sum(1 for _ in entries), "ALU opcodes")
+
+
+if __name__ == "__main__":
+    main()
