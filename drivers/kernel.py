@@ -112,6 +112,10 @@ class Kernel(abc.ABC):
     def exists(self, path):
         """Whether a path exists."""
 
+    def source_path(self, path):
+        """Where ``path`` really lives, for error messages (a captured tree's file, say)."""
+        return path
+
 
 def ioctl_buffer(arg):
     """The writable bytes behind an ioctl argument (cffi pointer/cdata or buffer object)."""
@@ -129,6 +133,9 @@ class RealKernel(Kernel):
 
     def __init__(self, sysfs_root="/sys", dev_root="/dev"):
         self.sysfs_root, self.dev_root = sysfs_root.rstrip("/") or "/", dev_root.rstrip("/") or "/"
+
+    def source_path(self, path):
+        return self.host_path(path)
 
     def host_path(self, path):
         for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root)):

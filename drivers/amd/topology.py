@@ -73,7 +73,8 @@ def marketing_name(device_id, compute_units):
 def parse_properties(kernel, path):
     """Read a sysfs ``properties`` file into an ordered {key: int}; bad lines name file and line."""
     props = {}
-    for lineno, line in enumerate(read_file(kernel, path).splitlines(), 1):
+    text, path = read_file(kernel, path), kernel.source_path(path)
+    for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         parts = line.split()
@@ -91,9 +92,9 @@ def read_file(kernel, path):
     try:
         return kernel.read_text(path)
     except FileNotFoundError:
-        raise MalformedInput(path, None, "missing (the topology tree is incomplete)") from None
+        raise MalformedInput(kernel.source_path(path), None, "missing (the topology tree is incomplete)") from None
     except UnicodeDecodeError:
-        raise MalformedInput(path, None, "not a text file") from None
+        raise MalformedInput(kernel.source_path(path), None, "not a text file") from None
 
 
 def read_int(kernel, path):
@@ -101,7 +102,7 @@ def read_int(kernel, path):
     try:
         return int(text, 10)
     except ValueError:
-        raise MalformedInput(path, 1, f"expected a decimal integer, got {text[:40]!r}") from None
+        raise MalformedInput(kernel.source_path(path), 1, f"expected a decimal integer, got {text[:40]!r}") from None
 
 
 @dataclass
@@ -284,7 +285,8 @@ def _numbered(kernel, path):
     names = kernel.listdir(path)
     bad = [n for n in names if not n.isdigit()]
     if bad:
-        raise MalformedInput(path, None, f"unexpected entry {bad[0]!r} (expected numbered subdirectories)")
+        raise MalformedInput(kernel.source_path(path), None,
+                             f"unexpected entry {bad[0]!r} (expected numbered subdirectories)")
     return sorted(int(n) for n in names)
 
 
