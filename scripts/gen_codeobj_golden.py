@@ -5,6 +5,8 @@
 
 Writes into tests/data/codeobj/:
   kd_golden.json        .amdhsa_kernel blocks -> llvm-mc-19's 64 descriptor bytes (or its error)
+  handwritten.program.json   llvm-mc-19's .text bytes and label offsets for handwritten.s
+  handwritten.lld.hsaco      llvm-mc-19 + ld.lld-19's code object for handwritten.s
   ours_NAME.hsaco       our writer's code object for the clang fixture NAME (code from NAME.hsaco,
                         directives and metadata from NAME.s)
   ours_NAME.readelf.txt llvm-readelf-19 -h -S -l -s --notes of it (stderr must be empty)
@@ -121,7 +123,30 @@ def llvm_mc_kd(target, block):
             return {"kd": ELFFile(f).get_section_by_name(".rodata").data().hex()}
 
 
+def freeze_handwritten():
+    from elftools.elf.elffile import ELFFile
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = os.path.join(tmp, "handwritten.o")
+        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj",
+                 os.path.join(DATA, "handwritten.s"), "-o", obj])
+        if r.returncode:
+            sys.exit(r.stderr)
+        with open(obj, "rb") as f:
+            elf = ELFFile(f)
+            text = elf.get_section_by_name(".text").data()
+            labels = {s.name: s["st_value"] for s in elf.get_section_by_name(".symtab").iter_symbols()
+                      if s["st_info"]["type"] == "STT_FUNC"}
+        r = run(["ld.lld-19", "-shared", obj, "-o", os.path.join(DATA, "handwritten.lld.hsaco")])
+        if r.returncode:
+            sys.exit(r.stderr)
+    with open(os.path.join(DATA, "handwritten.program.json"), "w") as f:
+        json.dump({"generator": "scripts/gen_codeobj_golden.py (llvm-mc-19)", "text": text.hex(),
+                   "labels": labels}, f, indent=1)
+        f.write("\n")
+
+
 def main():
+    freeze_handwritten()
     cases = []
     for target, block in KD_CASES:
         cases.append({"target": target, "block": block, **llvm_mc_kd(target, block)})

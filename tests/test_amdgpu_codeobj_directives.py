@@ -233,15 +233,16 @@ def test_yaml_of_llvm_readelf_notes_matches_the_note():
 
 def test_yaml_scalars_and_flow():
     doc = parse_yaml("---\na: 'it''s'\nb: \"x\\ty\"\nc: [1, 2]\nd: {}\ne: ~\nf: 1.5\ng: -3\nh: true\n"
-                     "i:\n- 1\n- x: 2\n  y: 3\n...\n")
+                     "i:\n- 1\n- x: 2\n  y: 3\nj: { .offset: 0, .size: 8 }\n...\n")
     assert doc == {"a": "it's", "b": "x\ty", "c": [1, 2], "d": {}, "e": None, "f": 1.5, "g": -3,
-                   "h": True, "i": [1, {"x": 2, "y": 3}]}
+                   "h": True, "i": [1, {"x": 2, "y": 3}], "j": {".offset": 0, ".size": 8}}
 
 
 @pytest.mark.parametrize("text,line,reason", [
     ("a: 1\na: 2", 2, "duplicate key"), ("a: 'x", 1, "unterminated"), ("a: &x 1\n", None, None),
     ("- 1\nb: 2", 2, "unexpected"), ("a:\n\tb: 1", 2, "tab"), ("---\na: 1\n---\nb: 2", 3, "one YAML document"),
-    ("a: [1", 1, "unterminated flow"), ("a: {b: 1}", 1, "empty flow")])
+    ("a: [1", 1, "unterminated flow"), ("a: {b: 1", 1, "unterminated flow"), ("a: {b}", 1, "flow mapping"),
+    ("a: {b: 1, b: 2}", 1, "duplicate key")])
 def test_yaml_errors(text, line, reason):
     if reason is None:      # anchors are read as plain text, which is what LLVM would reject too
         assert parse_yaml(text) == {"a": "&x 1"}

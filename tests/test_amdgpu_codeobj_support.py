@@ -8,8 +8,9 @@ from assembler.amdgpu.codeobject import collect_directives
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "codeobj")
 CLANG_FIXTURES = ("saxpy", "implicit", "table")
-# Fixtures whose code is self-contained, so our writer can re-package it.
-WRITER_FIXTURES = ("saxpy", "implicit")
+# Programs our writer packages in the tests: clang fixtures whose code is self-contained, and
+# handwritten.s (its machine code from llvm-mc-19 frozen in handwritten.program.json).
+WRITER_FIXTURES = ("saxpy", "implicit", "handwritten")
 
 
 def data_path(name):
@@ -21,10 +22,22 @@ def read_data(name, mode="r"):
         return f.read()
 
 
+def handwritten_program():
+    """handwritten.s as the RDNA3 assembler's Program would describe it (code from llvm-mc-19)."""
+    import json
+    frozen = json.loads(read_data("handwritten.program.json"))
+    source_text = read_data("handwritten.s")
+    program = SimpleNamespace(data=bytes.fromhex(frozen["text"]), labels=frozen["labels"],
+                              directives=collect_directives(source_text))
+    return program, source_text, sorted(frozen["labels"], key=frozen["labels"].get)
+
+
 def fixture_program(name):
     """(program, source_text, kernel names) for clang fixture NAME, shaped like the RDNA3
     assembler's Program: .data is the linked .text, .labels the kernels' offsets in it and
     .directives the code object directives of clang's assembly output NAME.s."""
+    if name == "handwritten":
+        return handwritten_program()
     with open(data_path(f"{name}.hsaco"), "rb") as f:
         elf = ELFFile(f)
         text = elf.get_section_by_name(".text")

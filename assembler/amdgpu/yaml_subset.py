@@ -2,7 +2,7 @@
 
 Supported: one document (optional `---` / `...` markers), block mappings, block sequences (items
 may start a mapping on the `- ` line), plain, 'single' and "double" quoted scalars, flow
-sequences/mappings of scalars (`[1, 2]`, `{}`), and `#` comments. Plain scalars are typed like
+sequences/mappings of scalars (`[1, 2]`, `{ a: 1, b: x }`, no nesting or commas inside them), and `#` comments. Plain scalars are typed like
 LLVM's msgpack YAML reader: true/false -> bool, integers (decimal, 0x, 0o, 0b) -> int, decimal
 floats -> float, ~/null -> None, anything else -> str. Anchors, tags, multi-line scalars and
 multiple documents are not supported and are reported with their line.
@@ -186,9 +186,19 @@ def _scalar(text, number, column):
         inner = text[1:-1].strip()
         return [_scalar(item, number, column) for item in inner.split(",")] if inner else []
     if text[0] == "{":
-        if text.replace(" ", "") != "{}":
-            raise YAMLError("only empty flow mappings {} are supported", number, column)
-        return {}
+        if not text.endswith("}"):
+            raise YAMLError("unterminated flow mapping", number, column)
+        inner = text[1:-1].strip()
+        result = {}
+        for item in inner.split(",") if inner else []:
+            split = _split_key(item.strip(), number, column) if item.strip() else None
+            if split is None or not split[1]:
+                raise YAMLError(f"expected 'key: value' in flow mapping, found {item.strip()!r}",
+                                number, column)
+            if split[0] in result:
+                raise YAMLError(f"duplicate key {split[0]!r}", number, column)
+            result[split[0]] = _scalar(split[1], number, column)
+        return result
     if text in ("true", "True", "TRUE"):
         return True
     if text in ("false", "False", "FALSE"):
