@@ -275,3 +275,25 @@ def test_abs64_relocation_against_a_symbol():
     assert struct.unpack_from("<Q", co.relocated_image(0x10000), 0x2800)[0] == 0x10000 + 0x4C0 + 8
     struct.pack_into("<Q", abs64, rela + 8, 3)        # symbol 0: undefined
     assert "R_AMDGPU_ABS64 at 0x2800 refers to undefined symbol ''" in error(bytes(abs64))
+
+
+# --- python -m assembler.amdgpu ---------------------------------------------------------------
+
+def test_cli_describes_kernels_and_hidden_args(capsys):
+    from assembler.amdgpu.__main__ import main
+    from tests.test_amdgpu_codeobj_support import data_path
+    assert main(["-v", data_path("implicit.hsaco")]) == 0
+    out = capsys.readouterr().out
+    assert "target amdgcn-amd-amdhsa--gfx1100 (e_flags 0x41), code object v5" in out
+    assert "kernel grid_info: descriptor at 0x9c0, entry at 0x1b00 (184 bytes)" in out
+    assert "+80     2 bytes  hidden_grid_dims" in out and ".amdhsa_system_vgpr_workitem_id 1" in out
+
+
+def test_cli_errors_are_one_line_each(capsys, tmp_path):
+    from assembler.amdgpu.__main__ import main
+    bad = tmp_path / "bad.hsaco"
+    bad.write_bytes(b"MZ\0\0")
+    assert main([str(bad), str(tmp_path / "missing.hsaco")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"{bad}: not an ELF file (starts with b'MZ\\x00\\x00')",
+                   f"{tmp_path / 'missing.hsaco'}: No such file or directory"]

@@ -2,6 +2,7 @@
 descriptors decode to what the directives said, and the bytes are those whose verdicts are
 frozen in tests/data/codeobj/ (scripts/gen_codeobj_golden.py)."""
 import io
+import json
 import re
 import shutil
 import struct
@@ -12,7 +13,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from assembler.amdgpu.codeobject import build_code_object, collect_directives, kernel_specs
-from assembler.amdgpu.directives import parse_directives
+from assembler.amdgpu.directives import descriptor_directives, parse_directives
 from assembler.amdgpu.elf_reader import load_code_object
 from assembler.amdgpu.elf_writer import KernelSpec, elf_hash, write_code_object
 from assembler.amdgpu.kernel_descriptor import KernelDescriptor
@@ -107,6 +108,37 @@ def test_frozen_kd_decoding_matches_the_directives(name):
         assert got[".amdhsa_kernarg_size"] == kd.kernarg_size
         assert got[".amdhsa_user_sgpr_kernarg_segment_ptr"] == kd.get("ENABLE_SGPR_KERNARG_SEGMENT_PTR")
         assert got[".amdhsa_float_denorm_mode_32"] == kd.get("FLOAT_DENORM_MODE_32")
+
+
+@pytest.mark.parametrize("name", WRITER_FIXTURES)
+def test_our_descriptor_decoding_agrees_with_llvm_objdump(name):
+    """Every field llvm-objdump-19 printed for our KDs is what descriptor_directives() reads."""
+    decoded = kd_directives(read_data(f"ours_{name}.kd.txt"))
+    co = load_code_object(ours(name)[0])
+    for kname, printed in decoded.items():
+        mine = descriptor_directives(co.kernel(kname).descriptor, co.target)
+        checked = {d: v for d, v in printed.items()
+                   if not d.startswith(".amdhsa_reserve_") and d != ".amdhsa_next_free_sgpr"}
+        assert {d: mine[d] for d in checked} == checked
+        assert len(checked) >= 30
+
+
+def test_descriptor_directives_round_trip_through_a_block():
+    """descriptor_directives(kd) written back as a block gives the same descriptor (gfx1100, gfx942)."""
+    for target, case in (("gfx1100", 4), ("gfx1100", 7), ("gfx942", 19), ("gfx1030", 14)):
+        block = json.loads(read_data("kd_golden.json"))["cases"][case]
+        assert block["target"] == target and "kd" in block
+        kd = KernelDescriptor.unpack(bytes.fromhex(block["kd"]))
+        values = descriptor_directives(kd, target)
+        values.pop(".amdhsa_user_sgpr_count")
+        lines = [".amdhsa_kernel k"] + [f" {d} {v}" for d, v in values.items()]
+        if target == "gfx942":          # SGPR granules are counted with the reserved extras
+            lines.append(" .amdhsa_next_free_sgpr 100\n .amdhsa_reserve_vcc 0")
+        else:
+            lines.append(" .amdhsa_next_free_sgpr 1")
+        lines.append(".end_amdhsa_kernel")
+        again = parse_directives(list(enumerate("\n".join(lines).splitlines(), 1)), target=target)
+        assert again.kernels[0].descriptor.pack().hex() == block["kd"], (target, case)
 
 
 # --- live oracle checks ------------------------------------------------------------------------

@@ -398,3 +398,24 @@ def _metadata_block(body, start_line, source):
     except YAMLError as err:
         line_no = body[err.line - 1][0] if 0 < err.line <= len(body) else start_line
         raise AssemblerError(f".amdgpu_metadata: {err.reason}", line_no, err.column, source) from None
+
+
+def descriptor_directives(kd, target):
+    """The `.amdhsa_*` directive values a descriptor encodes for `target` (a Target or name),
+    as {directive: value}: the inverse of a kernel block, in llvm-objdump-19's vocabulary.
+
+    Register counts come back granulated (.amdhsa_next_free_vgpr is a multiple of the VGPR
+    granule); the .amdhsa_reserve_* choices are not recoverable and are left out.
+    """
+    from .kernel_descriptor import get_bits, vgprs_from_granules
+    tgt = parse_target(target) if isinstance(target, str) else target
+    out = {name: getattr(kd, word) for name, word in _WORDS.items()}
+    for name, (register, fname, requirement) in _BITS.items():
+        if requirement(tgt) is None:
+            out[name] = get_bits(getattr(kd, register), _field(register, fname, tgt))
+    out[".amdhsa_next_free_vgpr"] = vgprs_from_granules(kd.get("GRANULATED_WORKITEM_VGPR_COUNT"),
+                                                        kd.wave32, tgt.gfx90a_class)
+    out[".amdhsa_user_sgpr_count"] = kd.user_sgpr_count
+    if tgt.gfx90a_class:
+        out[".amdhsa_accum_offset"] = (get_bits(kd.compute_pgm_rsrc3, COMPUTE_PGM_RSRC3_GFX90A["ACCUM_OFFSET"]) + 1) * 4
+    return out
