@@ -286,7 +286,7 @@ def test_cli_describes_kernels_and_hidden_args(capsys):
     out = capsys.readouterr().out
     assert "target amdgcn-amd-amdhsa--gfx1100 (e_flags 0x41), code object v5" in out
     assert "kernel grid_info: descriptor at 0x9c0, entry at 0x1b00 (184 bytes)" in out
-    assert "+80     2 bytes  hidden_grid_dims" in out and ".amdhsa_system_vgpr_workitem_id 1" in out
+    assert "+80    2 bytes  hidden_grid_dims" in out and ".amdhsa_system_vgpr_workitem_id 1" in out
 
 
 def test_cli_errors_are_one_line_each(capsys, tmp_path):
