@@ -1,0 +1,223 @@
+"""Kernel launches on a compute queue: PM4 register programming or AQL dispatch packets.
+
+Both flavours share the same completion protocol: after the work, write the queue's timeline
+value (with the caches written back), then write the signal event id into its mailbox and
+raise an interrupt so a sleeping host wakes. A launch that reports its own duration brackets
+the dispatch with two GPU-clock writes (RELEASE_MEM data_sel=GPU_CLOCK).
+
+Ordering against the copy queue: a launch first waits (WAIT_REG_MEM) for the copy timeline
+value the host last handed out, so a kernel never reads a buffer an earlier copy still fills.
+"""
+import numpy as np
+
+from drivers.amd import aql, pm4
+from drivers.amd.arena import Arena
+from drivers.amd.memory import GTT
+from drivers.amd.queues import AQLQueue, PM4Queue
+from drivers.errors import GPUError
+
+GPU_CLOCK_HZ = 100_000_000      # RELEASE_MEM's GPU clock counter ticks at 100 MHz on gfx10+
+KERNARG_ARENA_BYTES = 1 << 20
+IB_ARENA_BYTES = 256 << 10
+
+# kernel_code_properties bits -> user SGPRs, in the order the hardware loads them
+_UserSGPR = ("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2), \
+    ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1)
+
+
+class Launch:
+    """What one dispatch needs, resolved: the kernel, where its kernargs are, and the grid."""
+    __slots__ = ("kernel", "kernarg_va", "dispatch_packet_va", "grid", "block")
+
+    def __init__(self, kernel, kernarg_va, dispatch_packet_va, grid, block):
+        self.kernel, self.kernarg_va, self.dispatch_packet_va = kernel, kernarg_va, dispatch_packet_va
+        self.grid, self.block = grid, block
+
+
+class ComputeQueue:
+    """A compute queue with its timeline, kernarg arena and (AQL) PM4 indirect-buffer arena."""
+
+    def __init__(self, device, use_aql, ring_size=1 << 20):
+        self.device, self.use_aql = device, use_aql
+        self.hw = (AQLQueue if use_aql else PM4Queue)(device, ring_size, "AQL compute queue" if use_aql else "PM4 compute queue")
+        self.timeline = device.new_timeline("compute")
+        mem = device.memory
+        self.kernarg_buf = mem.alloc(KERNARG_ARENA_BYTES, GTT)
+        self.kernargs = Arena(self.kernarg_buf, self.timeline, "kernarg arena")
+        self.kernarg_bytes = self.kernarg_buf.view()
+        self.ib_buf = mem.alloc(IB_ARENA_BYTES, GTT)
+        self.ibs = Arena(self.ib_buf, self.timeline, "indirect buffer arena")
+        self.ib_u32 = self.ib_buf.view(np.uint32)
+        self.dispatch_id = 0
+
+    @property
+    def name(self):
+        return self.hw.name
+
+    @property
+    def queue_ptr(self):
+        """Address of this queue's amd_queue_t (what hidden_queue_ptr and QUEUE_PTR carry)."""
+        return self.hw.ctl.va
+
+    def destroy(self):
+        for b in (self.ib_buf, self.kernarg_buf):
+            b.free()
+        self.hw.destroy()
+
+    def recreate(self):
+        """A fault killed the queue: make a new one; everything in flight is abandoned."""
+        self.hw.recreate()
+        self.kernargs.reset()
+        self.ibs.reset()
+        self.timeline.reset(self.timeline.last_submitted)
+
+    # -- PM4 building blocks --------------------------------------------------------------------
+    def user_sgprs(self, kernel, launch):
+        kd = kernel.descriptor
+        dev = self.device
+        values = []
+        for name, count in _UserSGPR:
+            if not kd.get(f"ENABLE_SGPR_{name.upper()}"):
+                continue
+            if name == "private_segment_buffer":
+                values += dev.scratch_srd()
+            elif name == "dispatch_ptr":
+                values += _split(launch.dispatch_packet_va)
+            elif name == "queue_ptr":
+                values += _split(self.queue_ptr)
+            elif name == "kernarg_segment_ptr":
+                values += _split(launch.kernarg_va)
+            elif name == "dispatch_id":
+                values += _split(self.dispatch_id)
+            elif name == "flat_scratch_init":
+                values += _split(dev.scratch_va)
+            else:
+                values.append(kd.private_segment_fixed_size)
+        count = kd.user_sgpr_count
+        if len(values) > count:
+            raise GPUError(f"kernel {kernel.name}: kernel_code_properties enable {len(values)} user SGPRs but "
+                           f"COMPUTE_PGM_RSRC2.USER_SGPR_COUNT is {count}")
+        if len(values) > pm4.NUM_USER_DATA:
+            raise GPUError(f"kernel {kernel.name}: {len(values)} user SGPRs; COMPUTE_USER_DATA holds 16")
+        return values + [0] * (min(count, pm4.NUM_USER_DATA) - len(values))
+
+    def pm4_dispatch(self, kernel, launch):
+        """The PM4 that programs the COMPUTE_* registers and dispatches ``launch``."""
+        dev = self.device
+        code = kernel.code_va
+        gx, gy, gz = launch.grid
+        bx, by, bz = launch.block
+        user = self.user_sgprs(kernel, launch)
+        scratch = dev.scratch_va
+        cmds = pm4.acquire_mem()
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_LO, (code >> 8) & 0xFFFFFFFF, code >> 40)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_RSRC1, kernel.rsrc1, kernel.rsrc2)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_RSRC3, kernel.rsrc3)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_TMPRING_SIZE, dev.tmpring_size)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_DISPATCH_SCRATCH_BASE_LO, (scratch >> 8) & 0xFFFFFFFF, scratch >> 40)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_RESTART_X, 0, 0, 0)
+        if user:
+            cmds += pm4.set_sh_reg(pm4.COMPUTE_USER_DATA_0, *user)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_RESOURCE_LIMITS, 0)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_START_X, 0, 0, 0, bx, by, bz)
+        initiator = pm4.COMPUTE_SHADER_EN | pm4.FORCE_START_AT_000 | (pm4.CS_W32_EN if kernel.wave32 else 0)
+        cmds += pm4.dispatch_direct(gx, gy, gz, initiator)
+        cmds += pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
+        self.dispatch_id += 1
+        return cmds
+
+    def pm4_wait_copy(self):
+        """WAIT_REG_MEM on the copy timeline's last handed-out value (nothing if idle)."""
+        copy = self.device.copy_timeline
+        if copy is None or copy.last_submitted == 0 or copy.value >= copy.last_submitted:
+            return []
+        return pm4.wait_reg_mem(copy.address, copy.last_submitted)
+
+    def pm4_signal(self, value):
+        events = self.device.events
+        return pm4.release_mem(self.timeline.address, value) + \
+            pm4.release_mem(events.mailbox, events.event_id, pm4.DATA_SEL_32, pm4.INT_SEL_AFTER_WRITE_CONFIRM,
+                            int_ctxid=events.event_id, gcr=0)
+
+    def pm4_timestamp(self, address):
+        return pm4.release_mem(address, 0, pm4.DATA_SEL_GPU_CLOCK, gcr=0, event_type=pm4.BOTTOM_OF_PIPE_TS)
+
+    # -- submission -----------------------------------------------------------------------------
+    def launch(self, kernel, launch, timed, description):
+        """Submit one dispatch; returns the timeline value that marks its completion."""
+        value = self.timeline.next_value(description)
+        ts = self.device.timestamps_va if timed else None
+        if self.use_aql:
+            self._launch_aql(kernel, launch, value, ts)
+        else:
+            cmds = self.pm4_wait_copy()
+            if ts is not None:
+                cmds += self.pm4_timestamp(ts)
+            cmds += self.pm4_dispatch(kernel, launch)
+            if ts is not None:
+                cmds += self.pm4_timestamp(ts + 8)
+            cmds += self.pm4_signal(value)
+            self.hw.submit(cmds, value, self.timeline)
+        self.kernargs.tag(value)
+        self.ibs.tag(value)
+        return value
+
+    def submit_ib(self, ib_va, ib_dwords, timed, description):
+        """Run a recorded PM4 command buffer (one INDIRECT_BUFFER) and signal the timeline."""
+        value = self.timeline.next_value(description)
+        ts = self.device.timestamps_va if timed else None
+        if self.use_aql:
+            pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
+            packets = [self._ib_packet(pre)] if pre else []
+            packets.append(aql.pm4_indirect(ib_va, ib_dwords))
+            post = (self.pm4_timestamp(ts + 8) if ts is not None else []) + self.pm4_signal(value)
+            packets.append(self._ib_packet(post))
+            self.hw.submit(packets, value, self.timeline)
+        else:
+            cmds = self.pm4_wait_copy()
+            if ts is not None:
+                cmds += self.pm4_timestamp(ts)
+            cmds += pm4.indirect_buffer(ib_va, ib_dwords)
+            if ts is not None:
+                cmds += self.pm4_timestamp(ts + 8)
+            cmds += self.pm4_signal(value)
+            self.hw.submit(cmds, value, self.timeline)
+        self.ibs.tag(value)
+        return value
+
+    def submit_packets(self, aql_packets, description):
+        """AQL: submit prebuilt dispatch packets followed by the timeline signal."""
+        value = self.timeline.next_value(description)
+        pre = self.pm4_wait_copy()
+        packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
+        packets.append(self._ib_packet(self.pm4_signal(value)))
+        self.hw.submit(packets, value, self.timeline)
+        self.ibs.tag(value)
+        return value
+
+    def _ib_packet(self, dwords):
+        off = self.ibs.alloc(len(dwords) * 4, 64)
+        self.ib_u32[off // 4:off // 4 + len(dwords)] = dwords
+        return aql.pm4_indirect(self.ib_buf.va + off, len(dwords))
+
+    def aql_dispatch_packet(self, kernel, launch):
+        return aql.kernel_dispatch(kernel.kd_va, launch.kernarg_va, launch.grid, launch.block,
+                                   group_segment_size=kernel.group_segment_size,
+                                   private_segment_size=kernel.private_segment_size)
+
+    def _launch_aql(self, kernel, launch, value, ts):
+        pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
+        packets = [self._ib_packet(pre)] if pre else []
+        packets.append(self.aql_dispatch_packet(kernel, launch))
+        post = (self.pm4_timestamp(ts + 8) if ts is not None else []) + self.pm4_signal(value)
+        packets.append(self._ib_packet(post))
+        self.dispatch_id += 1
+        self.hw.submit(packets, value, self.timeline)
+
+    def wait_tail(self, value):
+        """Raise the timeline to ``value`` once earlier work is done (used after a replay)."""
+        return value
+
+
+def _split(x):
+    return [x & 0xFFFFFFFF, (x >> 32) & 0xFFFFFFFF]

@@ -1,0 +1,338 @@
+"""AMDDevice: one AMD GPU driven through amdkfd, on real hardware or the virtual gfx1100.
+
+    dev = AMDDevice(0)                     # or AMDDevice(emulate="gfx1100"), or GPU_EMULATE=gfx1100
+    buf = dev.alloc(nbytes)                # VRAM; host=True (pinned host memory), uncached=True (GTT)
+    buf.copyin(a); buf.copyout(b)
+    prg = dev.load(code_object_bytes)
+    secs = prg["kernel"](buf, 3.0, 17, grid=(gx, gy, gz), block=(bx, by, bz), wait=True)
+    dev.synchronize(); dev.close()
+
+Opening follows the ROCm thunk's order: /dev/kfd, GET_VERSION, the render node, ACQUIRE_VM,
+RUNTIME_ENABLE (ABI >= 1.14), the event page and events (completion signal, memory
+exception, hardware exception), then the queues (compute: PM4, or AQL on multi-XCC parts or with
+AMD_AQL=1; copies: SDMA unless AMD_DISABLE_SDMA=1) whose creation maps the doorbell page.
+
+A GPU memory fault surfaces as GPUFault from the wait that sees it; a wait past its timeout as
+GPUHang. Either way the queues are recreated so the device stays usable, and close() releases
+every BO, queue, event and mapping.
+"""
+import os
+import sys
+
+import numpy as np
+
+from drivers.amd import kfd as K
+from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue, Launch
+from drivers.amd.copy import CPUCopier, SDMACopier, as_bytes, check_range
+from drivers.amd.kernargs import KernargLayout  # noqa: F401  (re-exported for users of launch())
+from drivers.amd.memory import GTT, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
+from drivers.amd.process import KFDProcess
+from drivers.amd.program import Program
+from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events
+from drivers.amd import aql
+from drivers.errors import GPUError, GPUFault, GPUHang
+from drivers.kernel import RealKernel
+
+DOORBELL_PAGE_BYTES = 0x2000          # gfx9+: 1024 x 8-byte doorbells per process and GPU
+TIMELINE_STRIDE = 64
+TIMESTAMPS_OFFSET = 256               # in the signal page: [start, end] GPU clock of a timed launch
+MAX_SCRATCH_WAVES = 4095              # COMPUTE_TMPRING_SIZE.WAVES is 12 bits
+TMPRING_WAVESIZE_UNIT = 256           # COMPUTE_TMPRING_SIZE.WAVESIZE counts 256-byte blocks
+TMPRING_WAVESIZE_MAX = (1 << 15) - 1
+
+
+def _env_flag(name):
+    return os.environ.get(name, "").strip() not in ("", "0")
+
+
+def _debug():
+    try:
+        return int(os.environ.get("DEBUG", "0"))
+    except ValueError:
+        return 0
+
+
+def _dims(value, what):
+    if isinstance(value, int):
+        value = (value,)
+    try:
+        dims = tuple(int(v) for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be up to three positive integers, got {value!r}") from None
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims) or any(int(v) != v for v in value):
+        raise ValueError(f"{what} must be up to three positive integers, got {value!r}")
+    return dims + (1,) * (3 - len(dims))
+
+
+class AMDDevice:
+    def __init__(self, index=0, emulate=None, *, kernel=None, aql=None, sdma=None, timeout=DEFAULT_TIMEOUT):
+        if kernel is None:
+            from drivers.emu import emulation_target, make_kernel
+            target = emulation_target(emulate)
+            kernel = make_kernel(target) if target else RealKernel()
+        self.kernel, self.index, self.timeout = kernel, index, timeout
+        self.closed = False
+        self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
+        self._doorbells, self._buffers, self._timelines = {}, {}, 0
+        self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
+        self.process = KFDProcess.acquire(kernel)
+        try:
+            self._open(index, aql, sdma)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, index, aql, sdma):
+        proc = self.process
+        self.node = proc.node(index)
+        self.gpu = proc.open_gpu(self.node)
+        self.kfd, self.memory = proc.kfd, self.gpu.memory
+        self.gpu_id, self.target = self.node.gpu_id, self.node.gfx_target
+        handle = proc.event_page_handle(self.gpu)
+        signal, memory, hw = create_events(self.kfd, handle or 0)
+        self.events = Events(self.kfd, proc.event_page[0], signal, memory, hw)
+        self.signal_page = self.memory.alloc(PAGE, GTT)
+        self.timestamps_va = self.signal_page.va + TIMESTAMPS_OFFSET
+        self.timestamps = self.signal_page.view(np.uint64, TIMESTAMPS_OFFSET, 2)
+        use_aql = aql if aql is not None else (_env_flag("AMD_AQL") or self.node.num_xcc > 1)
+        use_sdma = sdma if sdma is not None else not _env_flag("AMD_DISABLE_SDMA")
+        self.compute = ComputeQueue(self, use_aql)
+        self.copier = SDMACopier(self) if use_sdma else CPUCopier(self)
+        if _debug() >= 1:
+            print(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
+                  f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies", file=sys.stderr)
+
+    # -- plumbing used by queues ----------------------------------------------------------------
+    def doorbell(self, doorbell_offset):
+        """(Mapping of this GPU's doorbell page, byte offset of one doorbell in it)."""
+        base = doorbell_offset & ~(DOORBELL_PAGE_BYTES - 1)
+        page = self._doorbells.get(base)
+        if page is None:
+            page = self._doorbells[base] = self.kernel.mmap(self.kfd.fd, DOORBELL_PAGE_BYTES, base)
+        return page, doorbell_offset & (DOORBELL_PAGE_BYTES - 1)
+
+    def new_timeline(self, name):
+        offset = self._timelines * TIMELINE_STRIDE
+        if offset + 8 > TIMESTAMPS_OFFSET:
+            raise GPUError("no room for another timeline signal in the signal page")
+        self._timelines += 1
+        return TimelineSignal(self.signal_page, offset, self.events, name)
+
+    @property
+    def copy_timeline(self):
+        return self.copier.timeline if self.copier is not None else None
+
+    # -- memory ---------------------------------------------------------------------------------
+    def alloc(self, nbytes, host=False, uncached=False, cpu_access=False):
+        """A buffer of ``nbytes``: VRAM by default; ``host`` pinned host memory (USERPTR),
+        ``uncached`` coherent GTT, ``cpu_access`` host-visible VRAM."""
+        self._check_open()
+        if host and uncached:
+            raise ValueError("choose one of host=True (USERPTR) and uncached=True (GTT)")
+        heap = USERPTR if host else GTT if uncached else \
+            VRAM_PUBLIC if cpu_access or isinstance(self.copier, CPUCopier) else VRAM
+        buf = self.memory.alloc(nbytes, heap)
+        buf.device = self
+        self._buffers[buf.va] = buf
+        return buf
+
+    def copyin(self, buf, src, offset=0):
+        src = as_bytes(src, "copyin source")
+        check_range(buf, offset, src.size, "copyin")
+        if src.size:
+            self._guard(lambda: self.copier.copyin(buf, offset, src))
+
+    def copyin_raw(self, buf, data):
+        self.copyin(buf, np.frombuffer(bytes(data), np.uint8))
+
+    def copyout(self, dst, buf, offset=0):
+        out = as_bytes(dst, "copyout destination")
+        if not out.flags.writeable:
+            raise ValueError("copyout destination is read-only")
+        check_range(buf, offset, out.size, "copyout")
+        if out.size:
+            self._guard(lambda: self.copier.copyout(out, buf, offset))
+        return dst
+
+    def copy(self, dst, src, nbytes=None, dst_offset=0, src_offset=0):
+        """Device-to-device copy; ``src`` may belong to another AMDDevice of this process (it is
+        mapped into this GPU first)."""
+        self._check_open()
+        nbytes = min(dst.size - dst_offset, src.size - src_offset) if nbytes is None else nbytes
+        check_range(dst, dst_offset, nbytes, "copy destination")
+        check_range(src, src_offset, nbytes, "copy source")
+        for b in (dst, src):
+            if b.device is not self:
+                if b.device is None or b.device.process is not self.process:
+                    raise GPUError(f"buffer at 0x{b.va:x} belongs to a device of another KFD process")
+                b.device.synchronize()
+                b.memory.map_peer(b, self.gpu_id)
+        if not nbytes:
+            return
+        if isinstance(self.copier, CPUCopier):
+            self.copier.copy_buffers(dst, dst_offset, src, src_offset, nbytes)
+            return
+        value = self.copier.copy(dst.va + dst_offset, src.va + src_offset, nbytes)
+        self._wait(self.copier.timeline, value)
+
+    # -- programs and launches ------------------------------------------------------------------
+    def load(self, code_object, source=None):
+        self._check_open()
+        if isinstance(code_object, (str, os.PathLike)):
+            source = source or str(code_object)
+            with open(code_object, "rb") as f:
+                code_object = f.read()
+        return Program(self, code_object, source or "<code object>")
+
+    def launch(self, kernel, args, grid, block, wait=False, timeout=None):
+        self._check_open()
+        grid, block = _dims(grid, "grid"), _dims(block, "block")
+        items = block[0] * block[1] * block[2]
+        if items > kernel.max_workgroup_items:
+            raise ValueError(f"kernel {kernel.name}: block {block} has {items} work-items; the kernel allows at most "
+                             f"{kernel.max_workgroup_items}")
+        if any(g * b >= 1 << 32 for g, b in zip(grid, block)):
+            raise ValueError(f"grid {grid} x block {block} exceeds 2**32 work-items in a dimension")
+        if kernel.group_segment_size > self.node.lds_bytes:
+            raise ValueError(f"kernel {kernel.name} needs {kernel.group_segment_size} bytes of LDS; "
+                             f"{self.target} has {self.node.lds_bytes}")
+        if kernel.needs_scratch:
+            self.ensure_scratch(kernel)
+        q = self.compute
+        layout = kernel.layout_for(args)
+        layout.check_count(args)
+        size = round_up(max(layout.size, 1), 64)
+        total = size + (aql.PACKET_BYTES if kernel.needs_dispatch_ptr else 0)
+        off = q.kernargs.alloc(total, max(64, layout.align))
+        mem = q.kernarg_bytes
+        mem[off:off + total] = 0
+        layout.pack_into(mem, off, args, grid, block, q.queue_ptr)
+        kernarg_va = q.kernarg_buf.va + off
+        packet_va = kernarg_va + size if kernel.needs_dispatch_ptr else 0
+        launch = Launch(kernel, kernarg_va, packet_va, grid, block)
+        if packet_va:
+            mem[off + size:off + total] = q.aql_dispatch_packet(kernel, launch).view(np.uint8)
+        what = f"dispatch of {kernel.name} grid {grid} block {block}"
+        if _debug() >= 1:
+            print(f"AMDDevice {self.index}: {what}", file=sys.stderr)
+        value = self._guard(lambda: q.launch(kernel, launch, wait, what))
+        if not wait:
+            return None
+        self._wait(q.timeline, value, timeout)
+        start, end = int(self.timestamps[0]), int(self.timestamps[1])
+        return (end - start) / GPU_CLOCK_HZ
+
+    def ensure_scratch(self, kernel):
+        """Grow the scratch (private segment) backing so ``kernel`` fits; waits for idle first."""
+        lanes = 32 if kernel.wave32 else 64
+        wave_bytes = round_up(max(kernel.private_segment_size, 4) * lanes, TMPRING_WAVESIZE_UNIT)
+        if wave_bytes <= self.scratch_wave_bytes:
+            return
+        if wave_bytes // TMPRING_WAVESIZE_UNIT > TMPRING_WAVESIZE_MAX:
+            raise GPUError(f"kernel {kernel.name} needs {kernel.private_segment_size} bytes of scratch per work-item; "
+                           f"COMPUTE_TMPRING_SIZE allows at most {TMPRING_WAVESIZE_MAX * 256 // lanes}")
+        waves = min(MAX_SCRATCH_WAVES, max(1, self.node.prop("max_slots_scratch_cu", 32)) * self.node.compute_units)
+        self.synchronize()
+        old = self.scratch
+        self.scratch = self.memory.alloc(waves * wave_bytes, VRAM)
+        if old is not None:
+            old.free()
+        self.scratch_va, self.scratch_wave_bytes = self.scratch.va, wave_bytes
+        self.tmpring_size = waves | (wave_bytes // TMPRING_WAVESIZE_UNIT) << 12
+        if self.compute.use_aql:
+            aql.set_scratch(self.compute.hw.ctl.view(), self.tmpring_size, self.scratch_va, self.scratch.size,
+                            wave_bytes // 64 if lanes == 64 else wave_bytes // 32, self.scratch_srd())
+
+    def scratch_srd(self):
+        """Buffer resource (V#) over the scratch backing, for kernels that take the private
+        segment buffer in user SGPRs: swizzled per lane, index stride = wave size."""
+        va = self.scratch_va
+        size = self.scratch.size if self.scratch is not None else 0
+        word1 = ((va >> 32) & 0xFFFF) | (1 << 30)                         # SWIZZLE_ENABLE
+        word3 = (20 << 12) | (2 << 21) | (1 << 23) | (2 << 28)           # FORMAT, INDEX_STRIDE 32, ADD_TID, OOB_SELECT
+        return [va & 0xFFFFFFFF, word1, size & 0xFFFFFFFF, word3]
+
+    def command_buffer(self):
+        """A recorder for launches that are then replayed with one INDIRECT_BUFFER per submit."""
+        from drivers.amd.replay import CommandBuffer
+        return CommandBuffer(self)
+
+    # -- waiting, faults, teardown --------------------------------------------------------------
+    def _check_open(self):
+        if self.closed:
+            raise GPUError(f"AMDDevice {self.index} is closed")
+
+    def _guard(self, fn):
+        """Run a submission step; a fault or hang seen while it waits for ring space recovers."""
+        try:
+            return fn()
+        except (GPUFault, GPUHang):
+            self.recover()
+            raise
+
+    def _wait(self, timeline, value, timeout=None):
+        try:
+            timeline.wait(value, self.timeout if timeout is None else timeout)
+        except (GPUFault, GPUHang):
+            self.recover()
+            raise
+
+    def synchronize(self, timeout=None):
+        """Wait until every submitted launch and copy has finished."""
+        self._check_open()
+        for q in (self.compute, self.copier):
+            t = getattr(q, "timeline", None)
+            if t is not None and t.value < t.last_submitted:
+                self._wait(t, t.last_submitted, timeout)
+
+    def recover(self):
+        """Recreate the queues after a fault or hang; work in flight is dropped."""
+        for q in (self.compute, self.copier):
+            if q is not None:
+                q.recreate()
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        errors = []
+
+        def attempt(fn):
+            try:
+                fn()
+            except Exception as e:      # teardown goes on; the first problem is re-raised at the end
+                errors.append(e)
+
+        for q in (self.compute, self.copier):
+            t = getattr(q, "timeline", None)
+            if t is not None and t.value < t.last_submitted:
+                attempt(lambda t=t: t.wait(t.last_submitted, min(self.timeout, 5.0)))
+        for q in (self.copier, self.compute):
+            if q is not None:
+                attempt(q.destroy)
+        for buf in list(self._buffers.values()):
+            attempt(buf.free)
+        for b in (self.scratch, self.signal_page):
+            if b is not None:
+                attempt(b.free)
+        if self.events is not None:
+            for ev in (self.events.signal_event, self.events.memory_event, self.events.hw_event):
+                attempt(lambda ev=ev: self.kfd.destroy_event(ev.event_id))
+        for page in self._doorbells.values():
+            attempt(lambda page=page: self.kernel.munmap(page))
+        self._doorbells.clear()
+        if self.gpu is not None:
+            self.process.release_gpu(self.gpu)
+        attempt(self.process.release)
+        if errors and not isinstance(sys.exc_info()[1], BaseException):
+            raise errors[0]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        state = "closed" if self.closed else f"{self.target} gpu_id {self.gpu_id:#x}"
+        return f"AMDDevice({self.index}, {state})"

@@ -1,0 +1,91 @@
+"""Code objects placed in GPU memory, and their kernels as callables.
+
+``Program(device, data)`` reads the code object with assembler.amdgpu's reader (ours or
+clang-19/ld.lld-19 output), copies the relocated image into VRAM and exposes each kernel:
+
+    secs = prg["saxpy"](x, y, 2.0, n, grid=(gx, 1, 1), block=(64, 1, 1), wait=True)
+
+A kernel keeps what every launch needs precomputed: code and descriptor addresses, RSRC1/2/3
+(RSRC2 with the LDS size the dispatch must reserve), wave size, and the kernarg layout.
+"""
+from assembler.amdgpu.elf_reader import load_code_object
+
+from drivers.amd.kernargs import KernargLayout
+from drivers.amd.memory import PAGE, round_up
+from drivers.errors import GPUError
+
+LDS_GRANULE = 512                     # RSRC2.LDS_SIZE unit on gfx10+ compute
+MAX_WORKGROUP_ITEMS = 1024
+
+
+class Kernel:
+    def __init__(self, program, info):
+        self.program, self.name, self.descriptor = program, info.name, info.descriptor
+        kd = info.descriptor
+        self.kd_va = program.base + info.kd_offset
+        self.code_va = program.base + info.entry_offset
+        if self.code_va % 256:
+            raise GPUError(f"kernel {self.name}: entry 0x{self.code_va:x} is not 256-byte aligned")
+        self.group_segment_size = kd.group_segment_fixed_size
+        self.private_segment_size = kd.private_segment_fixed_size
+        lds_blocks = -(-self.group_segment_size // LDS_GRANULE)
+        self.rsrc1 = kd.compute_pgm_rsrc1
+        self.rsrc2 = (kd.compute_pgm_rsrc2 & ~(0x1FF << 15)) | (lds_blocks << 15)
+        self.rsrc3 = kd.compute_pgm_rsrc3
+        self.wave32 = kd.wave32
+        self.needs_scratch = bool(kd.compute_pgm_rsrc2 & 1) or self.private_segment_size > 0
+        self.needs_dispatch_ptr = bool(kd.get("ENABLE_SGPR_DISPATCH_PTR"))
+        self.metadata = info.metadata
+        self.max_workgroup_items = MAX_WORKGROUP_ITEMS
+        if info.metadata is not None:
+            self.layout = KernargLayout.from_metadata(self.name, info.metadata, kd.kernarg_size)
+            self.max_workgroup_items = min(MAX_WORKGROUP_ITEMS, info.metadata.max_flat_workgroup_size or MAX_WORKGROUP_ITEMS)
+        else:
+            self.layout = None
+        self._sequential = {}
+
+    def layout_for(self, args):
+        """The kernarg layout (from metadata, or by the Python types of ``args`` without it)."""
+        if self.layout is not None:
+            return self.layout
+        key = tuple("p" if hasattr(a, "va") else type(a).__name__ for a in args)
+        layout = self._sequential.get(key)
+        if layout is None:
+            layout = self._sequential[key] = KernargLayout.sequential(self.name, args, self.descriptor.kernarg_size)
+        return layout
+
+    def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), wait=False, timeout=None):
+        """Launch; with ``wait=True`` block until done and return the GPU execution time (s)."""
+        return self.program.device.launch(self, args, grid, block, wait=wait, timeout=timeout)
+
+    def __repr__(self):
+        return f"Kernel({self.name!r} at 0x{self.code_va:x})"
+
+
+class Program:
+    def __init__(self, device, data, source="<code object>"):
+        self.device = device
+        self.code_object = co = load_code_object(data, source, expected_target=device.target)
+        self.image_size = round_up(max(len(co.image), 1), PAGE)
+        self.buffer = device.alloc(self.image_size)
+        try:
+            self.base = self.buffer.va
+            image = co.relocated_image(self.base)
+            device.copyin_raw(self.buffer, image)
+            self.kernels = {name: Kernel(self, info) for name, info in co.kernels.items()}
+        except BaseException:
+            self.buffer.free()
+            raise
+
+    def __getitem__(self, name):
+        try:
+            return self.kernels[name]
+        except KeyError:
+            raise KeyError(f"no kernel {name!r} in this program (has: {', '.join(self.kernels)})") from None
+
+    def __contains__(self, name):
+        return name in self.kernels
+
+    def free(self):
+        self.device.synchronize()
+        self.buffer.free()

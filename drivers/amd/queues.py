@@ -1,0 +1,247 @@
+"""User-mode hardware queues created through KFD: PM4 compute, AQL compute and SDMA.
+
+A queue is a ring buffer in GTT, a control block holding the 64-bit read/write pointers (laid
+out as an amd_queue_t so one layout serves every queue type: wptr at write_dispatch_id, rptr at
+read_dispatch_id), and for compute queues an end-of-pipe buffer and a context-save (CWSR) area
+sized by libhsakmt's rules. Submitting writes packets, then the write pointer, then rings the
+doorbell (one 64-bit store). Pointer units differ per type: PM4 counts dwords, SDMA bytes, AQL
+packets (and its doorbell carries the index of the last packet, not the count).
+
+Ring space is reclaimed by the queue's timeline signal: every submission ends with a signal
+write, so once value v has landed, everything submitted before v is consumed.
+"""
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from drivers.amd import aql, kfd as K, sdma
+from drivers.amd.memory import GTT, PAGE, VRAM, round_up
+from drivers.errors import GPUError, IoctlError
+
+EOP_BUFFER_SIZE = 4096                     # libhsakmt: compute queues on gfx8 and later
+QUEUE_PRIORITY = 7                         # KFD's "normal" (0..15)
+WPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["write_dispatch_id"]
+RPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["read_dispatch_id"]
+
+
+@dataclass(frozen=True)
+class CWSRSizes:
+    """Context-save area of one compute queue (per XCC sizes; ``total`` is the allocation)."""
+    ctl_stack_size: int
+    ctx_save_restore_size: int
+    debug_memory_size: int
+    num_xcc: int
+
+    @property
+    def total(self):
+        return (self.ctx_save_restore_size + self.debug_memory_size) * self.num_xcc
+
+
+def _page_align(n):
+    return round_up(n, PAGE)
+
+
+def vgpr_size_per_cu(gfx_target_version):
+    if gfx_target_version in (110000, 110001, 120000, 120001):     # gfx1100/1101/1200/1201
+        return 0x60000
+    if gfx_target_version == 90010 or 90400 <= gfx_target_version < 90500:    # gfx90a, gfx94x
+        return 0x80000
+    return 0x40000
+
+
+def cwsr_sizes(node):
+    """libhsakmt's update_ctx_save_restore_size() for a topology node (amd.md section 1.6)."""
+    version = node.gfx_target_version
+    major = version // 10000
+    num_xcc = node.num_xcc
+    cu_num = node.simd_count // node.simd_per_cu // num_xcc
+    if major >= 10:
+        wave_num, bytes_per_wave = cu_num * 32, 12
+    else:
+        engines = node.prop("array_count") // max(1, node.prop("simd_arrays_per_engine"))
+        wave_num, bytes_per_wave = min(cu_num * 40, engines * 512), 8
+    header = 40                                             # HsaUserContextSaveAreaHeader
+    ctl_stack = _page_align(header + wave_num * bytes_per_wave + 8)
+    if major == 10:
+        ctl_stack = min(ctl_stack, 0x7000)
+    wg_data = cu_num * (vgpr_size_per_cu(version) + 0x4000 + 0x10000 + 0x1000)   # VGPR+SGPR+LDS+HWREG
+    return CWSRSizes(ctl_stack, ctl_stack + _page_align(wg_data), round_up(wave_num * 32, 64), num_xcc)
+
+
+class HWQueue:
+    """One KFD queue. Subclasses say how packets land in the ring (``UNIT`` bytes per pointer step)."""
+    QUEUE_TYPE = None
+    UNIT = 4
+
+    def __init__(self, device, ring_size, name):
+        if ring_size < 1024 or ring_size & (ring_size - 1):
+            raise ValueError(f"{name} ring size {ring_size} must be a power of two >= 1024 bytes")
+        self.device, self.ring_size, self.name = device, ring_size, name
+        mem = device.memory
+        self.ring = mem.alloc(ring_size, GTT)
+        self.ctl = mem.alloc(PAGE, GTT)
+        self.eop = self.cwsr = None
+        try:
+            if self.QUEUE_TYPE != K.QUEUE_TYPE_SDMA:
+                self.cwsr_sizes = cwsr_sizes(device.node)
+                self.eop = mem.alloc(EOP_BUFFER_SIZE, VRAM)
+                self.cwsr = mem.alloc(self.cwsr_sizes.total, VRAM)
+            self.ring_u32 = self.ring.view(np.uint32)
+            self.wptr_word = self.ctl.view(np.uint64, WPTR_OFFSET, 1)
+            self.rptr_word = self.ctl.view(np.uint64, RPTR_OFFSET, 1)
+            self.queue_id = None
+            self._create()
+        except BaseException:
+            self._free_buffers()
+            raise
+
+    # -- lifetime -------------------------------------------------------------------------------
+    def _reset_state(self):
+        self.ring_u32[:] = 0
+        self.ctl.view()[:] = 0
+        self.wptr = 0                      # monotonic, in UNITs
+        self.retired = 0                   # wptr below which the GPU is done
+        self.pending = deque()             # (timeline value, wptr after that submission)
+
+    def _init_ring(self):
+        """Contents the CP expects before the first packet (AQL: INVALID headers)."""
+
+    def _create(self):
+        self._reset_state()
+        self._init_ring()
+        fields = dict(ring_base_address=self.ring.va, ring_size=self.ring_size, gpu_id=self.device.gpu_id,
+                      queue_type=self.QUEUE_TYPE, queue_percentage=K.MAX_QUEUE_PERCENTAGE,
+                      queue_priority=QUEUE_PRIORITY, write_pointer_address=self.ctl.va + WPTR_OFFSET,
+                      read_pointer_address=self.ctl.va + RPTR_OFFSET)
+        if self.eop is not None:
+            s = self.cwsr_sizes
+            fields.update(eop_buffer_address=self.eop.va, eop_buffer_size=EOP_BUFFER_SIZE,
+                          ctx_save_restore_address=self.cwsr.va, ctx_save_restore_size=s.ctx_save_restore_size,
+                          ctl_stack_size=s.ctl_stack_size)
+        args = self.device.kfd.create_queue(**fields)
+        self.queue_id = args.queue_id
+        self.doorbell, self.doorbell_offset = self.device.doorbell(args.doorbell_offset)
+
+    def recreate(self):
+        """Destroy and create the KFD queue again on the same buffers (after a fault)."""
+        self._destroy_queue(ignore_errors=True)
+        self._create()
+
+    def _destroy_queue(self, ignore_errors=False):
+        if self.queue_id is None:
+            return
+        queue_id, self.queue_id = self.queue_id, None
+        try:
+            self.device.kfd.destroy_queue(queue_id)
+        except IoctlError:
+            if not ignore_errors:
+                raise
+
+    def _free_buffers(self):
+        for b in (self.cwsr, self.eop, self.ctl, self.ring):
+            if b is not None:
+                b.free()
+
+    def destroy(self):
+        try:
+            self._destroy_queue(ignore_errors=True)
+        finally:
+            self._free_buffers()
+
+    # -- submission -----------------------------------------------------------------------------
+    @property
+    def capacity(self):
+        return self.ring_size // self.UNIT
+
+    def make_room(self, units, timeline):
+        """Wait until ``units`` more fit in the ring (oldest submissions retired first)."""
+        if units > self.capacity:
+            raise GPUError(f"{self.name}: a submission of {units * self.UNIT} bytes does not fit the "
+                           f"{self.ring_size}-byte ring")
+        while self.wptr + units - self.retired > self.capacity:
+            if not self.pending:
+                raise GPUError(f"{self.name}: ring full with nothing in flight (wptr {self.wptr}, "
+                               f"retired {self.retired})")
+            value, end = self.pending.popleft()
+            if timeline.value < value:
+                timeline.wait(value)
+            self.retired = end
+
+    def commit(self, value):
+        """Publish the write pointer, ring the doorbell, remember what ``value`` retires."""
+        self.wptr_word[0] = self.wptr
+        self.doorbell.store64(self.doorbell_offset, self.doorbell_value())
+        self.pending.append((value, self.wptr))
+
+    def doorbell_value(self):
+        return self.wptr
+
+
+class PM4Queue(HWQueue):
+    """Compute queue of type COMPUTE: PM4 packets, pointers in dwords; packets may wrap."""
+    QUEUE_TYPE = K.QUEUE_TYPE_COMPUTE
+    UNIT = 4
+
+    def submit(self, dwords, value, timeline):
+        n = len(dwords)
+        self.make_room(n, timeline)
+        cap = self.capacity
+        pos = self.wptr % cap
+        first = min(n, cap - pos)
+        ring = self.ring_u32
+        if first == n:
+            ring[pos:pos + n] = dwords
+        else:
+            ring[pos:cap] = dwords[:first]
+            ring[:n - first] = dwords[first:]
+        self.wptr += n
+        self.commit(value)
+
+
+class SDMAQueue(HWQueue):
+    """SDMA queue: pointers in bytes; a packet never straddles the end (the tail becomes NOPs)."""
+    QUEUE_TYPE = K.QUEUE_TYPE_SDMA
+    UNIT = 1
+
+    def submit(self, dwords, value, timeline):
+        nbytes = len(dwords) * 4
+        cap = self.capacity
+        pos = self.wptr % cap
+        pad = cap - pos if pos + nbytes > cap else 0
+        self.make_room(pad + nbytes, timeline)
+        ring = self.ring_u32
+        if pad:
+            ring[pos // 4:] = sdma.nops(pad // 4)
+            self.wptr += pad
+            pos = 0
+        ring[pos // 4:pos // 4 + len(dwords)] = dwords
+        self.wptr += nbytes
+        self.commit(value)
+
+
+class AQLQueue(HWQueue):
+    """Compute queue of type COMPUTE_AQL: 64-byte packets, pointers count packets, the control
+    block is a real amd_queue_t the CP reads (scratch setup, properties)."""
+    QUEUE_TYPE = K.QUEUE_TYPE_COMPUTE_AQL
+    UNIT = aql.PACKET_BYTES
+
+    def _init_ring(self):
+        self.ring_u32.reshape(-1, 16)[:, 0] = aql.INVALID_PACKET_DWORD0
+        node = self.device.node
+        aql.fill_amd_queue(self.ctl.view(), self.ring.va, self.capacity, 0,
+                           max_cu_id=max(0, node.compute_units - 1),
+                           max_wave_id=max(0, node.max_waves_per_simd * node.simd_per_cu - 1))
+
+    def doorbell_value(self):
+        return self.wptr - 1
+
+    def submit(self, packets, value, timeline):
+        """``packets``: a list of 16-dword numpy arrays, each written body-first."""
+        n = len(packets)
+        self.make_room(n, timeline)
+        cap = self.capacity
+        for p in packets:
+            aql.publish(self.ring_u32, self.wptr % cap, p)
+            self.wptr += 1
+        self.commit(value)

@@ -1,0 +1,135 @@
+"""Timeline signals and the host wait: spin briefly, then sleep in WAIT_EVENTS.
+
+A timeline signal is a 64-bit counter in uncached GTT memory that one queue's GPU packets
+raise after each submission (RELEASE_MEM on a compute queue, FENCE on SDMA). Waiting for
+value v means waiting until the counter is >= v. Each completion also writes the device's
+signal event id into that event's mailbox slot and raises an interrupt, which is what lets the
+host sleep in WAIT_EVENTS instead of burning a core.
+
+The same WAIT_EVENTS call listens to the process's memory-exception and hardware-exception
+events, so a GPU page fault or reset ends a wait at once as GPUFault / GPUError instead of
+running into the timeout.
+"""
+import time
+
+import numpy as np
+from kfd_ioctl import ffi
+
+from drivers.amd import kfd as K
+from drivers.errors import GPUError, GPUFault, GPUHang
+
+SIGNAL_BYTES = 16              # {u64 value, u64 spare}, 16-byte slots as amd_signal_t-free timelines use
+SPIN_SECONDS = 200e-6          # busy-poll this long before sleeping in the kernel
+SLEEP_SLICE_MS = 100           # each WAIT_EVENTS sleep; short so a missed interrupt costs little
+DEFAULT_TIMEOUT = 30.0
+
+
+class Events:
+    """The KFD events one device waits on: its queues' completion event plus the process's
+    memory- and hardware-exception events. ``mailbox`` is the event-page slot the GPU writes."""
+
+    def __init__(self, kfd, event_page, signal_event, memory_event, hw_event):
+        self.kfd, self.event_page = kfd, event_page
+        self.signal_event, self.memory_event, self.hw_event = signal_event, memory_event, hw_event
+        self.event_id = signal_event.event_id
+        self.mailbox = event_page.va + 8 * signal_event.event_slot_index
+        self.data = ffi.new("struct kfd_event_data[3]")
+
+    def wait(self, timeout_ms):
+        """One WAIT_EVENTS; raises GPUFault / GPUError when an exception event fired."""
+        d = self.data
+        for i, ev in enumerate((self.signal_event, self.memory_event, self.hw_event)):
+            ffi.memmove(ffi.addressof(d[i]), b"\0" * ffi.sizeof(d[i]), ffi.sizeof(d[i]))
+            d[i].event_id = ev.event_id
+        result = self.kfd.wait_events(d, timeout_ms)
+        self.check_exceptions()
+        return result
+
+    def check_exceptions(self):
+        mem = self.data[1].memory_exception_data
+        if mem.gpu_id or mem.va or mem.failure.NotPresent or mem.failure.ReadOnly or mem.failure.NoExecute:
+            raise GPUFault(mem.va, fault_reason(mem), f"gpu_id {mem.gpu_id}")
+        hw = self.data[2].hw_exception_data
+        if hw.gpu_id or hw.reset_type or hw.memory_lost:
+            lost = "; VRAM contents were lost" if hw.memory_lost else ""
+            raise GPUError(f"GPU reset on gpu_id {hw.gpu_id} (reset_type {hw.reset_type}, "
+                           f"cause {hw.reset_cause}){lost}")
+
+
+def fault_reason(mem):
+    f = mem.failure
+    reasons = [name for name, bit in (("page not present", f.NotPresent), ("write to read-only page", f.ReadOnly),
+                                      ("execute from no-execute page", f.NoExecute)) if bit]
+    text = ", ".join(reasons) or "memory exception"
+    return text + (" (imprecise address)" if f.imprecise else "")
+
+
+class TimelineSignal:
+    """A monotonically increasing 64-bit counter at ``address`` (a CPU-visible mapping)."""
+
+    def __init__(self, buffer, offset, events, name="timeline"):
+        self.buffer, self.offset, self.events, self.name = buffer, offset, events, name
+        self.address = buffer.va + offset
+        self._word = buffer.view(np.uint64, offset, 1)
+        self._word[0] = 0
+        self.last_submitted = 0          # the value the newest submission will write
+        self.in_flight = {}              # value -> description of the work that writes it
+
+    @property
+    def value(self):
+        return int(self._word[0])
+
+    def next_value(self, description):
+        self.last_submitted += 1
+        self.in_flight[self.last_submitted] = description
+        if len(self.in_flight) > 4096:   # keep the record small: completed entries go first
+            done = self.value
+            for v in [v for v in self.in_flight if v <= done]:
+                del self.in_flight[v]
+        return self.last_submitted
+
+    def wait(self, target, timeout=DEFAULT_TIMEOUT):
+        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault."""
+        if self._word[0] >= target:
+            return
+        start = time.perf_counter()
+        deadline = start + SPIN_SECONDS
+        while time.perf_counter() < deadline:
+            if self._word[0] >= target:
+                return
+        deadline = start + timeout
+        while True:
+            now = time.perf_counter()
+            if self._word[0] >= target:
+                break
+            if now >= deadline:
+                raise self.hang(target)
+            self.events.wait(max(1, min(SLEEP_SLICE_MS, int((deadline - now) * 1000))))
+        for v in [v for v in self.in_flight if v <= target]:
+            del self.in_flight[v]
+
+    def hang(self, target):
+        done = self.value
+        pending = sorted(v for v in self.in_flight if v > done)
+        what = self.in_flight.get(pending[0], "unknown work") if pending else "nothing recorded"
+        return GPUHang(done, target, f"{self.name} value {pending[0] if pending else done + 1}: {what}")
+
+    def reset(self, value):
+        """After a queue is recreated: the counter restarts where the host says."""
+        self._word[0] = value
+        self.last_submitted = value
+        self.in_flight.clear()
+
+
+def create_events(kfd, event_page_handle, node_id=0):
+    """(signal, memory, hw) CREATE_EVENT results; the first signal event of a process passes
+    the event-page BO handle (dGPUs need it), later ones pass 0."""
+    signal = kfd.create_event(K.EVENT_SIGNAL, auto_reset=True, event_page_handle=event_page_handle, node_id=node_id)
+    try:
+        # auto-reset: a fault is reported to the one wait that sees it, not to every later wait
+        memory = kfd.create_event(K.EVENT_MEMORY, auto_reset=True, node_id=node_id)
+        hw = kfd.create_event(K.EVENT_HW_EXCEPTION, auto_reset=True, node_id=node_id)
+    except BaseException:
+        kfd.destroy_event(signal.event_id)
+        raise
+    return signal, memory, hw
