@@ -297,3 +297,15 @@ def test_cli_errors_are_one_line_each(capsys, tmp_path):
     err = capsys.readouterr().err.splitlines()
     assert err == [f"{bad}: not an ELF file (starts with b'MZ\\x00\\x00')",
                    f"{tmp_path / 'missing.hsaco'}: No such file or directory"]
+
+
+def test_stripped_object_is_read_through_dynsym():
+    """Without .symtab (llvm-strip) the kernels are found through .dynsym."""
+    data = bytearray(read_data("ours_handwritten.hsaco", "rb"))
+    elf = ELFFile(io.BytesIO(bytes(data)))
+    index = next(i for i, s in enumerate(elf.iter_sections()) if s.name == ".symtab")
+    shdr = elf.header["e_shoff"] + index * elf.header["e_shentsize"]
+    struct.pack_into("<I", data, shdr + 4, 0)        # sh_type = SHT_NULL
+    co = load_code_object(bytes(data))
+    assert list(co.kernels) == ["fill", "copy"] and co.kernel("fill").code_size == 256
+    assert co.kernel("copy").entry_offset == 0x700 and co.kernel("fill").kd_offset == 0x540

@@ -184,6 +184,20 @@ def test_handwritten_disassembles_like_llvm_mc_and_lld_output(tmp_path):
     assert strip_addresses(mine) == strip_addresses(theirs)
 
 
+@pytest.mark.skipif(shutil.which("ld.lld-19") is None or shutil.which("clang-19") is None,
+                    reason="ld.lld-19 / clang-19 not installed")
+def test_ld_lld_links_against_our_shared_object(tmp_path):
+    """ld.lld-19 reads our dynamic section, .dynsym and .hash when linking against the object."""
+    (tmp_path / "z.cl").write_text("kernel void z(global int *p) { *p = 1; }\n")
+    (tmp_path / "ours.hsaco").write_bytes(ours("handwritten")[0])
+    cc = subprocess.run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-O3", "-x", "cl",
+                         "-nogpulib", "-c", "z.cl", "-o", "z.o"], cwd=tmp_path, capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    ld = subprocess.run(["ld.lld-19", "-shared", "z.o", "ours.hsaco", "-o", "zz.hsaco"], cwd=tmp_path,
+                        capture_output=True, text=True)
+    assert ld.returncode == 0 and ld.stderr == ""
+
+
 # --- against llvm-mc-19 + ld.lld-19's object for the same source (frozen) --------------------
 
 def test_handwritten_kds_and_note_equal_llvms():
