@@ -211,13 +211,21 @@ def with_field(fam, word, field, value):
 
 
 def learn_accept(entries):
-    """For every source operand, the set of operand codes llvm-mc decodes there."""
+    """For every source operand, the set of operand codes llvm-mc decodes there; for VGPR-only
+    fields, the highest register it takes (16-bit ops reach only v0..v127 in 32-bit encodings)."""
     words, keys = [], []
     for (fam, op), e in entries.items():
         for i, o in enumerate(e["ops"]):
-            if o[0] != "src":
+            if o[0] == "src":
+                codes = list(range(256))
+                if FORMATS[fam][1][o[1]][1] == 9:
+                    codes += [256, 383, 384, 511]
+            elif o[0] == "reg" and o[2] == "v":
+                codes = [0, 127, 128]
+            elif o[0] == "reg" and o[2] == "s":
+                codes = list(range(1 << FORMATS[fam][1][o[1]][1]))
+            else:
                 continue
-            codes = list(range(256)) + ([256, 511] if FORMATS[fam][1][o[1]][1] == 9 else [])
             for c in codes:
                 words.append((fam, with_field(fam, e["word"], o[1], c)))
                 keys.append((fam, op, i, c))
@@ -229,15 +237,23 @@ def learn_accept(entries):
             acc[(fam, op, i)].add(c)
     for (fam, op, i), codes in acc.items():
         e = entries[(fam, op)]
-        nregs = e["ops"][i][2]
+        o = e["ops"][i]
+        if o[0] == "reg" and o[2] == "v":
+            e["ops"][i] = o + (128 if 128 not in codes else 256,)
+            continue
+        if o[0] == "reg":
+            e["ops"][i] = o + (sum(1 << c for c in codes),)
+            continue
+        nregs = o[2]
         mask = 0
         for c in codes:
-            if c < 256 and c not in (233, 234, 250) or c == 256:
+            if c < 256 and c not in (233, 234, 250):
                 mask |= 1 << c
         if 256 in codes:
-            for n in range(256 - nregs + 1):
+            top = 128 if 384 not in codes else 256
+            for n in range(top - nregs + 1):
                 mask |= 1 << (256 + n)
-        e["ops"][i] = e["ops"][i][:3] + (mask,)
+        e["ops"][i] = o[:3] + (mask,)
 
 
 def classify_type(outcomes):
@@ -319,6 +335,11 @@ def learn_bits(entries):
             e["fixed"] |= 1 << b
         elif r[0] != e["text"]:
             e["mods"] |= 1 << b
+            m = re.search(r"op_sel:\[([0-9,]+)\]", r[0])
+            if m and 11 <= b <= 14 and fam != "VOP3P":
+                e["opsel_len"] = m.group(1).count(",") + 1
+            if "sext(" in r[0] and b >= 61:
+                e["sext"] = e.get("sext", 0) | 1 << (b - 61)
 
 
 def learn_dpp(entries):
@@ -334,9 +355,17 @@ def learn_dpp(entries):
             words.append(w.to_bytes(size, "little") + ctl.to_bytes(4, "little"))
             keys.append((fam, op, kind))
     res = disassemble_probes(words)
-    for (fam, op, kind), r in zip(keys, res):
-        if r is not None and r[1] == words[keys.index((fam, op, kind))][:len(r[1])] and len(r[1]) > FORMATS[fam][0]:
+    flips, fkeys = [], []
+    for (fam, op, kind), r, w in zip(keys, res, words):
+        if r is not None and len(r[1]) > FORMATS[fam][0]:
             entries[(fam, op)][kind] = r[0].split(" ")[0]
+            if kind == "dpp16":
+                for b in range(18, 24):
+                    flips.append(w[:-4] + (int.from_bytes(w[-4:], "little") ^ (1 << b)).to_bytes(4, "little"))
+                    fkeys.append((fam, op, b))
+    for (fam, op, b), r in zip(fkeys, disassemble_probes(flips)):
+        if r is not None:
+            entries[(fam, op)]["dppmods"] = entries[(fam, op)].get("dppmods", 0) | 1 << b
 
 
 ENC_MASK = {f: m for f, (m, _) in __import__("assembler.rdna3.formats", fromlist=["x"]).ENCODING_BITS.items()}
@@ -414,13 +443,22 @@ def sendmsg_src_fix(entries):
 def emit_alu(entries, out):
     fams, masks = {}, {}
     for (fam, op), e in sorted(entries.items()):
+        for i, o in enumerate(e["ops"]):
+            if o[0] == "src" and o[1] in ("src0", "src1", "src2") and \
+                    e.get("sext", 0) >> int(o[1][3]) & 1:
+                e["ops"][i] = o[:4] + ("i32" if o[4] == "b32" else o[4],)
         ops = tuple(o if o[0] != "src" else (o[0], o[1], o[2], o[4], masks.setdefault(o[3], len(masks)))
                     for o in e["ops"])
+        ops = tuple(o if o[0] != "reg" or o[2] != "s" else o[:4] + (masks.setdefault(o[4], len(masks)),)
+                    for o in ops)
         fams.setdefault(fam, {})[op] = (e["mnem"], ops, e["fixed"], e["word"] & e["fixed"],
-                                        e["mods"], e.get("dpp16"), e.get("dpp8"))
+                                        e["mods"], e.get("dpp16"), e.get("dpp8"), e.get("dppmods", 0),
+                                        e.get("opsel_len", 0))
     out.write("# family -> opcode -> (mnemonic, operands, fixed_mask, fixed_value, modifier_mask,\n"
-              "#                      dpp16 mnemonic or None, dpp8 mnemonic or None)\n"
-              "# operand: ('reg', field, 's'|'v', nregs) | ('src', field, nregs, type, accepted codes\n"
+              "#                      dpp16 mnemonic or None, dpp8 mnemonic or None, DPP16 word bits\n"
+              "#                      allowed among fi/bound_ctrl/neg/abs [23:18], op_sel entries printed)\n"
+              "# operand: ('reg', field, 's'|'v', nregs, vgpr limit | index into ACCEPT) | ('src', field, nregs, type,\n"
+              "#          accepted codes\n"
               "#          index into ACCEPT) | ('fixed', text) | ('lit',) | ('imm', 'simm16', style) |\n"
               "#          ('msg', field)\n")
     out.write("# ACCEPT[i]: bitmask over operand codes 0..511 that llvm-mc decodes in that source\n")

@@ -1,0 +1,345 @@
+"""Decode gfx11 machine code into structured instructions (and llvm-mc's canonical text).
+
+`decode(data, offset)` returns (Instruction, size). An Instruction carries what an executor needs:
+the mnemonic, the encoding family, the opcode, and one Operand per printed operand with register
+numbers, widths, constant codes, literal bits and source modifiers; instruction-level modifiers
+(clamp, omod, op_sel, cache bits, offsets) are in `.modifiers` and DPP controls in `.dpp`.
+"""
+import struct
+from dataclasses import dataclass, field
+
+from drivers.errors import AssemblerError
+
+from . import operands as O
+from .formats import FLAT_SEGMENTS, FORMATS, UNSUPPORTED, family_of
+from .simm import PRINTERS
+from .tables import ACCEPT, ALU
+
+
+@dataclass(slots=True)
+class Operand:
+    role: str            # encoding field it comes from: vdst, sdst, src0, vsrc1, simm16, ...
+    kind: str            # 'vgpr' | 'sgpr' | 'const' | 'literal' | 'imm' | 'fixed'
+    value: int           # register number, operand code (sgpr/const), literal bits, immediate
+    nregs: int = 1
+    dtype: str = ""      # constant type of a source: b32 f16 i16 bf16 pf16 pbf16 f64 i64
+    neg: bool = False
+    abs: bool = False
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Instruction:
+    mnemonic: str
+    family: str
+    opcode: int
+    size: int
+    operands: list
+    modifiers: dict = field(default_factory=dict)
+    literal: int | None = None
+    dpp: dict | None = None
+    text: str = ""
+    second: "Instruction | None" = None     # VOPD: the Y half (this object is the X half)
+
+    def __str__(self):
+        return self.text
+
+
+def _invalid(data, offset, why=""):
+    word = int.from_bytes(data[offset:offset + 4], "little")
+    return AssemblerError("invalid instruction word 0x%08x at offset %d%s"
+                          % (word, offset, ": " + why if why else ""))
+
+
+def _const_value_text(bits, dtype, literal):
+    """Text of a constant of the given type; `bits` is the literal dword or the inline code."""
+    if not literal:
+        if dtype == "i16" and bits >= 240:
+            return "0x%x" % O.INLINE_BITS[16][bits]     # float codes print as their f16 bits
+        return O.inline_text(bits, 64 if dtype in ("f64", "i64") else 32)
+    if dtype in ("f16", "i16", "bf16"):
+        v = bits & 0xFFFF
+        s = v - 0x10000 if v & 0x8000 else v
+        if -16 <= s <= 64:
+            return str(s)
+        if dtype == "f16":
+            for code, fb in O.INLINE_BITS[16].items():
+                if fb == v:
+                    return O.inline_text(code, 16)
+        return "0x%x" % v
+    if dtype == "f64":
+        v = bits << 32
+        for code, fb in O.INLINE_BITS[64].items():
+            if fb == v:
+                return O.inline_text(code, 64)
+        return "0x%x" % bits if bits else "0"
+    s = bits - (1 << 32) if bits & 0x80000000 else bits
+    if -16 <= s <= 64:
+        return str(s)
+    if dtype != "i64":
+        for code, fb in O.INLINE_BITS[32].items():
+            if fb == bits:
+                return O.inline_text(code, 32)
+    return "0x%x" % bits
+
+
+def _source(role, code, nregs, dtype, lit):
+    """Operand for a source code (0..511); `lit` is the literal dword when code == 255."""
+    if code >= 256:
+        return Operand(role, "vgpr", code - 256, nregs, dtype, text=O.vgpr_text(code - 256, nregs))
+    if code == O.LITERAL:
+        return Operand(role, "literal", lit, nregs, dtype, text=_const_value_text(lit, dtype, True))
+    if 128 <= code <= 208 or 240 <= code <= 248:
+        return Operand(role, "const", code, nregs, dtype, text=_const_value_text(code, dtype, False))
+    if nregs > 1 and (code <= 105 or 108 <= code <= 123):
+        code &= ~(min(nregs, 4) - 1)         # llvm-mc ignores the low bits of a misaligned tuple
+    return Operand(role, "sgpr", code, nregs, dtype, text=O.sgpr_text(code, nregs))
+
+
+DPP_ROW = {0x100: "row_shl", 0x110: "row_shr", 0x120: "row_ror", 0x150: "row_share",
+           0x160: "row_xmask"}
+
+
+def dpp16_text(ctl):
+    if ctl <= 0xFF:
+        return "quad_perm:[%d,%d,%d,%d]" % (ctl & 3, ctl >> 2 & 3, ctl >> 4 & 3, ctl >> 6 & 3)
+    if ctl == 0x140:
+        return "row_mirror"
+    if ctl == 0x141:
+        return "row_half_mirror"
+    base = ctl & 0x1F0
+    if base in DPP_ROW and (ctl & 15 or base >= 0x150):
+        return "%s:%d" % (DPP_ROW[base], ctl & 15)
+    return None
+
+
+def _lit(data, pos):
+    if pos + 4 > len(data):
+        return None
+    return int.from_bytes(data[pos:pos + 4], "little")
+
+
+_ABS_BIT = {"src0": 8, "src1": 9, "src2": 10}
+_NEG_BIT = {"src0": 61, "src1": 62, "src2": 63}
+_OPSEL_BIT = {"src0": 11, "src1": 12, "src2": 13}
+_OPSEL_HI_BIT = {"src0": 59, "src1": 60, "src2": 14}
+_NEG_HI_BIT = {"src0": 8, "src1": 9, "src2": 10}
+_OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
+
+
+def _decode_alu(fam, op, entry, word, data, offset):
+    mnem, spec, fmask, fval, mmask, dpp16m, dpp8m, dppmods, opsel_len = entry
+    if word & fmask != fval:
+        raise _invalid(data, offset)
+    size, fields = FORMATS[fam]
+    end = offset + size
+    mods_bits = word & mmask
+    src0 = (word >> fields["src0"][0]) & 0x1FF if "src0" in fields else None
+    dpp = None
+    if src0 in (O.DPP16, O.DPP8, O.DPP8FI) and (dpp16m if src0 == O.DPP16 else dpp8m):
+        ctl = _lit(data, end)
+        if ctl is None:
+            raise _invalid(data, offset, "truncated DPP word")
+        end += 4
+        if src0 == O.DPP16:
+            ctext = dpp16_text((ctl >> 8) & 0x1FF)
+            if ctext is None or ctl & 0xFC0000 & ~dppmods:
+                raise _invalid(data, offset, "reserved dpp_ctrl")
+            dpp = dict(kind="dpp16", ctrl=(ctl >> 8) & 0x1FF, text=ctext, fi=ctl >> 18 & 1,
+                       bound_ctrl=ctl >> 19 & 1, row_mask=ctl >> 28 & 15, bank_mask=ctl >> 24 & 15)
+        else:
+            sel = [(ctl >> (8 + 3 * i)) & 7 for i in range(8)]
+            dpp = dict(kind="dpp8", sel=sel, fi=int(src0 == O.DPP8FI))
+        dpp["vsrc0"] = ctl & 0xFF
+        dpp["word"] = ctl
+        mnem = dpp16m if src0 == O.DPP16 else dpp8m
+    lit = None
+    needs_lit = any(s[0] == "lit" for s in spec)
+    ops = []
+    vop3 = fam in ("VOP3", "VOP3SD")
+    vop3p = fam == "VOP3P"
+    t16 = fam == "VOP1" and mnem.startswith("v_mov_b16")     # the one true16 VOP1 form
+    mix = vop3p and mnem.startswith("v_fma_mix")     # neg_lo/neg_hi print as -x and |x| there
+    nsrc = 0
+    for s in spec:
+        kind = s[0]
+        if kind == "src":
+            _, role, nregs, dtype, acc = s
+            code = (word >> fields[role][0]) & ((1 << fields[role][1]) - 1)
+            if dpp is not None and role == "src0":
+                code = 256 + dpp["vsrc0"]
+                if not (ACCEPT[acc] >> code) & 1 and not t16:
+                    raise _invalid(data, offset, "DPP source v%d" % dpp["vsrc0"])
+            elif not (ACCEPT[acc] >> code) & 1 and not (t16 and code >= 256):
+                raise _invalid(data, offset, "operand %s" % role)
+            if code == O.LITERAL:
+                if lit is None:
+                    lit = _lit(data, end)
+                    if lit is None:
+                        raise _invalid(data, offset, "truncated literal")
+                    end += 4
+            o = _source(role, code, nregs, dtype, lit)
+            if t16 and code >= 256:
+                v = code - 256
+                o.value, o.text = v & 127, "v%d.%s" % (v & 127, "lh"[v >> 7])
+            nsrc += 1
+            if vop3 or mix:
+                o.abs = bool(mods_bits >> _ABS_BIT[role] & 1)
+                o.neg = bool(mods_bits >> _NEG_BIT[role] & 1)
+            elif dpp is not None and dpp["kind"] == "dpp16" and fam != "VOP3P":
+                i = 0 if role == "src0" else 1
+                o.neg = bool(dpp["word"] >> (20 + 2 * i) & 1)
+                o.abs = bool(dpp["word"] >> (21 + 2 * i) & 1)
+            t = o.text
+            if o.abs:
+                t = "|%s|" % t
+            if o.neg:
+                if dtype == "i32":
+                    t = "sext(%s)" % t
+                else:
+                    t = ("neg(%s)" % t) if (o.kind in ("const", "literal") and not o.abs) else "-" + t
+            o.text = t
+            ops.append(o)
+        elif kind == "reg":
+            role, rk, nregs = s[1], s[2], s[3]
+            v = (word >> fields[role][0]) & ((1 << fields[role][1]) - 1)
+            if rk == "v":
+                if t16:
+                    o = Operand(role, "vgpr", v & 127, 1, text="v%d.%s" % (v & 127, "lh"[v >> 7]))
+                    ops.append(o)
+                    continue
+                if v + nregs > s[4]:
+                    raise _invalid(data, offset, "register v%d out of range" % v)
+                o = Operand(role, "vgpr", v, nregs, text=O.vgpr_text(v, nregs))
+                if role == "vsrc1" and dpp is not None and dpp["kind"] == "dpp16":
+                    o.neg = bool(dpp["word"] >> 22 & 1)
+                    o.abs = bool(dpp["word"] >> 23 & 1)
+                    if o.abs:
+                        o.text = "|%s|" % o.text
+                    if o.neg:
+                        o.text = "-" + o.text
+                ops.append(o)
+            else:
+                if not (ACCEPT[s[4]] >> v) & 1:
+                    raise _invalid(data, offset, "operand %s" % role)
+                if nregs > 1 and (v <= 105 or 108 <= v <= 123):
+                    v &= ~(min(nregs, 4) - 1)
+                t = O.sgpr_text(v, nregs)
+                if t is None or (v <= 105 and v + nregs > 106) or (108 <= v <= 123 and v + nregs > 124):
+                    raise _invalid(data, offset, "operand %s" % role)
+                ops.append(Operand(role, "sgpr", v, nregs, text=t))
+        elif kind == "fixed":
+            ops.append(Operand("implicit", "fixed", 106, 1, text=s[1]))
+        elif kind == "lit":
+            lit = _lit(data, end)
+            if lit is None:
+                raise _invalid(data, offset, "truncated literal")
+            end += 4
+            ops.append(Operand("simm32", "literal", lit, 1, text="0x%x" % lit))
+        elif kind == "imm":
+            v = word & 0xFFFF
+            style = s[2]
+            t = PRINTERS[style](v)
+            if t is None:
+                raise _invalid(data, offset, "immediate")
+            if style == "opt_dec" and v == 0:
+                continue
+            ops.append(Operand("simm16", "imm", v, text=t))
+        elif kind == "msg":
+            v = word & 0xFF
+            t = PRINTERS["sendmsg"](v)
+            ops.append(Operand("ssrc0", "imm", v, text=t))
+    modifiers = {}
+    tail = []
+    if vop3:
+        opsel = (word >> 11) & 15 if mmask & (15 << 11) else 0
+        if mods_bits & (15 << 11):
+            n = opsel_len - 1
+            bits = [(mods_bits >> (11 + i)) & 1 for i in range(n)] + [(mods_bits >> 14) & 1]
+            tail.append("op_sel:[%s]" % ",".join(map(str, bits)))
+        modifiers["op_sel"] = opsel
+        if mods_bits >> 15 & 1:
+            tail.append("clamp")
+        omod = (mods_bits >> 59) & 3
+        if omod:
+            tail.append(_OMOD[omod])
+        modifiers.update(clamp=(mods_bits >> 15) & 1, omod=omod)
+    elif vop3p:
+        n = nsrc
+        roles = ("src0", "src1", "src2")[:n]
+        opsel = [(word >> _OPSEL_BIT[r]) & 1 for r in roles]
+        opsel_hi = [(word >> _OPSEL_HI_BIT[r]) & 1 for r in roles]
+        neg_lo = [(word >> _NEG_BIT[r]) & 1 for r in roles]
+        neg_hi = [(word >> _NEG_HI_BIT[r]) & 1 for r in roles]
+        default_hi = 0 if mnem.startswith("v_fma_mix") else 1
+        if any(opsel) and mmask & (7 << 11):
+            tail.append("op_sel:[%s]" % ",".join(map(str, opsel)))
+        if any(b != default_hi for b in opsel_hi) and mmask & (3 << 59 | 1 << 14):
+            tail.append("op_sel_hi:[%s]" % ",".join(map(str, opsel_hi)))
+        if any(neg_lo) and mmask & (7 << 61) and not mix:
+            tail.append("neg_lo:[%s]" % ",".join(map(str, neg_lo)))
+        if any(neg_hi) and mmask & (7 << 8) and not mix:
+            tail.append("neg_hi:[%s]" % ",".join(map(str, neg_hi)))
+        if mods_bits >> 15 & 1:
+            tail.append("clamp")
+        modifiers.update(op_sel=opsel, op_sel_hi=opsel_hi, neg_lo=neg_lo, neg_hi=neg_hi,
+                         clamp=(mods_bits >> 15) & 1)
+    if dpp is not None:
+        if dpp["kind"] == "dpp16":
+            tail.append(dpp["text"])
+            tail.append("row_mask:0x%x bank_mask:0x%x" % (dpp["row_mask"], dpp["bank_mask"]))
+            if dpp["bound_ctrl"]:
+                tail.append("bound_ctrl:1")
+            if dpp["fi"]:
+                tail.append("fi:1")
+        else:
+            tail.append("dpp8:[%s]" % ",".join(map(str, dpp["sel"])))
+            if dpp["fi"]:
+                tail.append("fi:1")
+    text = mnem
+    if ops:
+        text += " " + ", ".join(o.text for o in ops)
+    if tail:
+        text += " " + " ".join(tail)
+    return Instruction(mnem, fam, op, end - offset, ops, modifiers, lit, dpp, text)
+
+
+def decode(data, offset=0):
+    """Decode one instruction at `offset`: (Instruction, size in bytes)."""
+    if offset + 4 > len(data):
+        raise AssemblerError("truncated instruction at offset %d (%d bytes left)"
+                             % (offset, len(data) - offset))
+    dword = int.from_bytes(data[offset:offset + 4], "little")
+    fam = family_of(dword)
+    if fam is None:
+        raise _invalid(data, offset)
+    if fam in UNSUPPORTED:
+        raise AssemblerError("unsupported encoding %s: word 0x%08x at offset %d"
+                             % (fam, dword, offset))
+    size = FORMATS[fam][0]
+    if offset + size > len(data):
+        raise AssemblerError("truncated %s instruction at offset %d" % (fam, offset))
+    word = int.from_bytes(data[offset:offset + size], "little")
+    if fam in ALU or fam == "VOP3":
+        fields = FORMATS[fam][1]
+        op = (word >> fields["op"][0]) & ((1 << fields["op"][1]) - 1)
+        entry = ALU.get(fam, {}).get(op)
+        if entry is None and fam == "VOP3":
+            entry = ALU["VOP3SD"].get(op)
+            fam = "VOP3SD"
+        if entry is None:
+            raise _invalid(data, offset)
+        ins = _decode_alu(fam, op, entry, word, data, offset)
+        return ins, ins.size
+    from . import decode_mem
+    return decode_mem.decode(fam, word, data, offset)
+
+
+def disassemble(data):
+    """One canonical text line per instruction."""
+    out, pos = [], 0
+    while pos < len(data):
+        ins, size = decode(data, pos)
+        out.append(ins.text)
+        pos += size
+    return out
