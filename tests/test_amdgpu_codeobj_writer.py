@@ -21,7 +21,7 @@ from assembler.amdgpu.metadata import sorted_map
 from assembler.amdgpu.msgpack import unpackb
 from assembler.amdgpu.yaml_subset import parse_yaml
 from drivers.errors import AssemblerError
-from tests.test_amdgpu_codeobj_support import WRITER_FIXTURES, data_path, fixture_program, read_data
+from tests.test_amdgpu_codeobj_support import WRITER_FIXTURES, fixture_program, read_data
 
 needs_readelf = pytest.mark.skipif(shutil.which("llvm-readelf-19") is None, reason="llvm-readelf-19 not installed")
 needs_objdump = pytest.mark.skipif(shutil.which("llvm-objdump-19") is None, reason="llvm-objdump-19 not installed")

@@ -23,6 +23,7 @@ gfx1030, gfx90a and gfx942 by tests/test_amdgpu_codeobj_directives.py):
 
 Every problem raises AssemblerError with the line, the column and the directive's name.
 """
+import re
 from dataclasses import dataclass, field
 
 from drivers.errors import AssemblerError
@@ -174,16 +175,11 @@ def _strip_comment(text):
 
 
 def _split(text):
-    """(directive, operand text, operand column) of a stripped directive line."""
-    body = _strip_comment(text).rstrip()
-    lead = len(body) - len(body.lstrip())
-    body = body.strip()
-    name, _, rest = body.partition(" ")
-    if "\t" in name:
-        name, _, more = name.partition("\t")
-        rest = more + " " + rest if rest else more
-    operand_col = lead + len(body) - len(rest.lstrip()) + 1 if rest.strip() else lead + len(body) + 2
-    return name, rest.strip(), operand_col, lead + 1
+    """(directive, operand text, operand column, directive column) of a directive line."""
+    match = re.match(r"(\s*)(\S*)\s*(.*?)\s*$", _strip_comment(text))
+    name_col = len(match.group(1)) + 1
+    operand_col = match.start(3) + 1 if match.group(3) else match.end(2) + 2
+    return match.group(2), match.group(3), operand_col, name_col
 
 
 def parse_directives(lines, target=None, source=None):

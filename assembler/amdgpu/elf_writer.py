@@ -17,7 +17,7 @@ kernel_code_entry_byte_offset is filled in here (entry address minus descriptor 
 llvm-readelf-19 and llvm-objdump-19 accept this layout without warnings.
 """
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .kernel_descriptor import KD_ALIGN, KD_SIZE, KernelDescriptor, vgprs_from_granules
 from .metadata import metadata_document, synthesize_kernel_map
@@ -61,7 +61,6 @@ class KernelSpec:
     code_size: int = None
     sgpr_count: int = None
     vgpr_count: int = None
-    extra: dict = field(default_factory=dict)
 
 
 def note_bytes(desc, name=NOTE_OWNER, note_type=NT_AMDGPU_METADATA):
