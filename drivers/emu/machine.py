@@ -1,15 +1,19 @@
 """Assemble a virtual machine behind the kernel seam: sysfs topology, /dev/kfd, render node.
 
-``make_kernel("gfx1100")`` returns an EmulatedKernel that looks like a host with one RX 7900 XTX.
+``make_kernel("gfx1100")`` returns an EmulatedKernel that looks like a host with one RX 7900 XTX:
+``kernel.gpu`` is the VirtualGPU (executor hook, ``live()`` counts), ``kernel.kfd`` its amdkfd.
 """
 import os
 
 from drivers.emu.cards import CARDS, render_ip_discovery, render_topology
-from drivers.emu.kernel import DeviceFile, EmulatedKernel
+from drivers.emu.gpu import VirtualGPU
+from drivers.emu.kernel import EmulatedKernel
+from drivers.emu.kfd import KfdDevice
 
 # Emulation targets -> the card whose topology the virtual machine reports.
 TARGETS = {"gfx1100": "rx7900xtx"}
 RENDER_MINOR = 128
+TOPOLOGY_NODES = "/sys/devices/virtual/kfd/kfd/topology/nodes"
 
 
 class UnknownTarget(ValueError):
@@ -27,8 +31,12 @@ def make_kernel(target="gfx1100"):
     card = card_for(target)
     files = render_topology(card, render_minor=RENDER_MINOR)
     files.update(render_ip_discovery(card, render_minor=RENDER_MINOR))
-    devices = {"/dev/kfd": DeviceFile, f"/dev/dri/renderD{RENDER_MINOR}": DeviceFile}
-    kernel = EmulatedKernel(files, devices)
+    kernel = EmulatedKernel(files, {})
+    gpu_id = int(files[f"{TOPOLOGY_NODES}/1/gpu_id"])
+    kernel.gpu = VirtualGPU(card, gpu_id, node_id=1, target=target)
+    kernel.kfd = KfdDevice(kernel, kernel.gpu)
+    kernel.devices.update({"/dev/kfd": kernel.kfd.open_kfd,
+                           f"/dev/dri/renderD{RENDER_MINOR}": kernel.kfd.open_render})
     kernel.target = target
     return kernel
 
