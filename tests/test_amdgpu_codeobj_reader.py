@@ -117,6 +117,11 @@ def test_hidden_arguments_of_code_object_v5():
     lds = load("implicit").kernel("lds_reverse")
     assert lds.metadata.group_segment_fixed_size == 256 == lds.descriptor.group_segment_fixed_size
     assert lds.metadata.hidden_args == []
+    tail = load("implicit").kernel("tail").metadata
+    assert [(a.offset, a.value_kind, a.address_space) for a in tail.explicit_args] == \
+        [(0, "global_buffer", "global"), (8, "dynamic_shared_pointer", "local")]
+    assert tail.arg("hidden_dynamic_lds_size").offset == 136 and tail.arg("hidden_queue_ptr").offset == 216
+    assert tail.arg("hidden_queue_ptr").size == 8 and tail.kernarg_segment_size == 272
 
 
 def test_image_keeps_segment_addresses():
@@ -143,7 +148,7 @@ def test_relative64_relocation_is_applied():
 
 
 def test_kernel_lookup_error_lists_kernels():
-    with pytest.raises(KeyError, match="no kernel 'nope' in the code object \\(has: grid_info, lds_reverse\\)"):
+    with pytest.raises(KeyError, match="no kernel 'nope' in the code object \\(has: grid_info, lds_reverse, tail\\)"):
         load("implicit").kernel("nope")
 
 
@@ -285,7 +290,7 @@ def test_cli_describes_kernels_and_hidden_args(capsys):
     assert main(["-v", data_path("implicit.hsaco")]) == 0
     out = capsys.readouterr().out
     assert "target amdgcn-amd-amdhsa--gfx1100 (e_flags 0x41), code object v5" in out
-    assert "kernel grid_info: descriptor at 0x9c0, entry at 0x1b00 (184 bytes)" in out
+    assert "kernel grid_info: descriptor at 0xf00, entry at 0x2000 (184 bytes)" in out
     assert "+80    2 bytes  hidden_grid_dims" in out and ".amdhsa_system_vgpr_workitem_id 1" in out
 
 

@@ -26,3 +26,14 @@ kernel void lds_reverse(global float *data) {
   __builtin_amdgcn_s_barrier();
   data[base + lid] = tile[63 - lid];
 }
+
+// A dynamically sized LDS argument (dynamic_shared_pointer) plus reads of the dynamic LDS size
+// (implicit offset 120) and the queue pointer (offset 200) add hidden_dynamic_lds_size and
+// hidden_queue_ptr to the metadata.
+kernel void tail(global unsigned *out, local float *scratch) {
+  const constant unsigned *ia = (const constant unsigned *)__builtin_amdgcn_implicitarg_ptr();
+  unsigned lid = __builtin_amdgcn_workitem_id_x();
+  scratch[lid] = (float)lid;
+  __builtin_amdgcn_s_barrier();
+  out[lid] = ia[120 / 4] + ia[200 / 4] + (unsigned)scratch[63 - lid];
+}

@@ -209,6 +209,105 @@ lds_reverse:                            ; @lds_reverse
 ; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
 ; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
 	.text
+	.protected	tail                    ; -- Begin function tail
+	.globl	tail
+	.p2align	8
+	.type	tail,@function
+tail:                                   ; @tail
+; %bb.0:
+	s_load_b32 s2, s[0:1], 0x8
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_cvt_f32_ubyte0_e32 v0, v0
+	s_waitcnt lgkmcnt(0)
+	s_delay_alu instid0(VALU_DEP_2)
+	v_add_nc_u32_e32 v2, s2, v1
+	v_sub_nc_u32_e32 v3, s2, v1
+	ds_store_b32 v2, v0
+	s_waitcnt lgkmcnt(0)
+	s_barrier
+	ds_load_b32 v0, v3 offset:252
+	s_clause 0x2
+	s_load_b32 s2, s[0:1], 0x88
+	s_load_b32 s3, s[0:1], 0xd8
+	s_load_b64 s[0:1], s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	v_cvt_u32_f32_e32 v0, v0
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add3_u32 v0, s3, s2, v0
+	global_store_b32 v1, v0, s[0:1]
+	s_nop 0
+	s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel tail
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 272
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 4
+		.amdhsa_next_free_sgpr 4
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 0
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end2:
+	.size	tail, .Lfunc_end2-tail
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 124
+; NumSgprs: 4
+; NumVgprs: 4
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 4
+; NumVGPRsForWavesPerEU: 4
+; Occupancy: 16
+; WaveLimiterHint : 1
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
 	.p2alignl 7, 3214868480
 	.fill 96, 4, 3214868480
 	.hidden	__oclc_ABI_version              ; @__oclc_ABI_version
@@ -314,6 +413,81 @@ amdhsa.kernels:
     .symbol:         lds_reverse.kd
     .uses_dynamic_stack: false
     .vgpr_count:     5
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'uint*'
+        .value_kind:     global_buffer
+      - .address_space:  local
+        .offset:         8
+        .pointee_align:  4
+        .size:           4
+        .type_name:      'float*'
+        .value_kind:     dynamic_shared_pointer
+      - .offset:         16
+        .size:           4
+        .value_kind:     hidden_block_count_x
+      - .offset:         20
+        .size:           4
+        .value_kind:     hidden_block_count_y
+      - .offset:         24
+        .size:           4
+        .value_kind:     hidden_block_count_z
+      - .offset:         28
+        .size:           2
+        .value_kind:     hidden_group_size_x
+      - .offset:         30
+        .size:           2
+        .value_kind:     hidden_group_size_y
+      - .offset:         32
+        .size:           2
+        .value_kind:     hidden_group_size_z
+      - .offset:         34
+        .size:           2
+        .value_kind:     hidden_remainder_x
+      - .offset:         36
+        .size:           2
+        .value_kind:     hidden_remainder_y
+      - .offset:         38
+        .size:           2
+        .value_kind:     hidden_remainder_z
+      - .offset:         56
+        .size:           8
+        .value_kind:     hidden_global_offset_x
+      - .offset:         64
+        .size:           8
+        .value_kind:     hidden_global_offset_y
+      - .offset:         72
+        .size:           8
+        .value_kind:     hidden_global_offset_z
+      - .offset:         80
+        .size:           2
+        .value_kind:     hidden_grid_dims
+      - .offset:         136
+        .size:           4
+        .value_kind:     hidden_dynamic_lds_size
+      - .offset:         216
+        .size:           8
+        .value_kind:     hidden_queue_ptr
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 272
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           tail
+    .private_segment_fixed_size: 0
+    .sgpr_count:     4
+    .sgpr_spill_count: 0
+    .symbol:         tail.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     4
     .vgpr_spill_count: 0
     .wavefront_size: 32
     .workgroup_processor_mode: 1
