@@ -123,7 +123,6 @@ class ComputeQueue:
         initiator = pm4.COMPUTE_SHADER_EN | pm4.FORCE_START_AT_000 | (pm4.CS_W32_EN if kernel.wave32 else 0)
         cmds += pm4.dispatch_direct(gx, gy, gz, initiator)
         cmds += pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
-        self.dispatch_id += 1
         return cmds
 
     def pm4_wait_copy(self):
@@ -145,11 +144,12 @@ class ComputeQueue:
     # -- submission -----------------------------------------------------------------------------
     def launch(self, kernel, launch, timed, description):
         """Submit one dispatch; returns the timeline value that marks its completion."""
-        value = self.timeline.next_value(description)
-        ts = self.device.timestamps_va if timed else None
+        self.dispatch_id += 1
         if self.use_aql:
-            self._launch_aql(kernel, launch, value, ts)
+            value = self.submit_packets([self.aql_dispatch_packet(kernel, launch)], timed, description)
         else:
+            value = self.timeline.next_value(description)
+            ts = self.device.timestamps_va if timed else None
             cmds = self.pm4_wait_copy()
             if ts is not None:
                 cmds += self.pm4_timestamp(ts)
@@ -159,38 +159,30 @@ class ComputeQueue:
             cmds += self.pm4_signal(value)
             self.hw.submit(cmds, value, self.timeline)
         self.kernargs.tag(value)
-        self.ibs.tag(value)
         return value
 
     def submit_ib(self, ib_va, ib_dwords, timed, description):
         """Run a recorded PM4 command buffer (one INDIRECT_BUFFER) and signal the timeline."""
         value = self.timeline.next_value(description)
         ts = self.device.timestamps_va if timed else None
-        if self.use_aql:
-            pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
-            packets = [self._ib_packet(pre)] if pre else []
-            packets.append(aql.pm4_indirect(ib_va, ib_dwords))
-            post = (self.pm4_timestamp(ts + 8) if ts is not None else []) + self.pm4_signal(value)
-            packets.append(self._ib_packet(post))
-            self.hw.submit(packets, value, self.timeline)
-        else:
-            cmds = self.pm4_wait_copy()
-            if ts is not None:
-                cmds += self.pm4_timestamp(ts)
-            cmds += pm4.indirect_buffer(ib_va, ib_dwords)
-            if ts is not None:
-                cmds += self.pm4_timestamp(ts + 8)
-            cmds += self.pm4_signal(value)
-            self.hw.submit(cmds, value, self.timeline)
-        self.ibs.tag(value)
+        cmds = self.pm4_wait_copy()
+        if ts is not None:
+            cmds += self.pm4_timestamp(ts)
+        cmds += pm4.indirect_buffer(ib_va, ib_dwords)
+        if ts is not None:
+            cmds += self.pm4_timestamp(ts + 8)
+        cmds += self.pm4_signal(value)
+        self.hw.submit(cmds, value, self.timeline)
         return value
 
-    def submit_packets(self, aql_packets, description):
+    def submit_packets(self, aql_packets, timed, description):
         """AQL: submit prebuilt dispatch packets followed by the timeline signal."""
         value = self.timeline.next_value(description)
-        pre = self.pm4_wait_copy()
+        ts = self.device.timestamps_va if timed else None
+        pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
         packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
-        packets.append(self._ib_packet(self.pm4_signal(value)))
+        post = (self.pm4_timestamp(ts + 8) if ts is not None else []) + self.pm4_signal(value)
+        packets.append(self._ib_packet(post))
         self.hw.submit(packets, value, self.timeline)
         self.ibs.tag(value)
         return value
@@ -204,19 +196,6 @@ class ComputeQueue:
         return aql.kernel_dispatch(kernel.kd_va, launch.kernarg_va, launch.grid, launch.block,
                                    group_segment_size=kernel.group_segment_size,
                                    private_segment_size=kernel.private_segment_size)
-
-    def _launch_aql(self, kernel, launch, value, ts):
-        pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
-        packets = [self._ib_packet(pre)] if pre else []
-        packets.append(self.aql_dispatch_packet(kernel, launch))
-        post = (self.pm4_timestamp(ts + 8) if ts is not None else []) + self.pm4_signal(value)
-        packets.append(self._ib_packet(post))
-        self.dispatch_id += 1
-        self.hw.submit(packets, value, self.timeline)
-
-    def wait_tail(self, value):
-        """Raise the timeline to ``value`` once earlier work is done (used after a replay)."""
-        return value
 
 
 def _split(x):

@@ -1,0 +1,151 @@
+"""Recorded launch sequences, replayed with one INDIRECT_BUFFER per submit.
+
+    cb = dev.command_buffer()
+    cb.add(prg["scale"], x, 2.0, grid=(n // 64, 1, 1), block=(64, 1, 1))
+    cb.add(prg["add"], x, y, grid=(n // 64, 1, 1), block=(64, 1, 1))
+    cb.submit(); cb.submit(wait=True)          # replay; wait=True returns the GPU time
+    cb.update(0, z, 3.0)                       # patch launch 0's arguments in place
+
+Recording packs every launch's kernargs into one GPU buffer and writes the PM4 that programs and
+dispatches them into an indirect buffer next to it. A replay then only puts the
+INDIRECT_BUFFER packet and the timeline signal into the ring. On an AQL queue the recorded
+dispatch packets are copied into the ring as a block instead (the AQL packet processor only
+dispatches from its own ring). ``update`` rewrites just the explicit arguments of one launch,
+after the previous replay that reads them has finished.
+"""
+import struct
+
+import numpy as np
+
+from drivers.amd.compute import GPU_CLOCK_HZ, Launch
+from drivers.amd.memory import round_up
+from drivers.errors import GPUError
+
+from drivers.amd import aql
+
+
+class _Recorded:
+    __slots__ = ("kernel", "layout", "offset", "size", "grid", "block", "args")
+
+    def __init__(self, kernel, layout, grid, block, args):
+        self.kernel, self.layout, self.grid, self.block, self.args = kernel, layout, grid, block, args
+        self.offset = self.size = 0
+
+
+class CommandBuffer:
+    def __init__(self, device):
+        self.device = device
+        self.launches = []
+        self.buffer = None
+        self.last_value = 0
+        self._scratch_va = None
+
+    def add(self, kernel, *args, grid=(1, 1, 1), block=(1, 1, 1)):
+        """Record one launch (checked now, exactly as a direct launch would be)."""
+        from drivers.amd.device import _dims
+        if self.buffer is not None:
+            raise GPUError("this command buffer was already finalized; record into a new one")
+        grid, block = _dims(grid, "grid"), _dims(block, "block")
+        layout = kernel.layout_for(args)
+        layout.check_count(args)
+        for spec, v in zip(layout.args, args):
+            layout.convert(spec, v)
+        if kernel.needs_scratch:
+            self.device.ensure_scratch(kernel)
+        self.launches.append(_Recorded(kernel, layout, grid, block, list(args)))
+        return self
+
+    def finalize(self):
+        if self.buffer is not None:
+            return self
+        if not self.launches:
+            raise GPUError("empty command buffer: add() at least one launch")
+        dev = self.device
+        off = 0
+        for r in self.launches:
+            r.offset = off
+            r.size = round_up(max(r.layout.size, 1), 64)
+            off += r.size + (aql.PACKET_BYTES if r.kernel.needs_dispatch_ptr else 0)
+        self.kernarg_bytes = off
+        # the IB: generous upper bound per launch (register programming + dispatch ~ 70 dwords)
+        self.ib_offset = round_up(off, 256)
+        total = self.ib_offset + 128 * 4 * len(self.launches)
+        self.buffer = dev.alloc(total, uncached=True)
+        self.bytes = self.buffer.view()
+        for r in self.launches:
+            self._pack(r)
+        self._build()
+        return self
+
+    def _launch(self, r):
+        va = self.buffer.va + r.offset
+        return Launch(r.kernel, va, va + r.size if r.kernel.needs_dispatch_ptr else 0, r.grid, r.block)
+
+    def _pack(self, r):
+        mem = self.bytes
+        end = r.offset + r.size + (aql.PACKET_BYTES if r.kernel.needs_dispatch_ptr else 0)
+        mem[r.offset:end] = 0
+        r.layout.pack_into(mem, r.offset, r.args, r.grid, r.block, self.device.compute.queue_ptr)
+        if r.kernel.needs_dispatch_ptr:
+            mem[r.offset + r.size:end] = self.device.compute.aql_dispatch_packet(r.kernel, self._launch(r)).view(np.uint8)
+
+    def _build(self):
+        q = self.device.compute
+        self._scratch_va = self.device.scratch_va
+        if q.use_aql:
+            self.packets = [q.aql_dispatch_packet(r.kernel, self._launch(r)) for r in self.launches]
+            return
+        dwords = []
+        for r in self.launches:
+            dwords += q.pm4_dispatch(r.kernel, self._launch(r))
+        capacity = (self.buffer.size - self.ib_offset) // 4
+        if len(dwords) > capacity:
+            raise GPUError(f"recorded PM4 of {len(dwords)} dwords exceeds the {capacity}-dword indirect buffer")
+        self.buffer.view(np.uint32, self.ib_offset, len(dwords))[:] = dwords
+        self.ib_va, self.ib_dwords = self.buffer.va + self.ib_offset, len(dwords)
+
+    def submit(self, wait=False, timeout=None):
+        """Replay every recorded launch; with ``wait`` return their GPU time in seconds."""
+        dev = self.device
+        dev._check_open()
+        if self.buffer is None:
+            self.finalize()
+        if self._scratch_va != dev.scratch_va:       # scratch moved since recording
+            dev.synchronize()
+            self._build()
+        q = dev.compute
+        what = f"replay of {len(self.launches)} recorded launch(es)"
+        if q.use_aql:
+            value = dev._guard(lambda: q.submit_packets(self.packets, wait, what))
+        else:
+            value = dev._guard(lambda: q.submit_ib(self.ib_va, self.ib_dwords, wait, what))
+        self.last_value = value
+        if not wait:
+            return None
+        dev._wait(q.timeline, value, timeout)
+        start, end = int(dev.timestamps[0]), int(dev.timestamps[1])
+        return (end - start) / GPU_CLOCK_HZ
+
+    def update(self, index, *args):
+        """New explicit arguments for recorded launch ``index`` (same count and kinds)."""
+        if not 0 <= index < len(self.launches):
+            raise IndexError(f"launch {index} out of range: {len(self.launches)} recorded")
+        r = self.launches[index]
+        r.layout.check_count(args)
+        converted = [r.layout.convert(spec, v) for spec, v in zip(r.layout.args, args)]
+        if self.buffer is None:
+            r.args = list(args)
+            return
+        q = self.device.compute
+        if q.timeline.value < self.last_value:       # the previous replay still reads them
+            self.device._wait(q.timeline, self.last_value)
+        for spec, value in zip(r.layout.args, converted):
+            struct.pack_into(spec.fmt, self.bytes, r.offset + spec.offset, value)
+        r.args = list(args)
+
+    def free(self):
+        if self.buffer is not None:
+            if self.device.compute.timeline.value < self.last_value:
+                self.device._wait(self.device.compute.timeline, self.last_value)
+            self.buffer.free()
+            self.buffer = None
