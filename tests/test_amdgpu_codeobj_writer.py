@@ -374,6 +374,41 @@ def test_build_errors(source, labels, code, message):
         build_code_object(_program(source, labels, code), source, source="k.s")
 
 
+def _handwritten_with(old, new):
+    program, source_text, _ = fixture_program("handwritten")
+    assert old in source_text
+    source_text = source_text.replace(old, new)
+    return SimpleNamespace(data=program.data, labels=program.labels,
+                           directives=collect_directives(source_text)), source_text
+
+
+@pytest.mark.parametrize("old,new,message", [
+    (".value_kind: global_buffer, .address_space: global }", ".value_kind: bogus, .address_space: global }",
+     "kernel fill argument 0: unknown .value_kind 'bogus'"),
+    (".value_kind: global_buffer, .address_space: global }", ".value_kind: global_buffer, .address_space: far }",
+     "kernel fill argument 0: unknown .address_space 'far'"),
+    ("    .kernarg_segment_size: 12", "    .kernarg_segment_size: abc", "kernel fill: .kernarg_segment_size is 'abc', expected int"),
+    ("    .sgpr_count: 18", "    .sgpr_countx: 18", "kernel fill: missing .sgpr_count"),
+    ("    .symbol: fill.kd\n", "", "kernel fill: missing .symbol"),
+    ("{ .offset: 0, .size: 8,", "{ .size: 8,", "kernel fill argument 0: missing .offset"),
+])
+def test_invalid_metadata_block_is_refused_like_llvm_mc(old, new, message):
+    """llvm-mc-19 answers 'invalid HSA metadata' to each of these edits of handwritten.s."""
+    program, source_text = _handwritten_with(old, new)
+    with pytest.raises(AssemblerError) as info:
+        build_code_object(program, source_text, source="handwritten.s")
+    assert "invalid HSA metadata" in str(info.value) and message in str(info.value)
+    assert info.value.line == source_text.splitlines().index(".amdgpu_metadata") + 1
+
+
+def test_argument_past_the_kernarg_segment_is_refused():
+    """Stricter than llvm-mc-19, which accepts an argument ending past .kernarg_segment_size."""
+    program, source_text = _handwritten_with("    .kernarg_segment_size: 16", "    .kernarg_segment_size: 12")
+    with pytest.raises(AssemblerError, match="kernel copy: argument global_buffer at 8\\+8 ends past "
+                                             "\\.kernarg_segment_size 12"):
+        build_code_object(program, source_text)
+
+
 def test_build_error_points_at_the_kernel_line():
     source = "\n\n" + KERNEL
     with pytest.raises(AssemblerError) as info:

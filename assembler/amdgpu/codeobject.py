@@ -12,11 +12,12 @@ source declares kernels. `program` needs three attributes:
 Kernel metadata comes from the `.amdgpu_metadata` block when there is one (kernels it does not
 mention get synthesized entries), otherwise it is synthesized from the directives.
 """
-from drivers.errors import AssemblerError
+from drivers.errors import AssemblerError, MalformedInput
 
 from .directives import parse_directives
 from .elf_writer import CODE_ALIGN, KernelSpec, write_code_object
-from .metadata import CODE_OBJECT_V5_VERSION, metadata_document, sorted_map, synthesize_kernel_map
+from .metadata import (CODE_OBJECT_V5_VERSION, metadata_document, parse_kernel_map, sorted_map,
+                       synthesize_kernel_map)
 
 __all__ = ["build_code_object", "collect_directives", "kernel_specs", "KernelSpec", "write_code_object"]
 
@@ -93,6 +94,13 @@ def kernel_specs(program, source_text=None, target=None, source=None):
         name = next(iter(given))
         raise AssemblerError(f".amdgpu_metadata describes kernel {name} but no .amdhsa_kernel {name} "
                              f"declares it", directives.metadata_line, 1, source)
+    if directives.metadata is not None:
+        for kmap in maps:
+            try:
+                parse_kernel_map(kmap, strict=True)
+            except MalformedInput as err:
+                raise AssemblerError(f".amdgpu_metadata: invalid HSA metadata: {err.reason}",
+                                     directives.metadata_line, 1, source) from None
     document = metadata_document(tgt.target_id, maps)
     if directives.metadata is not None:
         extra = {k: v for k, v in directives.metadata.items()

@@ -27,6 +27,8 @@ HIDDEN_ARG_KINDS = frozenset({
 EXPLICIT_ARG_KINDS = frozenset({"by_value", "global_buffer", "dynamic_shared_pointer", "sampler",
                                 "image", "pipe", "queue"})
 
+ADDRESS_SPACES = frozenset({"global", "constant", "local", "private", "generic", "region"})
+
 _REQUIRED_KERNEL_KEYS = (".name", ".symbol", ".kernarg_segment_size", ".kernarg_segment_align",
                          ".group_segment_fixed_size", ".private_segment_fixed_size",
                          ".wavefront_size", ".sgpr_count", ".vgpr_count",
@@ -90,8 +92,12 @@ def _need(mapping, key, kind, where, source):
     return value
 
 
-def parse_kernel_map(kmap, source="<metadata>"):
-    """A KernelMetadata from one amdhsa.kernels entry; MalformedInput naming a missing/bad key."""
+def parse_kernel_map(kmap, source="<metadata>", strict=False):
+    """A KernelMetadata from one amdhsa.kernels entry; MalformedInput naming a missing/bad key.
+
+    `strict` (used for metadata we write) also rejects value kinds and address spaces that
+    code object v5 does not define, as llvm-mc-19's metadata verifier does.
+    """
     if not isinstance(kmap, dict):
         raise MalformedInput(source, None, f"amdhsa.kernels entry is {type(kmap).__name__}, not a map")
     where = f"kernel {kmap.get('.name', '?')!s}"
@@ -112,7 +118,12 @@ def parse_kernel_map(kmap, source="<metadata>"):
             value_kind=_need(amap, ".value_kind", str, awhere, source),
             name=str(amap.get(".name", "")), type_name=str(amap.get(".type_name", "")),
             address_space=str(amap.get(".address_space", "")), raw=amap))
-    for a in args:
+    for i, a in enumerate(args):
+        if strict and a.value_kind not in EXPLICIT_ARG_KINDS | HIDDEN_ARG_KINDS:
+            raise MalformedInput(source, None, f"{where} argument {i}: unknown .value_kind {a.value_kind!r}")
+        if strict and a.address_space and a.address_space not in ADDRESS_SPACES:
+            raise MalformedInput(source, None, f"{where} argument {i}: unknown .address_space "
+                                               f"{a.address_space!r}")
         if a.offset + a.size > values["kernarg_segment_size"]:
             raise MalformedInput(source, None, f"{where}: argument {a.value_kind} at {a.offset}+{a.size} "
                                                f"ends past .kernarg_segment_size {values['kernarg_segment_size']}")
