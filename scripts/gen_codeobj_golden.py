@@ -72,7 +72,12 @@ KD_CASES = [
     ("gfx942", _block(".amdhsa_accum_offset 8", ".amdhsa_user_sgpr_kernarg_segment_ptr 1")),
     ("gfx942", _block(".amdhsa_accum_offset 256", ".amdhsa_reserve_vcc 0", ".amdhsa_reserve_xnack_mask 1",
                       base="  .amdhsa_next_free_vgpr 512\n  .amdhsa_next_free_sgpr 100\n")),
+    ("gfx1200", _block(".amdhsa_user_sgpr_kernarg_segment_ptr 1", ".amdhsa_wavefront_size32 0")),
+    ("gfx1151", _block(base="  .amdhsa_next_free_vgpr 200\n  .amdhsa_next_free_sgpr 5\n")),
+    ("gfx908", _block(".amdhsa_reserve_flat_scratch 0", base="  .amdhsa_next_free_vgpr 100\n  .amdhsa_next_free_sgpr 40\n")),
+    ("gfx900", _block(".amdhsa_user_sgpr_private_segment_buffer 1", ".amdhsa_user_sgpr_kernarg_segment_ptr 1")),
     # errors
+    ("gfx1200", _block(".amdhsa_ieee_mode 0")),
     ("gfx1100", _block(".amdhsa_foo 1")),
     ("gfx1100", _block(".amdhsa_ieee_mode 2")),
     ("gfx1100", _block(".amdhsa_float_denorm_mode_32 4")),
