@@ -322,6 +322,8 @@ def test_write_code_object_errors():
         write_code_object(S_ENDPGM, [KernelSpec("k", 0, kd), KernelSpec("k", 0, kd)])
     with pytest.raises(ValueError, match="at least one kernel"):
         write_code_object(S_ENDPGM, [])
+    with pytest.raises(ValueError, match="gfx11-generic is a generic target, which needs code object v6"):
+        write_code_object(S_ENDPGM, [KernelSpec("k", 0, kd)], target="gfx11-generic")
     with pytest.raises(ValueError, match="unknown AMDGPU processor 'gfx1'"):
         write_code_object(S_ENDPGM, [KernelSpec("k", 0, kd)], target="gfx1")
 

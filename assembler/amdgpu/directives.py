@@ -1,7 +1,8 @@
 """Code object directives of LLVM's AMDGPU assembly syntax, turned into kernel descriptors.
 
-Supported (same spelling, defaults and checks as llvm-mc-19; defaults verified for gfx1100,
-gfx1030, gfx90a and gfx942 by tests/test_amdgpu_codeobj_directives.py):
+Supported (same spelling, defaults and checks as llvm-mc-19; descriptor bytes verified for
+gfx1100, gfx1101, gfx1151, gfx1200, gfx1030, gfx942, gfx90a, gfx908 and gfx900 against
+llvm-mc-19 by tests/test_amdgpu_codeobj_directives.py):
 
 * `.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"` and `.amdhsa_code_object_version 5`.
 * `.amdhsa_kernel NAME` ... `.end_amdhsa_kernel` with, inside:

@@ -125,6 +125,9 @@ def write_code_object(code, kernels, target="gfx1100", metadata=None):
     each KernelSpec's metadata map (or a synthesized one). ValueError names a bad kernel.
     """
     tgt = target if isinstance(target, Target) else parse_target(target)
+    if tgt.processor.endswith("-generic"):
+        raise ValueError(f"{tgt.processor} is a generic target, which needs code object v6; "
+                         f"this writer makes v5 objects for a specific processor")
     code = bytes(code)
     _check_kernels(code, kernels)
     if metadata is None:
