@@ -175,6 +175,14 @@ class ComputeQueue:
         self.hw.submit(cmds, value, self.timeline)
         return value
 
+    def submit_pm4(self, dwords, description):
+        """Run raw PM4 on this queue (in the ring, or an indirect buffer on AQL), then signal."""
+        if not self.use_aql:
+            value = self.timeline.next_value(description)
+            self.hw.submit(list(dwords) + self.pm4_signal(value), value, self.timeline)
+            return value
+        return self.submit_packets([self._ib_packet(list(dwords))], False, description)
+
     def submit_packets(self, aql_packets, timed, description):
         """AQL: submit prebuilt dispatch packets followed by the timeline signal."""
         value = self.timeline.next_value(description)

@@ -39,9 +39,9 @@ def check_range(buf, offset, nbytes, what):
 
 
 class SDMACopier:
-    def __init__(self, device):
+    def __init__(self, device, ring_bytes=SDMA_RING_BYTES):
         self.device = device
-        self.hw = SDMAQueue(device, SDMA_RING_BYTES, "SDMA queue")
+        self.hw = SDMAQueue(device, ring_bytes, "SDMA queue")
         try:
             self.timeline = device.new_timeline("copy")
             self.staging = [device.memory.alloc(STAGING_BYTES, USERPTR) for _ in range(2)]

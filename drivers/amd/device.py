@@ -65,7 +65,8 @@ def _dims(value, what):
 
 
 class AMDDevice:
-    def __init__(self, index=0, emulate=None, *, kernel=None, aql=None, sdma=None, timeout=DEFAULT_TIMEOUT):
+    def __init__(self, index=0, emulate=None, *, kernel=None, aql=None, sdma=None, timeout=DEFAULT_TIMEOUT,
+                 ring_bytes=1 << 20):
         if kernel is None:
             from drivers.emu import emulation_target, make_kernel
             target = emulation_target(emulate)
@@ -77,12 +78,12 @@ class AMDDevice:
         self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
         self.process = KFDProcess.acquire(kernel)
         try:
-            self._open(index, aql, sdma)
+            self._open(index, aql, sdma, ring_bytes)
         except BaseException:
             self.close()
             raise
 
-    def _open(self, index, aql, sdma):
+    def _open(self, index, aql, sdma, ring_bytes):
         proc = self.process
         self.node = proc.node(index)
         self.gpu = proc.open_gpu(self.node)
@@ -96,8 +97,8 @@ class AMDDevice:
         self.timestamps = self.signal_page.view(np.uint64, TIMESTAMPS_OFFSET, 2)
         use_aql = aql if aql is not None else (_env_flag("AMD_AQL") or self.node.num_xcc > 1)
         use_sdma = sdma if sdma is not None else not _env_flag("AMD_DISABLE_SDMA")
-        self.compute = ComputeQueue(self, use_aql)
-        self.copier = SDMACopier(self) if use_sdma else CPUCopier(self)
+        self.compute = ComputeQueue(self, use_aql, ring_bytes)
+        self.copier = SDMACopier(self, ring_bytes) if use_sdma else CPUCopier(self)
         if _debug() >= 1:
             print(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
                   f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies", file=sys.stderr)

@@ -208,14 +208,16 @@ class Memory:
             raise GPUError(f"MAP_MEMORY_TO_GPU of buffer 0x{buf.va:x} on gpu_id {gpu_id} did not succeed")
         buf.mapped_gpus.append(gpu_id)
 
-    def free(self, buf):
+    def free(self, buf, free_bo=True):
+        """Release ``buf``. ``free_bo=False`` drops the mappings but leaves the BO to KFD (the
+        event page: KFD refuses to free it and releases it with the process)."""
         if buf.freed:
             return
         buf.freed = True
         self.live.pop(buf.va, None)
-        self._undo(buf.handle, buf.mapping, buf.reservation, mapped=True, gpus=buf.mapped_gpus)
+        self._undo(buf.handle, buf.mapping, buf.reservation, mapped=True, gpus=buf.mapped_gpus, free_bo=free_bo)
 
-    def _undo(self, handle, mapping, reservation, mapped, gpus=None):
+    def _undo(self, handle, mapping, reservation, mapped, gpus=None, free_bo=True):
         """UNMAP -> munmap -> FREE (the reverse of alloc); every step runs even if one fails."""
         errors = []
         if mapped:
@@ -231,10 +233,11 @@ class Memory:
                     errors.append(e)
                 if m is mapping and reservation is not None and _covers(mapping, reservation):
                     break    # the MAP_FIXED mapping replaced the reservation's pages
-        try:
-            self.kfd.free_memory(handle)
-        except IoctlError as e:
-            errors.append(e)
+        if free_bo:
+            try:
+                self.kfd.free_memory(handle)
+            except IoctlError as e:
+                errors.append(e)
         if errors:
             raise errors[0]
 

@@ -96,9 +96,9 @@ class KFDProcess:
         del KFDProcess._open[id(self.kernel)]
         errors = []
         if self.event_page is not None:
-            buf, _ = self.event_page
+            buf, gpu = self.event_page
             try:
-                buf.free()
+                gpu.memory.free(buf, free_bo=False)
             except Exception as e:      # keep releasing the rest; report the first failure
                 errors.append(e)
         for gpu in self.gpus.values():

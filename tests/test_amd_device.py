@@ -1,0 +1,375 @@
+"""AMDDevice end to end on the virtual gfx1100: open/close, memory heaps, out-of-memory, copies,
+launches (with a test executor standing in for the shader simulator), faults, hangs and replay.
+
+The executor reads what the command processor handed it (user SGPRs or the AQL kernarg
+address, grid, block) and writes a pattern through the GPU VM, so a test proves that packets,
+kernargs, signals and waits line up, not just that nothing crashed.
+"""
+import os
+import struct
+
+import numpy as np
+import pytest
+
+from drivers.amd import pm4
+from drivers.amd.device import AMDDevice
+from drivers.amd.kernargs import KernargError, Pointer
+from drivers.amd.memory import GTT, USERPTR, VRAM, VRAM_PUBLIC, OutOfMemory
+from drivers.emu import make_kernel
+from drivers.errors import DeviceNotFound, GPUError, GPUFault, GPUHang
+
+CLANG = os.path.join(os.path.dirname(__file__), "clang_kernels")
+MiB = 1 << 20
+
+
+def code_object(name):
+    with open(os.path.join(CLANG, f"{name}.hsaco"), "rb") as f:
+        return f.read()
+
+
+def assert_nothing_live(kernel):
+    assert kernel.gpu.live() == {"processes": 0, "bos": 0, "queues": 0, "events": 0, "mappings": 0}
+    assert kernel.open_files == {}
+
+
+@pytest.fixture(params=["pm4", "aql"])
+def queue_kind(request):
+    return request.param
+
+
+@pytest.fixture
+def dev(queue_kind):
+    kernel = make_kernel("gfx1100")
+    d = AMDDevice(kernel=kernel, aql=queue_kind == "aql")
+    yield d
+    d.close()
+    assert_nothing_live(kernel)
+
+
+def kernarg_va(d):
+    """Where the kernargs are: the kernarg pointer user SGPRs (PM4) or the packet (AQL)."""
+    if d.source == "aql":
+        return d.kernarg_va
+    return d.user_sgprs[0] | d.user_sgprs[1] << 32          # clang kernels: only KERNARG_SEGMENT_PTR
+
+
+def pattern_executor(seen):
+    """Fake shader: out[i] = 3 * i + 7 for every work-item, out = first kernel argument."""
+    def run(d):
+        ka = kernarg_va(d)
+        seen.append(d)
+        out = d.vm.u64(ka)
+        n = d.grid_size[0] * d.grid_size[1] * d.grid_size[2]
+        d.vm.write(out, (np.arange(n, dtype=np.uint32) * 3 + 7).tobytes())
+    return run
+
+
+# -- opening and closing ---------------------------------------------------------------------------
+def test_open_close_leaves_nothing_and_reports_the_node():
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel) as d:
+        assert d.target == "gfx1100" and d.gpu_id == kernel.gpu.gpu_id
+        assert d.kfd.version >= (1, 14) and kernel.gpu.live()["queues"] == 2       # compute + SDMA
+        assert d.compute.name == "PM4 compute queue"
+    assert_nothing_live(kernel)
+
+
+def test_emulate_argument_and_environment(monkeypatch):
+    monkeypatch.setenv("GPU_EMULATE", "gfx1100")
+    d = AMDDevice()
+    try:
+        assert d.target == "gfx1100"
+    finally:
+        d.close()
+    assert_nothing_live(d.kernel)
+
+
+def test_no_gpu_is_device_not_found_with_the_probes_reason(monkeypatch, tmp_path):
+    from drivers.kernel import RealKernel
+    monkeypatch.delenv("GPU_EMULATE", raising=False)
+    with pytest.raises(DeviceNotFound, match="/dev/kfd does not exist"):
+        AMDDevice(kernel=RealKernel(sysfs_root=str(tmp_path), dev_root=str(tmp_path)))
+
+
+def test_bad_index_is_device_not_found():
+    kernel = make_kernel("gfx1100")
+    with pytest.raises(DeviceNotFound, match="no AMD GPU with index 3: this machine has 1 GPU node"):
+        AMDDevice(3, kernel=kernel)
+    assert_nothing_live(kernel)
+
+
+def test_closed_device_refuses_work():
+    d = AMDDevice(emulate="gfx1100")
+    d.close()
+    d.close()                                        # idempotent
+    with pytest.raises(GPUError, match="is closed"):
+        d.alloc(16)
+
+
+# -- memory ----------------------------------------------------------------------------------------
+def test_heaps_and_shared_virtual_addresses(dev):
+    k = dev.kernel
+    bufs = {"vram": dev.alloc(100), "host": dev.alloc(5000, host=True), "gtt": dev.alloc(4096, uncached=True),
+            "public": dev.alloc(8192, cpu_access=True)}
+    assert [b.heap for b in bufs.values()] == [VRAM, USERPTR, GTT, VRAM_PUBLIC]
+    for b in bufs.values():
+        assert b.va % 4096 == 0
+        assert k.gpu.processes[0].vm.lookup(b.va) is not None          # the GPU sees the same VA
+    with pytest.raises(GPUError, match="which the CPU cannot map"):
+        bufs["vram"].view()
+    # CPU writes through the shared VA are what the GPU reads there
+    bufs["gtt"].view(np.uint32)[:4] = [1, 2, 3, 4]
+    assert np.array_equal(k.gpu.processes[0].vm.view(bufs["gtt"].va, np.uint32, 4), [1, 2, 3, 4])
+    live = k.gpu.live()["bos"]
+    for b in bufs.values():
+        b.free()
+        b.free()                                     # freeing twice is harmless
+    assert k.gpu.live()["bos"] == live - 4
+    with pytest.raises(GPUError, match="already freed"):
+        bufs["gtt"].copyin(np.zeros(4, np.uint8))
+
+
+def test_bad_sizes_and_heap_names(dev):
+    with pytest.raises(ValueError, match="positive number of bytes"):
+        dev.alloc(0)
+    with pytest.raises(ValueError, match="unknown heap"):
+        dev.memory.alloc(16, "vrma")
+    with pytest.raises(ValueError, match="choose one"):
+        dev.alloc(16, host=True, uncached=True)
+
+
+def test_out_of_vram_names_heap_size_and_free_space(dev):
+    k = dev.kernel
+    before = k.gpu.live()
+    too_big = 64 << 30
+    with pytest.raises(OutOfMemory) as err:
+        dev.alloc(too_big)
+    e = err.value
+    assert e.heap is VRAM and e.size == too_big and 0 < e.available <= k.gpu.card.vram_bytes
+    assert "vram" in str(e) and "64.0 GiB" in str(e) and "free" in str(e)
+    assert k.gpu.live() == before                     # nothing leaked
+    dev.alloc(MiB).free()                            # and the heap still works
+
+
+# -- copies ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("sdma", [True, False], ids=["sdma", "cpu"])
+def test_copies_are_exact_at_odd_sizes_and_offsets(sdma):
+    kernel = make_kernel("gfx1100")
+    d = AMDDevice(kernel=kernel, sdma=sdma)
+    try:
+        rng = np.random.default_rng(5)
+        big = d.alloc(9 * MiB + 3)
+        for size, offset in ((1, 0), (1, 5), (3, 1), (4097, 3), (MiB + 1, 7), (9 * MiB - 3, 5)):
+            src = rng.integers(0, 256, size, dtype=np.uint8)
+            big.copyin(src, offset)
+            out = np.zeros(size, np.uint8)
+            big.copyout(out, offset)
+            assert np.array_equal(out, src), (size, offset)
+        # device to device, overlapping neither end
+        other = d.alloc(5 * MiB)
+        d.copy(other, big, 2 * MiB + 1, dst_offset=11, src_offset=5)
+        a, b = np.zeros(2 * MiB + 1, np.uint8), np.zeros(2 * MiB + 1, np.uint8)
+        big.copyout(a, 5)
+        other.copyout(b, 11)
+        assert np.array_equal(a, b)
+        with pytest.raises(ValueError, match="do not fit the"):
+            big.copyin(np.zeros(16, np.uint8), big.size - 8)
+        with pytest.raises(ValueError, match="C-contiguous"):
+            big.copyin(np.zeros((4, 4), np.uint8)[:, 1])
+        with pytest.raises(TypeError, match="numpy array or bytes"):
+            big.copyin([1, 2, 3])
+    finally:
+        d.close()
+    assert_nothing_live(kernel)
+
+
+def test_copy_64_mib_round_trip():
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel) as d:
+        src = np.random.default_rng(1).integers(0, 2**32, 16 * MiB, dtype=np.uint32)
+        buf = d.alloc(64 * MiB + 1)
+        buf.copyin(src, 1)
+        out = np.zeros_like(src)
+        buf.copyout(out, 1)
+        assert np.array_equal(out, src)
+    assert_nothing_live(kernel)
+
+
+def test_rings_wrap(queue_kind):
+    """Far more submissions than 4 KiB rings hold: SDMA pads the tail with NOPs, PM4 packets
+    straddle the end, AQL slots are reused."""
+    kernel = make_kernel("gfx1100")
+    dev = AMDDevice(kernel=kernel, aql=queue_kind == "aql", ring_bytes=4096)
+    seen = []
+    kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    out = dev.alloc(64)
+    for i in range(300):
+        prg["grid3d"](out, out, grid=(1, 1, 1), block=(1 + i % 16, 1, 1))
+    dev.synchronize()
+    assert len(seen) == 300 and dev.compute.hw.wptr * dev.compute.hw.UNIT > 4 * 4096
+    assert [d.workgroup_size[0] for d in seen[-3:]] == [1 + i % 16 for i in (297, 298, 299)]
+    buf = dev.alloc(4096, cpu_access=True)
+    ring_bytes = dev.copier.hw.ring_size
+    per_copy = 0
+    for i in range(3000):
+        before = dev.copier.hw.wptr
+        buf.copyin(np.full(3, i % 251, np.uint8), i % 4000)
+        per_copy = dev.copier.hw.wptr - before
+    assert dev.copier.hw.wptr > 20 * ring_bytes and per_copy % 4 == 0
+    dev.synchronize()
+    assert buf.view()[2999 % 4000] == 2999 % 251
+    dev.close()
+    assert_nothing_live(kernel)
+
+
+def test_cpu_copies_need_a_cpu_visible_buffer():
+    with AMDDevice(emulate="gfx1100", sdma=False) as d:
+        assert d.alloc(64).heap is VRAM_PUBLIC            # the default follows the copy engine
+        private = d.memory.alloc(4096, VRAM)
+        private.device = d
+        with pytest.raises(GPUError, match="SDMA copies are disabled"):
+            private.copyin(np.zeros(4, np.uint8))
+        private.free()
+
+
+def test_environment_disables_sdma(monkeypatch):
+    monkeypatch.setenv("AMD_DISABLE_SDMA", "1")
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel) as d:
+        assert d.copier.timeline is None and kernel.gpu.live()["queues"] == 1
+
+
+# -- launches --------------------------------------------------------------------------------------
+def test_launch_packs_kernargs_and_reports_gpu_time(dev):
+    seen = []
+    dev.kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    out, aux = dev.alloc(4 * 512), dev.alloc(4096)
+    secs = prg["grid3d"](out, aux, grid=(2, 2, 2), block=(8, 4, 2), wait=True)
+    assert isinstance(secs, float) and secs >= 0
+    result = np.zeros(512, np.uint32)
+    out.copyout(result)
+    assert np.array_equal(result, np.arange(512) * 3 + 7)
+    d = seen[0]
+    assert d.grid_workgroups == (2, 2, 2) and d.workgroup_size == (8, 4, 2) and d.wave32
+    ka = kernarg_va(d)
+    assert d.vm.u64(ka + 8) == aux.va
+    assert struct.unpack("<IIIHHH", d.vm.read(ka + 16, 18)) == (2, 2, 2, 8, 4, 2)   # hidden block counts/sizes
+    kd = prg["grid3d"]
+    assert d.code_va == kd.code_va and d.rsrc1 == kd.rsrc1
+
+
+def test_many_async_launches_then_synchronize(dev):
+    seen = []
+    dev.kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    out, aux = dev.alloc(4 * 64), dev.alloc(64)
+    for _ in range(1500):                          # more than the kernarg arena and ring hold at once
+        assert prg["grid3d"](out, aux, grid=(1, 1, 1), block=(64, 1, 1)) is None
+    dev.synchronize()
+    assert len(seen) == 1500 and dev.compute.timeline.value == dev.compute.timeline.last_submitted
+
+
+def test_launch_argument_and_shape_errors(dev):
+    prg = dev.load(code_object("matmul_tiled"))
+    k = prg["matmul_tiled"]
+    a = dev.alloc(64)
+    with pytest.raises(KernargError, match=r"takes 7 arguments, 2 given"):
+        k(a, a, grid=(1, 1, 1), block=(1, 1, 1))
+    with pytest.raises(KernargError, match=r"argument 3 .*must be an integer"):
+        k(a, a, a, 1.5, 1, 1, 1.0, grid=(1, 1, 1), block=(1, 1, 1))
+    with pytest.raises(ValueError, match="grid must be up to three positive integers"):
+        k(a, a, a, 1, 1, 1, 1.0, grid=(0, 1, 1), block=(1, 1, 1))
+    with pytest.raises(ValueError, match="work-items; the kernel allows at most"):
+        k(a, a, a, 1, 1, 1, 1.0, grid=(1, 1, 1), block=(1024, 2, 1))
+    with pytest.raises(KeyError, match="no kernel 'nope'"):
+        prg["nope"]
+
+
+def test_wrong_target_code_object_is_rejected(dev):
+    from drivers.errors import MalformedInput
+    data = bytearray(code_object("grid3d"))
+    data[48] = 0x4C                                    # EF_AMDGPU_MACH gfx942
+    with pytest.raises(MalformedInput, match="expected gfx1100"):
+        dev.load(bytes(data))
+
+
+def test_private_segment_grows_scratch_and_programs_tmpring(dev):
+    seen = []
+    dev.kernel.gpu.executor = lambda d: seen.append(d)
+    prg = dev.load(code_object("scratch_array"))
+    k = prg["scratch_array"]
+    assert k.needs_scratch and k.private_segment_size > 0
+    a = dev.alloc(256)
+    k(a, a, a, 4, grid=(1, 1, 1), block=(32, 1, 1), wait=True)
+    assert dev.scratch is not None and dev.scratch_va == dev.scratch.va
+    wave_bytes = ((dev.tmpring_size >> 12) & 0x7FFF) * 256
+    assert wave_bytes >= k.private_segment_size * 32
+    if seen[0].source == "pm4":
+        assert seen[0].scratch_base == dev.scratch_va and seen[0].tmpring_size == dev.tmpring_size
+
+
+# -- faults and hangs ------------------------------------------------------------------------------
+def test_bad_pointer_is_gpu_fault_and_the_next_launch_works(dev):
+    seen = []
+    dev.kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    bad = 0xDEAD_0000_0000
+    with pytest.raises(GPUFault) as err:
+        prg["grid3d"](Pointer(bad), Pointer(bad), grid=(1, 1, 1), block=(4, 1, 1), wait=True)
+    assert err.value.va == bad and "not present" in err.value.reason
+    out = dev.alloc(64)
+    prg["grid3d"](out, out, grid=(1, 1, 1), block=(4, 1, 1), wait=True)
+    result = np.zeros(4, np.uint32)
+    out.copyout(result)
+    assert result.tolist() == [7, 10, 13, 16]
+
+
+def test_wait_past_timeout_is_gpu_hang_naming_the_work(dev):
+    flag = dev.alloc(4096, uncached=True)
+    flag.view(np.uint32)[:] = 0
+    q = dev.compute
+    done = q.submit_pm4(pm4.nop(4), "warm-up")
+    dev.synchronize()
+    q.submit_pm4(pm4.wait_reg_mem(flag.va, 1), "WAIT_REG_MEM on a flag nobody sets")
+    with pytest.raises(GPUHang) as err:
+        dev.synchronize(timeout=0.2)
+    assert err.value.last_value == done and "nobody sets" in str(err.value)
+    seen = []
+    dev.kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    out = dev.alloc(64)
+    prg["grid3d"](out, out, grid=(1, 1, 1), block=(2, 1, 1), wait=True)
+    assert len(seen) == 1
+
+
+# -- replay ----------------------------------------------------------------------------------------
+def test_replay_uses_one_indirect_buffer_and_patches_kernargs(dev):
+    seen = []
+    dev.kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    a, b, c = dev.alloc(4 * 64), dev.alloc(4 * 64), dev.alloc(4 * 64)
+    cb = dev.command_buffer()
+    cb.add(prg["grid3d"], a, c, grid=(1, 1, 1), block=(16, 1, 1))
+    cb.add(prg["grid3d"], b, c, grid=(2, 1, 1), block=(16, 1, 1))
+    secs = cb.submit(wait=True)
+    assert secs is not None and secs >= 0 and len(seen) == 2
+    hw = dev.compute.hw
+    start = hw.wptr
+    cb.submit()
+    cb.submit()
+    dev.synchronize()
+    assert len(seen) == 6
+    if not dev.compute.use_aql:
+        words = [int(hw.ring_u32[i % hw.capacity]) for i in range(start, hw.wptr)]
+        names = [n for n, _ in pm4.split_packets(words)]
+        assert names.count("INDIRECT_BUFFER") == 2 and "DISPATCH_DIRECT" not in names
+    cb.update(1, c, a)
+    cb.submit(wait=True)
+    assert seen[-1].vm.u64(kernarg_va(seen[-1])) == c.va
+    with pytest.raises(KernargError, match="takes 2 arguments"):
+        cb.update(0, a)
+    with pytest.raises(IndexError):
+        cb.update(5, a, b)
+    cb.free()
