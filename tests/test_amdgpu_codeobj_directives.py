@@ -186,6 +186,20 @@ def test_amdgcn_target_checks():
     assert "unknown AMDGPU processor 'gfx9999'" in str(error_of('.amdgcn_target "amdgcn-amd-amdhsa--gfx9999"'))
     assert "expected a quoted target id" in str(error_of(".amdgcn_target gfx1100"))
     assert "bad target feature" in str(error_of('.amdgcn_target "amdgcn-amd-amdhsa--gfx942:ecc+"'))
+    assert "must start with amdgcn-amd-amdhsa--" in str(error_of('.amdgcn_target "gfx1100"'))
+    with pytest.raises(AssemblerError) as info:
+        parse_directives(block_lines('.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n'
+                                     '.amdgcn_target "amdgcn-amd-amdhsa--gfx1101"'))
+    err = info.value
+    assert err.line == 2 and "differs from amdgcn-amd-amdhsa--gfx1100 on line 1" in str(err)
+    same = '.amdgcn_target "amdgcn-amd-amdhsa--gfx1101"\n'
+    assert parse_directives(block_lines(same * 2)).target.processor == "gfx1101"
+
+
+def test_one_metadata_block_only():
+    block = ".amdgpu_metadata\namdhsa.version: [1, 2]\n.end_amdgpu_metadata\n"
+    err = error_of(block + block)
+    assert err.line == 4 and "only one metadata block is allowed" in str(err)
 
 
 def test_code_object_version():

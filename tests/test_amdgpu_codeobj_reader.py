@@ -314,3 +314,127 @@ def test_stripped_object_is_read_through_dynsym():
     co = load_code_object(bytes(data))
     assert list(co.kernels) == ["fill", "copy"] and co.kernel("fill").code_size == 256
     assert co.kernel("copy").entry_offset == 0x700 and co.kernel("fill").kd_offset == 0x540
+
+
+# --- less common refusals, on objects our writer makes ------------------------------------------
+
+def _ours():
+    return bytearray(read_data("ours_handwritten.hsaco", "rb"))
+
+
+def _phdr(data, i):
+    return struct.unpack_from("<Q", data, 32)[0] + i * 56
+
+
+def _section(data, name):
+    elf = ELFFile(io.BytesIO(bytes(data)))
+    index = next(i for i, s in enumerate(elf.iter_sections()) if s.name == name)
+    return elf.header["e_shoff"] + index * elf.header["e_shentsize"], elf.get_section(index)
+
+
+def test_no_program_headers():
+    data = _ours()
+    struct.pack_into("<H", data, 56, 0)              # e_phnum
+    assert "no program headers: nothing to load" in error(bytes(data))
+
+
+def test_no_load_segment():
+    data = _ours()
+    for i in range(3):                               # the three PT_LOADs become PT_NULL
+        struct.pack_into("<I", data, _phdr(data, i), 0)
+    assert "no PT_LOAD segment" in error(bytes(data))
+
+
+def test_segment_filesz_larger_than_memsz():
+    data = _ours()
+    struct.pack_into("<Q", data, _phdr(data, 1) + 40, 8)     # p_memsz of the code segment
+    assert "PT_LOAD at 0x600: p_filesz > p_memsz" in error(bytes(data))
+
+
+def test_segment_beyond_one_gib():
+    data = _ours()
+    struct.pack_into("<Q", data, _phdr(data, 2) + 16, 1 << 31)   # p_vaddr of the RW segment
+    assert "PT_LOAD segments span" in error(bytes(data)) and "more than 1 GiB" in error(bytes(data))
+
+
+def test_symbol_table_with_bad_string_offset():
+    data = _ours()
+    shdr, symtab = _section(data, ".symtab")
+    struct.pack_into("<I", data, symtab["sh_offset"] + 24, 0x7FFFFFF0)   # st_name of symbol 1
+    assert ".symtab: symbol 1 has name offset 2147483632, past the 27-byte string table" in error(bytes(data))
+
+
+@pytest.mark.parametrize("offset,fmt,value,message", [
+    (40, "<I", 99, "Reading section 99"),                       # sh_link to a missing section
+    (40, "<I", 6, "expected SHT_STRTAB"),                       # sh_link to .text
+    (56, "<Q", 0, "entry size of section '.symtab' to be > 0"),
+])
+def test_inconsistent_section_links_are_bad_structure(offset, fmt, value, message):
+    data = _ours()
+    shdr, _ = _section(data, ".symtab")
+    struct.pack_into(fmt, data, shdr + offset, value)
+    msg = error(bytes(data))
+    assert "bad ELF structure" in msg and message in msg
+
+
+def test_stray_bytes_after_the_last_note():
+    data = _ours()
+    shdr, note = _section(data, ".note")
+    struct.pack_into("<Q", data, shdr + 32, note["sh_size"] + 8)    # sh_size covers 8 more bytes
+    struct.pack_into("<Q", data, note["sh_offset"] + note["sh_size"], 0xFFFF)
+    assert "section .note: 8 stray bytes after the last note" in error(bytes(data))
+
+
+def test_no_metadata_and_no_descriptor_symbols():
+    data = _ours()
+    shdr, note = _section(data, ".note")
+    struct.pack_into("<I", data, note["sh_offset"] + 8, 33)        # note type != NT_AMDGPU_METADATA
+    co = load_code_object(bytes(data))                              # kernels found by their .kd symbols
+    assert co.metadata is None and sorted(co.kernels) == ["copy", "fill"]
+    assert co.kernel("fill").metadata is None
+    bare = bytes(data).replace(b"fill.kd\0", b"fill.kx\0").replace(b"copy.kd\0", b"copy.kx\0")
+    assert "no kernels: no metadata note and no NAME.kd symbol" in error(bare)
+
+
+def test_descriptor_symbol_size_and_alignment():
+    data = _ours()
+    shdr, symtab = _section(data, ".symtab")
+    for index, sym in enumerate(symtab.iter_symbols()):
+        if sym.name == "fill.kd":
+            entry = symtab["sh_offset"] + index * 24
+    bad_size = bytearray(data)
+    struct.pack_into("<Q", bad_size, entry + 16, 32)
+    assert "kernel fill: fill.kd has size 32, expected 64" in error(bytes(bad_size))
+    bad_addr = bytearray(data)
+    struct.pack_into("<Q", bad_addr, entry + 8, 0x548)
+    assert "kernel fill: fill.kd at 0x548 is not a 64-byte aligned address inside the image" in error(bytes(bad_addr))
+
+
+@pytest.mark.parametrize("doc,message", [
+    ([], "AMDGPU metadata is not a map"),
+    ({"amdhsa.version": "1.2"}, "amdhsa.version is '1.2', expected [major, minor]"),
+    ({"amdhsa.version": [1, 2], "amdhsa.kernels": {}}, "amdhsa.kernels is not a list"),
+    ({"amdhsa.version": [1, 2], "amdhsa.kernels": [3]}, "amdhsa.kernels entry is int, not a map"),
+])
+def test_metadata_document_shape_errors(doc, message):
+    from assembler.amdgpu.metadata import parse_metadata_document
+    with pytest.raises(MalformedInput, match=re.escape(message)):
+        parse_metadata_document(doc, "note")
+
+
+def _kernel_map(**changes):
+    kmap = dict(load("saxpy").kernel("saxpy").metadata.raw)
+    kmap.update(changes)
+    return kmap
+
+
+@pytest.mark.parametrize("kmap,message", [
+    (_kernel_map(**{".args": {}}), "kernel saxpy: .args is not a list"),
+    (_kernel_map(**{".args": [7]}), "kernel saxpy argument 0: not a map"),
+    (_kernel_map(**{".vgpr_count": True}), "kernel saxpy: .vgpr_count is True, expected int"),
+    (_kernel_map(**{".args": [{".offset": 0, ".size": 8}]}), "kernel saxpy argument 0: missing .value_kind"),
+])
+def test_kernel_map_errors(kmap, message):
+    from assembler.amdgpu.metadata import parse_kernel_map
+    with pytest.raises(MalformedInput, match=re.escape(message)):
+        parse_kernel_map(kmap, "note")

@@ -239,6 +239,7 @@ def _resolve_target(lines, target, source):
     wanted = None
     if target is not None:
         wanted = parse_target(target) if isinstance(target, str) else target
+    found = None
     for line_no, text in lines:
         name, operand, col, _ = _split(text)
         if name != ".amdgcn_target":
@@ -256,8 +257,11 @@ def _resolve_target(lines, target, source):
         if wanted is not None and declared != wanted:
             raise AssemblerError(f".amdgcn_target: target id {declared.target_id} does not match the "
                                  f"specified target {wanted.target_id}", line_no, col, source)
-        return declared, line_no
-    return wanted or parse_target(DEFAULT_TARGET), None
+        if found is not None and declared != found[0]:
+            raise AssemblerError(f".amdgcn_target: target id {declared.target_id} differs from "
+                                 f"{found[0].target_id} on line {found[1]}", line_no, col, source)
+        found = found or (declared, line_no)
+    return found or (wanted or parse_target(DEFAULT_TARGET), None)
 
 
 def _find_end(lines, start, end_name, what, source):

@@ -115,16 +115,16 @@ def load_code_object(data, source="<code object>", expected_target=None):
         raise MalformedInput(source, None, f"code object is for {target.processor}, expected "
                                            f"{expected_target}")
     _check_tables(data, source)
-    try:
+    try:                                   # pyelftools checks section links and sizes lazily
         elf = ELFFile(io.BytesIO(data))
         segments = [s.header for s in elf.iter_segments() if s["p_type"] == "PT_LOAD"]
         sections = list(elf.iter_sections())
+        image, seg_list = _build_image(data, segments, source)
+        symbols = _symbols(sections, source)
+        metadata = _metadata(data, sections, source)
+        relocations = _relocations(elf, sections, image, source)
     except (ELFError, struct.error, ValueError) as err:
         raise MalformedInput(source, None, f"bad ELF structure: {err}") from None
-    image, seg_list = _build_image(data, segments, source)
-    symbols = _symbols(sections, source)
-    metadata = _metadata(data, sections, source)
-    relocations = _relocations(elf, sections, image, source)
     kernels = _kernels(image, seg_list, symbols, metadata, source)
     return CodeObject(target, e_flags, _ABI_VERSIONS[abi_version], bytes(image), seg_list, kernels,
                       metadata, relocations)
@@ -184,14 +184,16 @@ def _symbols(sections, source):
     tables = [s for s in sections if s["sh_type"] == "SHT_SYMTAB"] or \
              [s for s in sections if s["sh_type"] == "SHT_DYNSYM"]
     result = {}
-    try:
-        for table in tables:
-            for sym in table.iter_symbols():
-                if sym.name and sym["st_shndx"] != "SHN_UNDEF":
-                    stype = {"STT_FUNC": _STT_FUNC, "STT_OBJECT": _STT_OBJECT}.get(sym["st_info"]["type"], 0)
-                    result.setdefault(sym.name, (sym["st_value"], sym["st_size"], stype))
-    except (ELFError, struct.error, UnicodeDecodeError) as err:
-        raise MalformedInput(source, None, f"bad symbol table: {err}") from None
+    for table in tables:
+        strsize = table.stringtable["sh_size"]
+        for index in range(table.num_symbols()):
+            sym = table.get_symbol(index)
+            if sym["st_name"] >= max(strsize, 1):
+                raise MalformedInput(source, None, f"{table.name}: symbol {index} has name offset "
+                                                   f"{sym['st_name']}, past the {strsize}-byte string table")
+            if sym.name and sym["st_shndx"] != "SHN_UNDEF":
+                stype = {"STT_FUNC": _STT_FUNC, "STT_OBJECT": _STT_OBJECT}.get(sym["st_info"]["type"], 0)
+                result.setdefault(sym.name, (sym["st_value"], sym["st_size"], stype))
     return result
 
 
@@ -217,7 +219,7 @@ def _metadata(data, sections, source):
         if sec["sh_type"] != "SHT_NOTE":
             continue
         blob = data[sec["sh_offset"]:sec["sh_offset"] + sec["sh_size"]]
-        for owner, ntype, desc in iter_notes(blob, source, f"section {sec.name}"):
+        for owner, ntype, desc in list(iter_notes(blob, source, f"section {sec.name}")):
             if owner == b"AMDGPU" and ntype == NT_AMDGPU_METADATA:
                 return unpackb(desc, source=f"{source}: NT_AMDGPU_METADATA note")
     return None
