@@ -104,7 +104,7 @@ class AQLQueue:
                 header = ib[0]
                 if header >> 30 != 3 or (header >> 8) & 0xFF != INDIRECT_BUFFER or (header >> 16) & 0x3FFF != 2:
                     raise PacketError(f"{what}: dword 1 is 0x{header:08x}, not a PM4 INDIRECT_BUFFER header")
-                target = self.pm4.indirect_buffer([header] + ib[1:] + [0], what, 0)
+                target = self.pm4.indirect_buffer(ib, what, 0)
                 self.pm4.push_ib(*target, what)
                 self.pm4_busy = True
             if not self.pm4.run_frames():
