@@ -370,6 +370,8 @@ KERNEL = ".amdhsa_kernel k\n .amdhsa_next_free_vgpr 1\n .amdhsa_next_free_sgpr 1
      {"k": 0}, S_ENDPGM, "expected k.kd"),
     (KERNEL + ".amdgpu_metadata\namdhsa.kernels: 3\n.end_amdgpu_metadata\n", {"k": 0}, S_ENDPGM, "must be a list"),
     (KERNEL + ".amdgpu_metadata\n- 1\n.end_amdgpu_metadata\n", {"k": 0}, S_ENDPGM, "expected a YAML map"),
+    (KERNEL + ".amdgpu_metadata\namdhsa.kernels:\n  - .symbol: k.kd\n.end_amdgpu_metadata\n", {"k": 0}, S_ENDPGM,
+     "every amdhsa.kernels entry needs a .name"),
 ])
 def test_build_errors(source, labels, code, message):
     with pytest.raises(AssemblerError, match=re.escape(message)):

@@ -199,6 +199,9 @@ def _scalar(text, number, column):
                 raise YAMLError(f"duplicate key {split[0]!r}", number, column)
             result[split[0]] = _scalar(split[1], number, column)
         return result
+    if text[0] in "&*!|>%@`":
+        raise YAMLError(f"unsupported YAML construct {text[0]!r} (anchors, aliases, tags and block "
+                        f"scalars are not part of the metadata subset)", number, column)
     if text in ("true", "True", "TRUE"):
         return True
     if text in ("false", "False", "FALSE"):
