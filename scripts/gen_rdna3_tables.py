@@ -68,14 +68,14 @@ def split_operands(text):
         return mnem, [], []
     parts = split_top(rest)
     mods = []
-    if mnem.startswith("s_") and mnem not in SMEM_LIKE:
+    if mnem.startswith("s_") and not SMEM_MNEM.match(mnem):
         return mnem, parts, []
     toks = split_top(parts[-1], " ")
     parts[-1] = toks[0]
     return mnem, parts, toks[1:]
 
 
-SMEM_LIKE = ()
+SMEM_MNEM = re.compile(r"s_(load|buffer_load|atc_probe|gl1_inv|dcache_inv)")
 
 
 def parse_reg(tok):
@@ -106,12 +106,26 @@ PROBE_FIELDS = {
     "VOP3P": {"vdst": (0, [20]), "src0": (0, [296, 40]), "src1": (0, [316, 60]),
               "src2": (0, [336, 80])},
 }
+PROBE_FIELDS.update({
+    "SMEM": {"sdata": (0, [12]), "sbase": (0, [2]), "soffset": (124, [5])},
+    "DS": {"vdst": (0, [20]), "addr": (0, [40]), "data0": (0, [60]), "data1": (0, [80])},
+    "FLAT": {"vdst": (0, [20]), "addr": (0, [40]), "data": (0, [60]), "saddr": (124, [4]),
+             "sve": (0, [1]), "glc": (0, [1])},
+    "MUBUF": {"vdata": (0, [60]), "vaddr": (0, [40]), "srsrc": (0, [2]), "soffset": (0, [3]),
+              "offen": (0, [1])},
+})
+PROBE_FIELDS["MTBUF"] = PROBE_FIELDS["MUBUF"]
 FIXED_BASE = {"SOPK": {"simm16": 0x1234}, "SOPP": {"simm16": 0x0003},
-              "VOP3P": {"opsel_hi": 3, "opsel_hi2": 1}}
+              "VOP3P": {"opsel_hi": 3, "opsel_hi2": 1}, "SMEM": {"offset": 0x10},
+              "MTBUF": {"format": 1}}
 NOPS = {"SOP2": 128, "SOPK": 32, "SOP1": 256, "SOPC": 128, "SOPP": 128, "VOP1": 256, "VOP2": 64,
-        "VOPC": 256, "VOP3": 1024, "VOP3P": 128}
+        "VOPC": 256, "VOP3": 1024, "VOP3P": 128, "SMEM": 256, "DS": 256, "FLAT": 128, "MUBUF": 256,
+        "MTBUF": 16}
 FIELD_CLASS = {"sdst": "sgpr", "ssrc0": "sgpr", "ssrc1": "sgpr", "vdst": "vgpr8", "vsrc1": "vgpr8",
-               "src0": "src9", "src1": "src9", "src2": "src9"}
+               "src0": "src9", "src1": "src9", "src2": "src9", "addr": "vgpr8", "data": "vgpr8",
+               "data0": "vgpr8", "data1": "vgpr8", "vdata": "vgpr8", "vaddr": "vgpr8",
+               "sdata": "sgpr", "soffset": "sgpr", "saddr": "sgpr", "sbase": "sbase",
+               "srsrc": "srsrc"}
 
 
 def token_field(tok, values, fam):
@@ -132,10 +146,14 @@ def token_field(tok, values, fam):
                 return field, kind, nregs
         elif cls == "sgpr" and kind == "s" and v == num:
             return field, kind, nregs
+        elif cls == "sbase" and kind == "s" and 2 * v == num:
+            return field, kind, nregs
+        elif cls == "srsrc" and kind == "s" and 4 * v == num:
+            return field, kind, nregs
     return None
 
 
-def enumerate_family(fam):
+def enumerate_family(fam, fixed=None):
     fields = FORMATS[fam][1]
     probe = PROBE_FIELDS[fam]
     names = list(probe)
@@ -145,7 +163,7 @@ def enumerate_family(fam):
     for op in range(NOPS[fam]):
         for var in variants:
             vals = dict(zip(names, var))
-            w = put(fam, op=op, **FIXED_BASE.get(fam, {}), **vals)
+            w = put(fam, op=op, **(fixed or FIXED_BASE.get(fam, {})), **vals)
             if family_of(w & 0xFFFFFFFF) != fam:
                 break
             words.append(w)
@@ -170,12 +188,16 @@ def spec_from_text(fam, text, vals):
         f = token_field(tok, vals, fam)
         if f is not None:
             field, kind, nregs = f
-            if FIELD_CLASS[field] in ("src9",) or field in ("ssrc0", "ssrc1"):
+            if FIELD_CLASS[field] in ("src9",) or field in ("ssrc0", "ssrc1", "soffset"):
                 spec.append(("src", field, nregs))
             else:
                 spec.append(("reg", field, kind, nregs))
         elif tok == "vcc_lo":
             spec.append(("fixed", tok))
+        elif tok == "off":
+            spec.append(("off",))
+        elif fam == "SMEM" and tok == str(vals.get("sdata")):
+            spec.append(("imm", "sdata"))
         elif tok == "0x12345678":
             spec.append(("lit",))
         elif fam in ("SOPK", "SOPP"):
@@ -214,7 +236,8 @@ def learn_accept(entries):
     """For every source operand, the set of operand codes llvm-mc decodes there; for VGPR-only
     fields, the highest register it takes (16-bit ops reach only v0..v127 in 32-bit encodings)."""
     words, keys = [], []
-    for (fam, op), e in entries.items():
+    for (name, op), e in entries.items():
+        fam = e["fam"]
         for i, o in enumerate(e["ops"]):
             if o[0] == "src":
                 codes = list(range(256))
@@ -228,7 +251,7 @@ def learn_accept(entries):
                 continue
             for c in codes:
                 words.append((fam, with_field(fam, e["word"], o[1], c)))
-                keys.append((fam, op, i, c))
+                keys.append((name, op, i, c))
     res = disassemble_probes([probe_bytes(f, w) for f, w in words])
     acc = {}
     for (fam, op, i, c), r in zip(keys, res):
@@ -316,28 +339,33 @@ def learn_bits(entries):
     """Flip every non-operand bit of the base word: must it keep its value, is it ignored, or is
     it a modifier llvm-mc prints?"""
     words, keys = [], []
-    for (fam, op), e in entries.items():
+    for (name, op), e in entries.items():
+        fam = e["fam"]
         size, fields = FORMATS[fam]
-        skip = field_bits(fam, "op") | ENC_MASK[fam]
+        skip = field_bits(fam, "op") | ENC_MASK[fam] | (field_bits(fam, "seg") if fam == "FLAT" else 0)
         for o in e["ops"]:
             if len(o) > 1 and o[1] in fields:
                 skip |= field_bits(fam, o[1])
             if o[0] == "imm":
-                skip |= field_bits(fam, "simm16")
+                skip |= field_bits(fam, "simm16" if "simm16" in fields else o[1])
         for b in range(size * 8):
             if not (skip >> b) & 1:
                 words.append((fam, e["word"] ^ (1 << b)))
-                keys.append((fam, op, b))
+                keys.append((name, op, b))
     res = disassemble_probes([probe_bytes(f, w) for f, w in words])
-    for (fam, op, b), r in zip(keys, res):
-        e = entries[(fam, op)]
+    for (name, op, b), r in zip(keys, res):
+        e = entries[(name, op)]
+        fam = e["fam"]
         if r is None:
             e["fixed"] |= 1 << b
         elif r[0] != e["text"]:
             e["mods"] |= 1 << b
             m = re.search(r"op_sel:\[([0-9,]+)\]", r[0])
             if m and 11 <= b <= 14 and fam != "VOP3P":
-                e["opsel_len"] = m.group(1).count(",") + 1
+                bits = m.group(1).split(",")
+                omap = list(e.get("opsel", (len(bits), -1, -1, -1, -1)))
+                omap[b - 10] = bits.index("1")
+                e["opsel"] = tuple(omap)
             if "sext(" in r[0] and b >= 61:
                 e["sext"] = e.get("sext", 0) | 1 << (b - 61)
 
@@ -380,8 +408,7 @@ def alu_entries():
             efam = fam
             if fam == "VOP3" and ("zero", "s0") in spec:
                 efam = "VOP3SD"
-                spec = [("reg", "sdst", "s", 2 if mnem.endswith("_f64") or "64" in mnem and False else 1)
-                        if x == ("zero", "s0") else x for x in spec]
+                spec = [("reg", "sdst", "s", 1) if x == ("zero", "s0") else x for x in spec]
             entries[(efam, op)] = dict(fam=efam, op=op, mnem=mnem, ops=spec, text=text, word=word,
                                        fixed=0, mods=0)
     learn_accept(entries)
@@ -453,19 +480,16 @@ def emit_alu(entries, out):
                     for o in ops)
         fams.setdefault(fam, {})[op] = (e["mnem"], ops, e["fixed"], e["word"] & e["fixed"],
                                         e["mods"], e.get("dpp16"), e.get("dpp8"), e.get("dppmods", 0),
-                                        e.get("opsel_len", 0))
+                                        e.get("opsel"))
     out.write("# family -> opcode -> (mnemonic, operands, fixed_mask, fixed_value, modifier_mask,\n"
               "#                      dpp16 mnemonic or None, dpp8 mnemonic or None, DPP16 word bits\n"
-              "#                      allowed among fi/bound_ctrl/neg/abs [23:18], op_sel entries printed)\n"
+              "#                      allowed among fi/bound_ctrl/neg/abs [23:18], op_sel printing:\n"
+              "#                      (entries, index of bit 11, 12, 13, 14 or -1))\n"
               "# operand: ('reg', field, 's'|'v', nregs, vgpr limit | index into ACCEPT) | ('src', field, nregs, type,\n"
               "#          accepted codes\n"
               "#          index into ACCEPT) | ('fixed', text) | ('lit',) | ('imm', 'simm16', style) |\n"
               "#          ('msg', field)\n")
-    out.write("# ACCEPT[i]: bitmask over operand codes 0..511 that llvm-mc decodes in that source\n")
-    out.write("ACCEPT = [\n")
-    for m in masks:
-        out.write("    0x%x,\n" % m)
-    out.write("]\n")
+
     out.write("ALU = {\n")
     for fam, ops in fams.items():
         out.write("    %r: {\n" % fam)
@@ -473,6 +497,15 @@ def emit_alu(entries, out):
             out.write("        %d: %r,\n" % (op, v))
         out.write("    },\n")
     out.write("}\n")
+    return masks
+
+
+def write_accept(out, masks):
+    out.write("# ACCEPT[i]: bitmask over operand codes 0..511 that llvm-mc decodes in that operand\n")
+    out.write("ACCEPT = [\n")
+    for m in masks:
+        out.write("    0x%x,\n" % m)
+    out.write("]\n")
 
 
 HEADER = """# Generated by scripts/gen_rdna3_tables.py from llvm-mc-19 (gfx1100); do not edit.
@@ -506,6 +539,100 @@ def symbol_names(out):
     out.write("VERSION_NAMES = %s\n" % pprint.pformat(vers, width=100))
 
 
+SEGMENTS = ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL"))
+
+
+def mem_entries():
+    entries = {}
+    for fam in ("SMEM", "DS", "FLAT", "MUBUF", "MTBUF"):
+        variants = [(name, {"seg": seg}) for seg, name in SEGMENTS] if fam == "FLAT" else [(fam, None)]
+        for name, fixed in variants:
+            for op, (text, vals, word) in enumerate_family(fam, fixed).items():
+                mnem, spec, mods = spec_from_text(fam, text, vals)
+                entries[(name, op)] = dict(fam=fam, op=op, mnem=mnem, ops=spec, text=text, word=word,
+                                           fixed=0, mods=0)
+    learn_accept(entries)
+    learn_bits(entries)
+    return entries
+
+
+def vopd_entries(alu):
+    """VOPD halves: opx/opy -> (mnemonic, operands); types borrowed from the VOP1/VOP2 twin."""
+    by_name = {}
+    for (fam, op), e in alu.items():
+        if fam in ("VOP1", "VOP2"):
+            by_name[re.sub(r"_e32$", "", e["mnem"])] = e
+    halves = {"X": {}, "Y": {}}
+    for side, n in (("X", 16), ("Y", 32)):
+        words, keys = [], []
+        for op in range(n):
+            for v1 in (60, 0):
+                ox, oy = (op, 0) if side == "X" else (0, op)
+                words.append(put("VOPD", opx=ox, opy=oy, srcx0=296, vsrcx1=v1 if side == "X" else 60,
+                                 vdstx=20, srcy0=297, vsrcy1=v1 if side == "Y" else 61, vdsty=10))
+                keys.append((op, v1))
+        for (op, v1), t in zip(keys, disasm_words("VOPD", words)):
+            if t is None or op in halves[side]:
+                continue
+            part = t.split(" :: ")[0 if side == "X" else 1]
+            mnem, toks, _ = split_operands(part)
+            base = by_name.get("v_" + mnem[len("v_dual_"):])
+            dtype = "b32"
+            if base is not None:
+                dtype = next(o[4] for o in base["ops"] if o[0] == "src")
+            ops = []
+            for tok in toks:
+                if tok == "0x12345678":
+                    ops.append(("lit",))
+                elif tok in ("v20", "v21"):
+                    ops.append(("reg", "vdst", "v", 1))
+                elif tok in ("v40", "v41"):
+                    ops.append(("src", "src0", 1, dtype))
+                elif tok in ("v60", "v61"):
+                    ops.append(("reg", "vsrc1", "v", 1))
+                else:
+                    raise ValueError("VOPD operand %r in %r" % (tok, t))
+            halves[side][op] = (mnem, tuple(ops))
+    return halves
+
+
+def emit_vopd(halves, out):
+    out.write("# VOPD halves: 'X' (opx) / 'Y' (opy) -> opcode -> (mnemonic, operands)\n")
+    out.write("VOPD = %s\n" % pprint.pformat(halves, width=110))
+
+
+def emit_mem(entries, out, masks):
+    out.write("# memory families: name -> opcode -> (mnemonic, operands, fixed_mask, fixed_value,\n"
+              "#                                     modifier_mask); names FLAT/SCRATCH/GLOBAL share FLAT\n"
+              "# operand: ('reg', field, 's'|'v', nregs, vgpr limit | index into ACCEPT) | ('src', field,\n"
+              "#          nregs, type, index into ACCEPT) | ('off',) | ('imm', field)\n")
+    fams = {}
+    for (name, op), e in sorted(entries.items()):
+        ops = []
+        for o in e["ops"]:
+            if o[0] == "src":
+                o = ("src", o[1], o[2], "b32", masks.setdefault(o[3], len(masks)))
+            elif o[0] == "reg" and o[2] == "s":
+                o = o[:4] + (masks.setdefault(o[4], len(masks)),)
+            ops.append(o)
+        fams.setdefault(name, {})[op] = (e["mnem"], tuple(ops), e["fixed"], e["word"] & e["fixed"],
+                                         e["mods"])
+    out.write("MEM = {\n")
+    for fam, ops in fams.items():
+        out.write("    %r: {\n" % fam)
+        for op, v in ops.items():
+            out.write("        %d: %r,\n" % (op, v))
+        out.write("    },\n")
+    out.write("}\n")
+    fmts = disasm_words("MTBUF", [put("MTBUF", op=0, vdata=1, srsrc=1, format=f) for f in range(128)], None)
+    names = {}
+    for f, t in enumerate(fmts):
+        m = re.search(r"format:\[(\w+)\]", t or "")
+        if m:
+            names[f] = m.group(1)
+    out.write("BUF_FORMAT_NAMES = %s\n" % pprint.pformat(names, width=100))
+
+
 def main():
     import io
     entries = alu_entries()
@@ -515,7 +642,11 @@ def main():
         e.pop("sig", None)
     out = io.StringIO()
     out.write(HEADER)
-    emit_alu(entries, out)
+    halves = vopd_entries(entries)
+    masks = emit_alu(entries, out)
+    emit_vopd(halves, out)
+    emit_mem(mem_entries(), out, masks)
+    write_accept(out, masks)
     symbol_names(out)
     with open(OUT, "w") as f:
         f.write(out.getvalue())

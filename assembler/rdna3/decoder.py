@@ -128,7 +128,7 @@ _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
 
 
 def _decode_alu(fam, op, entry, word, data, offset):
-    mnem, spec, fmask, fval, mmask, dpp16m, dpp8m, dppmods, opsel_len = entry
+    mnem, spec, fmask, fval, mmask, dpp16m, dpp8m, dppmods, opsel_map = entry
     if word & fmask != fval:
         raise _invalid(data, offset)
     size, fields = FORMATS[fam]
@@ -254,8 +254,10 @@ def _decode_alu(fam, op, entry, word, data, offset):
     if vop3:
         opsel = (word >> 11) & 15 if mmask & (15 << 11) else 0
         if mods_bits & (15 << 11):
-            n = opsel_len - 1
-            bits = [(mods_bits >> (11 + i)) & 1 for i in range(n)] + [(mods_bits >> 14) & 1]
+            bits = [0] * opsel_map[0]
+            for i in range(4):
+                if mods_bits >> (11 + i) & 1:
+                    bits[opsel_map[1 + i]] = 1
             tail.append("op_sel:[%s]" % ",".join(map(str, bits)))
         modifiers["op_sel"] = opsel
         if mods_bits >> 15 & 1:
@@ -332,6 +334,8 @@ def decode(data, offset=0):
         ins = _decode_alu(fam, op, entry, word, data, offset)
         return ins, ins.size
     from . import decode_mem
+    if fam == "VOPD":
+        return decode_mem.decode_vopd(word, data, offset)
     return decode_mem.decode(fam, word, data, offset)
 
 

@@ -50,7 +50,7 @@ def sgpr_text(code, nregs=1):
         return _SPECIAL.get(code)
     if code <= 105:
         return "s[%d:%d]" % (code, code + nregs - 1)
-    if code >= 235:
+    if code >= 235 or code == 124:
         return _SPECIAL.get(code)
     if 108 <= code <= 123:
         return "ttmp[%d:%d]" % (code - 108, code - 108 + nregs - 1)

@@ -73,8 +73,8 @@ VERSION_FLAGS = ((0x2000, "UC_VERSION_W64_BIT"), (0x4000, "UC_VERSION_W32_BIT"),
 
 def version_text(v):
     base = v & 0x1FFF
-    if base > 0xFF or (base not in VERSION_NAMES and not v & 0xE000):
-        return int16_text(v)
+    if base > 0xFF:
+        return "0x%x" % v
     text = VERSION_NAMES.get(base, str(base))
     for bit, name in VERSION_FLAGS:
         if v & bit:
