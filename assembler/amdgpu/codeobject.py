@@ -30,7 +30,8 @@ def collect_directives(source_text):
     blocks (line numbers 1-based)."""
     out, end = [], None
     for line_no, text in enumerate(source_text.splitlines(), 1):
-        word = text.split(";")[0].split()[0] if text.split(";")[0].split() else ""
+        words = text.split(";", 1)[0].split()
+        word = words[0] if words else ""
         if end is not None:
             out.append((line_no, text))
             if word == end:
