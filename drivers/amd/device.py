@@ -307,7 +307,11 @@ class AMDDevice:
         for q in (self.compute, self.copier):
             t = getattr(q, "timeline", None)
             if t is not None and t.value < t.last_submitted:
-                attempt(lambda t=t: t.wait(t.last_submitted, min(self.timeout, 5.0)))
+                try:      # let queued work finish before its memory goes; a dead queue is abandoned
+                    t.wait(t.last_submitted, min(self.timeout, 5.0))
+                except GPUError as e:
+                    if _debug() >= 1:
+                        print(f"AMDDevice {self.index}: close abandons unfinished work: {e}", file=sys.stderr)
         for q in (self.copier, self.compute):
             if q is not None:
                 attempt(q.destroy)

@@ -24,6 +24,10 @@ SLEEP_SLICE_MS = 100           # each WAIT_EVENTS sleep; short so a missed inter
 DEFAULT_TIMEOUT = 30.0
 
 
+class HardwareException(GPUError):
+    """KFD reported a hardware exception (a queue or GPU reset) while we waited."""
+
+
 class Events:
     """The KFD events one device waits on: its queues' completion event plus the process's
     memory- and hardware-exception events. ``mailbox`` is the event-page slot the GPU writes."""
@@ -52,8 +56,8 @@ class Events:
         hw = self.data[2].hw_exception_data
         if hw.gpu_id or hw.reset_type or hw.memory_lost:
             lost = "; VRAM contents were lost" if hw.memory_lost else ""
-            raise GPUError(f"GPU reset on gpu_id {hw.gpu_id} (reset_type {hw.reset_type}, "
-                           f"cause {hw.reset_cause}){lost}")
+            raise HardwareException(f"KFD reported a GPU reset on gpu_id {hw.gpu_id} (reset_type {hw.reset_type}, "
+                                    f"cause {hw.reset_cause}){lost}")
 
 
 def fault_reason(mem):
@@ -104,15 +108,19 @@ class TimelineSignal:
                 break
             if now >= deadline:
                 raise self.hang(target)
-            self.events.wait(max(1, min(SLEEP_SLICE_MS, int((deadline - now) * 1000))))
+            try:
+                self.events.wait(max(1, min(SLEEP_SLICE_MS, int((deadline - now) * 1000))))
+            except HardwareException as e:     # the GPU gave up on the queue: a hang it detected
+                raise self.hang(target, str(e)) from None
         for v in [v for v in self.in_flight if v <= target]:
             del self.in_flight[v]
 
-    def hang(self, target):
+    def hang(self, target, cause=""):
         done = self.value
         pending = sorted(v for v in self.in_flight if v > done)
         what = self.in_flight.get(pending[0], "unknown work") if pending else "nothing recorded"
-        return GPUHang(done, target, f"{self.name} value {pending[0] if pending else done + 1}: {what}")
+        text = f"{self.name} value {pending[0] if pending else done + 1}: {what}"
+        return GPUHang(done, target, text + (f" ({cause})" if cause else ""))
 
     def reset(self, value):
         """After a queue is recreated: the counter restarts where the host says."""
