@@ -528,3 +528,34 @@ def test_sdma_unknown_opcode_and_bad_va(c):
 def test_a_gtt_flag_free_gpu_view_is_consistent(c):
     buf = c.alloc(4096, GTT)
     assert vm(c).lookup(buf.va).owner.handle == buf.handle
+
+
+def test_userptr_pages_unmapped_by_the_host_fault_instead_of_crashing(c):
+    host = c.k.mmap(None, 4096)
+    a = c.ioctl("ALLOC_MEMORY_OF_GPU", va_addr=host.address, size=4096, gpu_id=c.gpu_id,
+                flags=K.KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, mmap_offset=host.address)
+    ids = K.ffi.new("uint32_t[1]", [c.gpu_id])
+    c.ioctl("MAP_MEMORY_TO_GPU", handle=a.handle, n_devices=1, device_ids_array_ptr=int(K.ffi.cast("uintptr_t", ids)))
+    mem = c.create_event(K.KFD_IOC_EVENT_MEMORY)
+    sdma = SDMARing(c)
+    sdma.submit(sdma_fence(host.address, 1))
+    assert host.view(np.uint32)[0] == 1
+    c.k.munmap(host)
+    sdma.submit(sdma_fence(host.address, 2))
+    result, data = c.wait([mem.event_id], timeout_ms=0)
+    assert result == COMPLETE and data[0].memory_exception_data.va == host.address
+    c.ioctl("UNMAP_MEMORY_FROM_GPU", handle=a.handle, n_devices=1, device_ids_array_ptr=int(K.ffi.cast("uintptr_t", ids)))
+    c.ioctl("FREE_MEMORY_OF_GPU", handle=a.handle)
+
+
+def test_a_thread_waiting_on_an_event_is_released_by_another_threads_doorbell(c, pm4):
+    import threading
+    ev = c.create_event()
+    results = []
+    waiter = threading.Thread(target=lambda: results.append(c.wait([ev.event_id], timeout_ms=5000)[0]))
+    waiter.start()
+    import time
+    time.sleep(0.05)                     # let the waiter block first
+    pm4.submit(signal_event(c, ev))
+    waiter.join(10)
+    assert results == [COMPLETE]

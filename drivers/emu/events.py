@@ -18,6 +18,7 @@ UNSIGNALED_EVENT_SLOT = 0xFFFFFFFFFFFFFFFF
 FIRST_NONSIGNAL_EVENT_ID = 0x80000000     # KFD_FIRST_NONSIGNAL_EVENT_ID
 KFD_MMAP_TYPE_EVENTS = 2 << 62
 INFINITE = 0xFFFFFFFF
+POLL_INTERVAL = 0.005                     # seconds between CP polls while a thread waits
 SIGNAL_TYPES = (K.KFD_IOC_EVENT_SIGNAL, K.KFD_IOC_EVENT_DEBUG_EVENT)
 
 
@@ -158,7 +159,11 @@ class EventTable:
 
     # -- waiting ------------------------------------------------------------------------------
     def wait(self, data, wait_for_all, timeout_ms, poll):
-        """``data``: cffi array of kfd_event_data (updated in place) -> KFD_IOC_WAIT_RESULT_*."""
+        """``data``: cffi array of kfd_event_data (updated in place) -> KFD_IOC_WAIT_RESULT_*.
+
+        ``poll`` runs the process's queues (as the CP keeps polling); it is called without this
+        table's lock held, because the queues take the GPU lock and then signal events here.
+        """
         with self.cond:
             evs = [self.lookup(d.event_id) for d in data]
             waiters = []
@@ -166,14 +171,16 @@ class EventTable:
                 w = _Waiter()
                 w.activated = ev.signaled
                 ev.signaled = ev.signaled and not ev.auto_reset
-                if ev.is_signal and d.signal_event_data.last_event_age and d.signal_event_data.last_event_age != ev.age:
+                age = d.signal_event_data.last_event_age
+                if ev.is_signal and age and age != ev.age:
                     w.activated = True
                 ev.waiters.append(w)
                 waiters.append(w)
-            deadline = None if timeout_ms == INFINITE else time.monotonic() + timeout_ms / 1000.0
-            try:
-                while True:
-                    poll()
+        deadline = None if timeout_ms == INFINITE else time.monotonic() + timeout_ms / 1000.0
+        try:
+            while True:
+                poll()
+                with self.cond:
                     done = [w.activated for w in waiters]
                     if all(done) if wait_for_all else any(done):
                         result = K.KFD_IOC_WAIT_RESULT_COMPLETE
@@ -182,21 +189,22 @@ class EventTable:
                     if left is not None and left <= 0:
                         result = K.KFD_IOC_WAIT_RESULT_TIMEOUT
                         break
-                    self.cond.wait(0.05 if left is None else min(left, 0.05))
-            finally:
+                    self.cond.wait(POLL_INTERVAL if left is None else min(left, POLL_INTERVAL))
+        finally:
+            with self.cond:
                 for ev, w in zip(evs, waiters):
                     if w in ev.waiters:
                         ev.waiters.remove(w)
-            for d, ev, w in zip(data, evs, waiters):
-                if not w.activated:
-                    continue
-                if ev.type == K.KFD_IOC_EVENT_MEMORY and ev.memory:
-                    d.memory_exception_data = ev.memory
-                elif ev.type == K.KFD_IOC_EVENT_HW_EXCEPTION and ev.hw:
-                    d.hw_exception_data = ev.hw
-                elif ev.is_signal and d.signal_event_data.last_event_age:
-                    d.signal_event_data.last_event_age = ev.age
-            return result
+        for d, ev, w in zip(data, evs, waiters):
+            if not w.activated:
+                continue
+            if ev.type == K.KFD_IOC_EVENT_MEMORY and ev.memory:
+                d.memory_exception_data = ev.memory
+            elif ev.type == K.KFD_IOC_EVENT_HW_EXCEPTION and ev.hw:
+                d.hw_exception_data = ev.hw
+            elif ev.is_signal and d.signal_event_data.last_event_age:
+                d.signal_event_data.last_event_age = ev.age
+        return result
 
     def counts(self):
         return len(self.events)

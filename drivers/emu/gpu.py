@@ -101,6 +101,7 @@ class VirtualGPU:
     def run(self, process):
         """Run every queue of ``process`` until none makes progress."""
         with self.lock:
+            process.revalidate_userptrs()
             progress = True
             while progress:
                 progress = False

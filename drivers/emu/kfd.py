@@ -27,6 +27,7 @@ from drivers.kernel import MAP_FIXED, RealKernel
 
 KFD_ABI_MINOR = 18                      # the level of kfd_ioctl's declarations (RUNTIME_ENABLE: >= 1.14)
 DEPRECATED_NRS = range(0x0D, 0x11)      # the removed DBG_* commands answer EPERM
+WAIT_EVENTS_NR = 0x0C
 _host = RealKernel()
 
 
@@ -98,8 +99,11 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         args = K.ffi.from_buffer(f"struct {info.struct} *", kdata)
         log(2, f"kfd: {name} ({usize} bytes)")
         try:
-            with self.dev.gpu.lock:
+            if nr == WAIT_EVENTS_NR:     # sleeps: must not hold the GPU while other threads ring doorbells
                 handler(self, self.proc, args)
+            else:
+                with self.dev.gpu.lock:
+                    handler(self, self.proc, args)
         finally:
             if info.copies_out:
                 buf[:usize] = bytes(kdata[:usize])

@@ -166,8 +166,7 @@ class MemoryIoctls:
                 fail(errno.EINVAL, f"{what}: {bo} is not mapped to GPU 0x{ids[i]:x}")
             if bo.queue_refs:
                 fail(errno.EBUSY, f"{what}: {bo} is used by a queue (destroy the queue first)")
-            proc.vm.unmap(bo.va)
-            bo.mapped = False
+            proc.unmap_bo(bo)
             a.n_success = i + 1
 
     def get_available_memory(self, proc, a):

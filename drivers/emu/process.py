@@ -7,7 +7,7 @@ import errno
 
 from drivers.emu.events import EventTable
 from drivers.emu.gpu import DOORBELL_PAGE_SIZE, log
-from drivers.emu.memory import HostMemory
+from drivers.emu.memory import HostMemory, host_range_mapped
 from drivers.emu.vm import GpuVM
 
 
@@ -27,6 +27,7 @@ class BufferObject:
         self.idr, self.handle, self.va, self.size, self.flags = idr, handle, va, size, flags
         self.kind, self.mem, self.mmap_offset = kind, mem, mmap_offset
         self.mapped = False
+        self.invalidated = False            # USERPTR whose host pages went away (MMU notifier)
         self.queue_refs = 0
 
     def __repr__(self):
@@ -67,6 +68,21 @@ class KfdProcess:
             fail(missing_errno, f"handle 0x{handle:x} names no buffer of this process")
         return bo
 
+    def revalidate_userptrs(self):
+        """Drop GPU mappings of USERPTR memory the host unmapped, as amdgpu's MMU notifier does:
+        the GPU then faults (NotPresent) instead of touching freed host pages."""
+        for bo in self.bos.values():
+            if bo.kind == "USERPTR" and bo.mapped and not bo.invalidated \
+                    and not host_range_mapped(bo.mem.address, bo.size):
+                self.vm.unmap(bo.va)
+                bo.invalidated = True
+                log(1, f"kfd: {bo} lost its host pages; GPU accesses to it now fault")
+
+    def unmap_bo(self, bo):
+        if not bo.invalidated:
+            self.vm.unmap(bo.va)
+        bo.mapped = False
+
     def release(self):
         """Process exit: queues, events and buffers go, as kfd_process_wq_release does."""
         for q in list(self.queues.values()):
@@ -74,7 +90,7 @@ class KfdProcess:
         self.events.events.clear()
         for bo in list(self.bos.values()):
             if bo.mapped:
-                self.vm.unmap(bo.va)
+                self.unmap_bo(bo)
             self.free_bo(bo)
         self.doorbells.release()
 

@@ -71,6 +71,9 @@ class SDMAQueue:
             return fixed[op]
         if op == TIMESTAMP and sub in (SUB_TIMESTAMP_GET, SUB_TIMESTAMP_GET_GLOBAL):
             return 3
+        if op in OP_NAMES:
+            raise PacketError(f"{where}: SDMA opcode {op} sub-opcode {sub} (header 0x{header:08x}) is not "
+                              "supported by the virtual SDMA engine")
         raise PacketError(f"{where}: unknown SDMA opcode {op} sub-opcode {sub} (header 0x{header:08x})")
 
     @staticmethod
