@@ -19,7 +19,7 @@ import numpy as np
 
 from drivers.amd.compute import GPU_CLOCK_HZ, Launch
 from drivers.amd.memory import round_up
-from drivers.errors import GPUError
+from drivers.errors import GPUError, GPUFault, GPUHang
 
 from drivers.amd import aql
 
@@ -53,6 +53,7 @@ class CommandBuffer:
         if kernel.needs_scratch:
             self.device.ensure_scratch(kernel)
         self.launches.append(_Recorded(kernel, layout, grid, block, list(args)))
+        self.description = f"replay of {len(self.launches)} recorded launch(es) ({kernel.name}...)"
         return self
 
     def finalize(self):
@@ -103,6 +104,7 @@ class CommandBuffer:
             raise GPUError(f"recorded PM4 of {len(dwords)} dwords exceeds the {capacity}-dword indirect buffer")
         self.buffer.view(np.uint32, self.ib_offset, len(dwords))[:] = dwords
         self.ib_va, self.ib_dwords = self.buffer.va + self.ib_offset, len(dwords)
+        self.template = q.ib_template(self.ib_va, self.ib_dwords)
 
     def submit(self, wait=False, timeout=None):
         """Replay every recorded launch; with ``wait`` return their GPU time in seconds."""
@@ -114,11 +116,15 @@ class CommandBuffer:
             dev.synchronize()
             self._build()
         q = dev.compute
-        what = f"replay of {len(self.launches)} recorded launch(es)"
-        if q.use_aql:
-            value = dev._guard(lambda: q.submit_packets(self.packets, wait, what))
-        else:
-            value = dev._guard(lambda: q.submit_ib(self.ib_va, self.ib_dwords, wait, what))
+        what = self.description
+        try:
+            if q.use_aql:
+                value = q.submit_packets(self.packets, wait, what)
+            else:
+                value = q.submit_ib(self.ib_va, self.ib_dwords, wait, what, self.template)
+        except (GPUFault, GPUHang):          # seen while waiting for ring space
+            dev.recover()
+            raise
         self.last_value = value
         if not wait:
             return None

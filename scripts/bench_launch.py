@@ -1,0 +1,124 @@
+"""Host-side cost of launching an empty kernel: first launch vs replay, against the floor.
+
+    python scripts/bench_launch.py --emulate gfx1100 [--aql] [-n 2000]
+
+Three numbers, each the host time per submission averaged over n (GPU time is not measured):
+
+* floor     write one PM4 packet (a NOP as long as a replay's ring part) to the compute ring,
+            publish the write pointer and ring the doorbell: the least any submission costs.
+* launch    prg["empty"](buf): kernarg packing, register programming, signal, doorbell.
+* replayed  a recorded command buffer resubmitted: one INDIRECT_BUFFER + the signal.
+
+On the virtual GPU the doorbell runs the command processor synchronously, so the raw numbers
+include the emulator's work for the packets. The time spent inside the doorbell store is
+therefore measured too and reported separately: "driver" = total - doorbell is the host cost of
+this runtime alone (on hardware the doorbell is one posted MMIO write).
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from assembler.amdgpu.elf_writer import KernelSpec, write_code_object  # noqa: E402
+from assembler.amdgpu.kernel_descriptor import KernelDescriptor  # noqa: E402
+from drivers.amd import pm4  # noqa: E402
+from drivers.amd.device import AMDDevice  # noqa: E402
+from drivers.errors import GPUError  # noqa: E402
+
+S_ENDPGM = (0xBFB00000).to_bytes(4, "little")
+
+
+def empty_kernel_code_object(target="gfx1100"):
+    """One kernel without arguments (kernarg pointer still in s[0:1]) that ends at once."""
+    kd = KernelDescriptor(kernarg_size=0)
+    kd.set("ENABLE_SGPR_KERNARG_SEGMENT_PTR", 1)
+    kd.set("ENABLE_WAVEFRONT_SIZE32", 1)
+    kd.set("USER_SGPR_COUNT", 2)
+    kd.set("ENABLE_SGPR_WORKGROUP_ID_X", 1)
+    return write_code_object(S_ENDPGM, [KernelSpec("empty", 0, kd, sgpr_count=3, vgpr_count=1)], target)
+
+
+class TimedDoorbell:
+    """Wraps a queue's doorbell Mapping; accumulates the seconds spent in its 64-bit stores."""
+
+    def __init__(self, mapping):
+        self.mapping, self.seconds = mapping, 0.0
+
+    def store64(self, offset, value):
+        t = time.perf_counter()
+        self.mapping.store64(offset, value)
+        self.seconds += time.perf_counter() - t
+
+
+def per_call_us(fn, n, doorbell):
+    doorbell.seconds = 0.0
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    total = time.perf_counter() - start
+    return total / n * 1e6, (total - doorbell.seconds) / n * 1e6
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--emulate", metavar="TARGET", help="run on the virtual GPU (also GPU_EMULATE)")
+    ap.add_argument("--aql", action="store_true", help="use an AQL compute queue instead of PM4")
+    ap.add_argument("-n", type=int, default=2000, help="submissions per measurement")
+    args = ap.parse_args(argv)
+    try:
+        dev = AMDDevice(emulate=args.emulate, aql=args.aql)
+    except GPUError as e:
+        print(f"bench_launch: {e}", file=sys.stderr)
+        return 1
+    try:
+        gpu = getattr(dev.kernel, "gpu", None)
+        if gpu is not None and gpu.executor is None:
+            gpu.executor = lambda dispatch: None         # the kernel is empty: nothing to execute
+        prg = dev.load(empty_kernel_code_object(dev.target))
+        kernel = prg["empty"]
+        kernel(wait=True)                                   # warm up: scratch, caches, first IB
+        q = dev.compute
+        doorbell = q.hw.doorbell = TimedDoorbell(q.hw.doorbell)
+        packet = pm4.nop(20)
+
+        def floor():
+            q.submit_pm4(pm4.nop(4), "floor") if q.use_aql else _raw_submit(q, packet)
+
+        cb = dev.command_buffer()
+        cb.add(kernel)
+        cb.submit(wait=True)
+        results = {}
+        for name, fn in (("floor", floor), ("launch", kernel), ("replayed", cb.submit)):
+            fn()
+            results[name] = per_call_us(fn, args.n, doorbell)
+            dev.synchronize()
+        print(f"{dev.target} {q.name}, n={args.n}, host microseconds per submission "
+              f"(total incl. doorbell / driver alone):")
+        floor_total, floor_driver = results["floor"]
+        for name, (total, driver) in results.items():
+            print(f"  {name:9s} {total:8.2f} us  {driver:7.2f} us   "
+                  f"{total / floor_total:5.2f} x / {driver / floor_driver:5.2f} x floor")
+        return 0
+    finally:
+        dev.close()
+
+
+def _raw_submit(q, packet):
+    """The floor: one packet into the ring, write pointer, doorbell (no signal, no kernargs)."""
+    hw = q.hw
+    hw.make_room(len(packet), q.timeline)
+    pos = hw.wptr % hw.capacity
+    if pos + len(packet) > hw.capacity:                       # keep the floor free of wrap handling
+        hw.ring_u32[pos:] = pm4.nop(hw.capacity - pos) if hw.capacity - pos > 1 else [0]
+        hw.wptr += hw.capacity - pos
+        pos = 0
+    hw.ring_u32[pos:pos + len(packet)] = packet
+    hw.wptr += len(packet)
+    hw.wptr_word[0] = hw.wptr
+    hw.doorbell.store64(hw.doorbell_offset, hw.wptr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
