@@ -25,6 +25,14 @@ _UserSGPR = ("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2)
     ("dispatch_id", 2), ("flat_scratch_init", 2), ("private_segment_size", 1)
 
 
+_SET_START_HEADER = pm4.header(pm4.SET_SH_REG, 7)
+_START_X_INDEX = pm4.COMPUTE_START_X - pm4.SET_SH_REG_START        # START_X/Y/Z then NUM_THREAD_X/Y/Z
+_DISPATCH_HEADER = pm4.header(pm4.DISPATCH_DIRECT, 4)
+_INITIATOR_W64 = pm4.COMPUTE_SHADER_EN | pm4.FORCE_START_AT_000
+_INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
+_PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
+
+
 class Launch:
     """What one dispatch needs, resolved: the kernel, where its kernargs are, and the grid."""
     __slots__ = ("kernel", "kernarg_va", "dispatch_packet_va", "grid", "block")
@@ -72,43 +80,53 @@ class ComputeQueue:
         self.timeline.reset(self.timeline.last_submitted)
 
     # -- PM4 building blocks --------------------------------------------------------------------
+    def user_sgpr_plan(self, kernel):
+        """Which user SGPRs ``kernel`` takes (kernel_code_properties order) and how many
+        USER_SGPR_COUNT says to load; checked once per kernel."""
+        plan = getattr(kernel, "user_sgpr_plan", None)
+        if plan is None:
+            kd = kernel.descriptor
+            names = [name for name, _ in _UserSGPR if kd.get(f"ENABLE_SGPR_{name.upper()}")]
+            used = sum(n for name, n in _UserSGPR if name in names)
+            count = kd.user_sgpr_count
+            if used > count:
+                raise GPUError(f"kernel {kernel.name}: kernel_code_properties enable {used} user SGPRs but "
+                               f"COMPUTE_PGM_RSRC2.USER_SGPR_COUNT is {count}")
+            if used > pm4.NUM_USER_DATA:
+                raise GPUError(f"kernel {kernel.name}: {used} user SGPRs; COMPUTE_USER_DATA holds 16")
+            plan = kernel.user_sgpr_plan = (names, min(count, pm4.NUM_USER_DATA) - used)
+        return plan
+
     def user_sgprs(self, kernel, launch):
-        kd = kernel.descriptor
+        names, padding = self.user_sgpr_plan(kernel)
         dev = self.device
         values = []
-        for name, count in _UserSGPR:
-            if not kd.get(f"ENABLE_SGPR_{name.upper()}"):
-                continue
-            if name == "private_segment_buffer":
-                values += dev.scratch_srd()
+        for name in names:
+            if name == "kernarg_segment_ptr":
+                values += _split(launch.kernarg_va)
             elif name == "dispatch_ptr":
                 values += _split(launch.dispatch_packet_va)
+            elif name == "private_segment_buffer":
+                values += dev.scratch_srd()
             elif name == "queue_ptr":
                 values += _split(self.queue_ptr)
-            elif name == "kernarg_segment_ptr":
-                values += _split(launch.kernarg_va)
             elif name == "dispatch_id":
                 values += _split(self.dispatch_id)
             elif name == "flat_scratch_init":
                 values += _split(dev.scratch_va)
             else:
-                values.append(kd.private_segment_fixed_size)
-        count = kd.user_sgpr_count
-        if len(values) > count:
-            raise GPUError(f"kernel {kernel.name}: kernel_code_properties enable {len(values)} user SGPRs but "
-                           f"COMPUTE_PGM_RSRC2.USER_SGPR_COUNT is {count}")
-        if len(values) > pm4.NUM_USER_DATA:
-            raise GPUError(f"kernel {kernel.name}: {len(values)} user SGPRs; COMPUTE_USER_DATA holds 16")
-        return values + [0] * (min(count, pm4.NUM_USER_DATA) - len(values))
+                values.append(kernel.private_segment_size)
+        return values + [0] * padding
 
-    def pm4_dispatch(self, kernel, launch):
-        """The PM4 that programs the COMPUTE_* registers and dispatches ``launch``."""
+    def pm4_program(self, kernel):
+        """The launch-independent register writes for ``kernel`` (cached until scratch moves):
+        cache invalidation, code address, RSRC1/2/3, scratch ring, restart and limits."""
         dev = self.device
-        code = kernel.code_va
-        gx, gy, gz = launch.grid
-        bx, by, bz = launch.block
-        user = self.user_sgprs(kernel, launch)
-        scratch = dev.scratch_va
+        key = (dev.scratch_va, dev.tmpring_size)
+        cached = getattr(kernel, "pm4_program_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        code, scratch = kernel.code_va, dev.scratch_va
         cmds = pm4.acquire_mem()
         cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_LO, (code >> 8) & 0xFFFFFFFF, code >> 40)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_RSRC1, kernel.rsrc1, kernel.rsrc2)
@@ -116,13 +134,21 @@ class ComputeQueue:
         cmds += pm4.set_sh_reg(pm4.COMPUTE_TMPRING_SIZE, dev.tmpring_size)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_DISPATCH_SCRATCH_BASE_LO, (scratch >> 8) & 0xFFFFFFFF, scratch >> 40)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_RESTART_X, 0, 0, 0)
-        if user:
-            cmds += pm4.set_sh_reg(pm4.COMPUTE_USER_DATA_0, *user)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_RESOURCE_LIMITS, 0)
-        cmds += pm4.set_sh_reg(pm4.COMPUTE_START_X, 0, 0, 0, bx, by, bz)
-        initiator = pm4.COMPUTE_SHADER_EN | pm4.FORCE_START_AT_000 | (pm4.CS_W32_EN if kernel.wave32 else 0)
-        cmds += pm4.dispatch_direct(gx, gy, gz, initiator)
-        cmds += pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
+        kernel.pm4_program_cache = (key, cmds)
+        return cmds
+
+    def pm4_dispatch(self, kernel, launch):
+        """The PM4 that programs the COMPUTE_* registers and dispatches ``launch``."""
+        gx, gy, gz = launch.grid
+        bx, by, bz = launch.block
+        user = self.user_sgprs(kernel, launch)
+        cmds = list(self.pm4_program(kernel))
+        if user:
+            cmds += [pm4.header(pm4.SET_SH_REG, 1 + len(user)), pm4.COMPUTE_USER_DATA_0 - pm4.SET_SH_REG_START, *user]
+        cmds += [_SET_START_HEADER, _START_X_INDEX, 0, 0, 0, bx, by, bz,
+                 _DISPATCH_HEADER, gx, gy, gz, _INITIATOR_W32 if kernel.wave32 else _INITIATOR_W64]
+        cmds += _PARTIAL_FLUSH
         return cmds
 
     def pm4_wait_copy(self):

@@ -53,6 +53,8 @@ def _debug():
 
 
 def _dims(value, what):
+    if type(value) is tuple and len(value) == 3 and all(type(v) is int and v > 0 for v in value):
+        return value
     if isinstance(value, int):
         value = (value,)
     try:
@@ -73,6 +75,7 @@ class AMDDevice:
             kernel = make_kernel(target) if target else RealKernel()
         self.kernel, self.index, self.timeout = kernel, index, timeout
         self.closed = False
+        self.debug = _debug()
         self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
         self._doorbells, self._buffers, self._timelines = {}, {}, 0
         self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
@@ -214,7 +217,7 @@ class AMDDevice:
         if packet_va:
             mem[off + size:off + total] = q.aql_dispatch_packet(kernel, launch).view(np.uint8)
         what = f"dispatch of {kernel.name} grid {grid} block {block}"
-        if _debug() >= 1:
+        if self.debug >= 1:
             print(f"AMDDevice {self.index}: {what}", file=sys.stderr)
         value = self._guard(lambda: q.launch(kernel, launch, wait, what))
         if not wait:
