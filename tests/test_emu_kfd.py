@@ -413,3 +413,16 @@ def test_debug_2_logs_the_rule(c, capsys, monkeypatch):
     monkeypatch.setenv("DEBUG", "2")
     refused(c, "ALLOC_MEMORY_OF_GPU", errno.EINVAL, va_addr=0, size=0, gpu_id=c.gpu_id, flags=GTT)
     assert "ALLOC_MEMORY_OF_GPU: size is 0 -> EINVAL" in capsys.readouterr().err
+
+
+def test_two_opens_of_dev_kfd_share_one_process(kernel):
+    c = KfdClient(kernel)
+    second = kernel.open("/dev/kfd")
+    buf = c.alloc(4096, map_gpu=False)
+    args = K.new("kfd_ioctl_free_memory_of_gpu_args", handle=buf.handle)
+    kernel.ioctl(second, K.AMDKFD_IOC_FREE_MEMORY_OF_GPU, args)       # the other fd sees the same handles
+    c.buffers.remove(buf)
+    kernel.munmap(buf.mapping)
+    kernel.close(second)
+    assert kernel.gpu.live()["processes"] == 1
+    c.close()

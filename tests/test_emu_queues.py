@@ -559,3 +559,30 @@ def test_a_thread_waiting_on_an_event_is_released_by_another_threads_doorbell(c,
     pm4.submit(signal_event(c, ev))
     waiter.join(10)
     assert results == [COMPLETE]
+
+
+def test_update_queue_parks_and_resumes_a_queue(c, pm4):
+    out = c.alloc(4096)
+    fields = dict(queue_id=pm4.q.queue_id, ring_base_address=pm4.q.ring.va, ring_size=4096, queue_priority=7)
+    c.ioctl("UPDATE_QUEUE", queue_percentage=0, **fields)
+    pm4.submit(write_data(out.va, 1))
+    assert out.view(np.uint32)[0] == 0 and c.rptr(pm4.q) == 0        # an inactive queue is not served
+    c.ioctl("UPDATE_QUEUE", queue_percentage=100, **fields)
+    c.ring_doorbell(pm4.q, pm4.wptr)
+    assert out.view(np.uint32)[0] == 1
+
+
+def test_a_bug_in_the_executor_stops_the_queue_and_propagates(c, pm4):
+    def broken(d):
+        raise ZeroDivisionError("simulator bug")
+    c.k.gpu.executor = broken
+    with pytest.raises(ZeroDivisionError):
+        pm4.submit(pm4_dispatch(0x1000, [0, 0]))
+    assert "internal error: ZeroDivisionError: simulator bug" in c.k.gpu.last_error
+
+
+def test_debug_2_prints_packets(c, pm4, capsys, monkeypatch):
+    monkeypatch.setenv("DEBUG", "2")
+    out = c.alloc(4096)
+    pm4.submit(write_data(out.va, 0xFEED))
+    assert f"PM4 queue 0: WRITE_DATA at ring dword 0: c0033700 00000500 {lo(out.va):08x}" in capsys.readouterr().err

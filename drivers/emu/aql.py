@@ -12,6 +12,7 @@ import numpy as np
 
 from drivers.emu.dispatch import LDS_GRANULE, Dispatch
 from drivers.emu.faults import PacketError
+from drivers.emu.gpu import log
 from drivers.emu.pm4 import BLOCKED, INDIRECT_BUFFER, PM4Engine
 
 PACKET_SIZE = 64
@@ -73,6 +74,7 @@ class AQLQueue:
             if kind == INVALID:
                 return progress          # the producer has not published this header yet
             what = f"{TYPE_NAMES.get(kind, f'type {kind}')} packet {self.rptr} (ring byte {index * PACKET_SIZE}, VA 0x{va:x})"
+            log(2, f"AQL queue {q.queue_id}: {what}: {bytes(pkt).hex()}")
             if self.handle(kind, pkt, what, va) == BLOCKED:
                 return progress
             self.complete(_u(pkt, 56, np.uint64), what)

@@ -150,6 +150,10 @@ class Queue:
         except (PacketError, MemoryFault, IllegalInstruction, ShaderHang) as e:
             self.gpu.queue_failed(self.process, self, e)
             return True
+        except Exception as e:
+            # a bug in the executor or a processor: stop the queue so nothing runs half-done, and say so
+            self.gpu.queue_failed(self.process, self, PacketError(f"internal error: {type(e).__name__}: {e}"))
+            raise
 
 
 class DoorbellPage(Mapping):

@@ -6,10 +6,13 @@ are 64-bit dword counts.  INDIRECT_BUFFER pushes a frame (ring -> IB1 -> IB2; CH
 current IB), and WAIT_REG_MEM leaves the engine parked on the packet until memory satisfies it,
 so execution resumes exactly there on the next doorbell.  Payload layouts: amd.md §2.3.
 """
+import sys
+
 import numpy as np
 
 from drivers.emu.dispatch import LDS_GRANULE, Dispatch
 from drivers.emu.faults import PacketError
+from drivers.emu.gpu import debug_level
 
 NOP, DISPATCH_DIRECT, WRITE_DATA, WAIT_REG_MEM = 0x10, 0x15, 0x37, 0x3C
 INDIRECT_BUFFER, COPY_DATA, EVENT_WRITE, RELEASE_MEM = 0x3F, 0x40, 0x46, 0x49
@@ -112,6 +115,9 @@ class PM4Engine:
 
     def execute(self, opcode, p, where, packet_va):
         """Run one packet (``p``: its dwords incl. header).  None, BLOCKED or an IB to push."""
+        if debug_level() >= 2:
+            print(f"PM4 queue {self.queue.queue_id}: {self.name(opcode)} at {where}: "
+                  + " ".join(f"{int(x):08x}" for x in p), file=sys.stderr)
         if opcode is None or opcode == NOP:
             return None
         handler = self.HANDLERS.get(opcode)

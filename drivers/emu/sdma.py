@@ -8,6 +8,7 @@ event mailbox followed by TRAP(int_context = event id) signals a KFD event.  Lay
 import numpy as np
 
 from drivers.emu.faults import PacketError
+from drivers.emu.gpu import log
 from drivers.emu.pm4 import compare
 
 NOP, COPY, WRITE, INDIRECT, FENCE, TRAP, SEM, POLL_REGMEM = 0, 1, 2, 4, 5, 6, 7, 8
@@ -52,7 +53,9 @@ class SDMAQueue:
             if self.rptr + 4 * length > target:
                 raise PacketError(f"{where}: needs {length} dwords but only {(target - self.rptr) // 4} "
                                   "were published by the write pointer")
-            if self.execute(op, sub, self._dwords(pos, length), where) is False:
+            packet = self._dwords(pos, length)
+            log(2, f"SDMA queue {q.queue_id}: {where}: " + " ".join(f"{d:08x}" for d in packet[:8]))
+            if self.execute(op, sub, packet, where) is False:
                 return progress
             self.rptr += 4 * length
             self.vm.write_u64(q.rptr_va, self.rptr)
