@@ -1,0 +1,5 @@
+import sys
+
+from hw_tests.cli import main
+
+sys.exit(main())

@@ -1,0 +1,89 @@
+"""`python -m hw_tests`: bring up a card (or the virtual one) stage by stage.
+
+    python -m hw_tests --device amd:0              # every stage on GPU 0
+    python -m hw_tests --emulate gfx1100 --json r.json
+    python -m hw_tests --list                      # the stages and what each needs
+    python -m hw_tests --device amd:0 --only sdma_copy,peak_memory
+
+Exit status: 0 when every stage passed or was skipped for a stated reason, 1 when any failed,
+2 for a bad command line.
+"""
+import argparse
+import sys
+import time
+
+from hw_tests.console import Console
+from hw_tests.context import Context, UsageError
+from hw_tests.report import build_report, write_report
+from hw_tests.runner import Runner
+
+
+def build_registry():
+    from hw_tests.stages import build_registry as build
+    return build()
+
+
+def list_stages(registry, out):
+    width = max(len(s.name) for s in registry)
+    for s in registry:
+        needs = f"  (needs {', '.join(s.depends)})" if s.depends else ""
+        print(f"{s.name.ljust(width)}  {s.title}{needs}", file=out)
+
+
+def parse_only(text, registry):
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in registry]
+    if unknown or not names:
+        raise UsageError(f"--only {text!r}: unknown stage {unknown[0] if unknown else '(none given)'}; "
+                         f"see --list for the {len(registry)} stages")
+    return names
+
+
+def run(ctx, registry, console, only=None, argv=None):
+    """Run the suite on ``ctx``; returns (report dict, exit code). Always closes the device."""
+    runner = Runner(registry, ctx, console)
+    start = time.perf_counter()
+    try:
+        results = runner.run(only)
+    finally:
+        try:
+            ctx.close()
+        except Exception as e:       # noqa: BLE001 -- a teardown problem is reported, not hidden
+            console.write(f"closing the device failed: {type(e).__name__}: {e}")
+    seconds = time.perf_counter() - start
+    console.summary(results, seconds)
+    return build_report(ctx, results, seconds, argv), runner.exit_code
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    ap = argparse.ArgumentParser(prog="python -m hw_tests", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--device", default="amd:0", metavar="VENDOR:N", help="the GPU to test (default amd:0)")
+    ap.add_argument("--emulate", metavar="TARGET", help="test the virtual GPU instead (gfx1100); also GPU_EMULATE")
+    ap.add_argument("--json", metavar="FILE", help="write the whole report as JSON")
+    ap.add_argument("--only", metavar="STAGE[,STAGE]", help="run these stages (and the stages they need)")
+    ap.add_argument("--list", action="store_true", help="list the stages and exit")
+    args = ap.parse_args(argv)
+    registry = build_registry()
+    if args.list:
+        list_stages(registry, sys.stdout)
+        return 0
+    from drivers.emu import emulation_target
+    console = Console()
+    try:
+        only = parse_only(args.only, registry) if args.only else None
+        ctx = Context(args.device, emulation_target(args.emulate))
+    except UsageError as e:
+        print(f"hw_tests: error: {e}", file=sys.stderr)
+        return 2
+    where = f"virtual {ctx.target}" if ctx.emulated else args.device
+    console.write(f"hw_tests: bring-up of {where}")
+    report, code = run(ctx, registry, console, only, argv)
+    if args.json:
+        try:
+            write_report(report, args.json)
+        except OSError as e:
+            print(f"hw_tests: error: cannot write {args.json}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        console.write(f"report written to {args.json}")
+    return code

@@ -1,0 +1,91 @@
+"""The device under test and what stages hand each other (the open device, loaded programs).
+
+``--device amd:N`` drives GPU N through the host's amdkfd; ``--emulate gfx1100`` (or
+GPU_EMULATE) drives the virtual GPU behind the same kernel seam. On the virtual GPU the stages
+shrink their problem sizes (``ctx.size``) so the whole suite runs in minutes; each stage says
+which sizes it used.
+"""
+import re
+
+from drivers.kernel import RealKernel
+
+VENDORS = ("amd",)
+
+
+class UsageError(ValueError):
+    """A bad command-line value; the message is printed as is."""
+
+
+def parse_device(text):
+    """'amd:0' -> ('amd', 0); a bare index means AMD."""
+    m = re.fullmatch(r"(?:(\w+):)?(\d+)", (text or "").strip())
+    if not m:
+        raise UsageError(f"--device {text!r}: expected VENDOR:INDEX such as amd:0")
+    vendor = (m.group(1) or "amd").lower()
+    if vendor not in VENDORS:
+        raise UsageError(f"--device {text!r}: vendor {vendor!r} is not supported; supported: {', '.join(VENDORS)}")
+    return vendor, int(m.group(2))
+
+
+class Context:
+    def __init__(self, device="amd:0", emulate=None, kernel=None):
+        self.vendor, self.index = parse_device(device)
+        self.target = emulate
+        if kernel is None:
+            if emulate:
+                from drivers.emu import UnknownTarget, make_kernel
+                try:
+                    kernel = make_kernel(emulate)
+                except UnknownTarget as e:
+                    raise UsageError(f"--emulate: {e}") from None
+            else:
+                kernel = RealKernel()
+        self.kernel = kernel
+        self.topology = self.node = self.dev = None
+        self.shared = {}                # results one stage leaves for the stages after it
+
+    @property
+    def emulated(self):
+        return self.target is not None
+
+    @property
+    def spec(self):
+        return f"emulate:{self.target}" if self.emulated else f"{self.vendor}:{self.index}"
+
+    def size(self, hardware, simulator):
+        """A problem size: the full one on a real card, the small one on the virtual GPU."""
+        return simulator if self.emulated else hardware
+
+    def open_device(self):
+        from drivers.amd.device import AMDDevice
+        self.dev = AMDDevice(self.index, kernel=self.kernel)
+        return self.dev
+
+    def after_stage(self, stage, result):
+        """Called after every stage that ran, whatever its outcome."""
+
+    def close(self):
+        programs = self.shared.pop("programs", {})
+        dev, self.dev = self.dev, None
+        if dev is not None and not dev.closed:
+            for prg in programs.values():
+                try:
+                    prg.free()
+                except Exception:        # noqa: BLE001 -- the device close below frees it anyway
+                    pass
+            dev.close()
+
+    def describe(self):
+        """The device as the report records it: spec, node properties, memory banks, caches."""
+        out = {"spec": self.spec, "emulated": self.emulated, "target": None, "name": None, "topology": None}
+        node = self.node
+        if node is not None:
+            out.update(target=node.gfx_target, name=node.marketing_name)
+            out["topology"] = {
+                "node": node.index, "gpu_id": node.gpu_id, "properties": dict(node.properties),
+                "compute_units": node.compute_units, "engine_clock_mhz": node.engine_clock_mhz,
+                "vram_bytes": node.vram_bytes, "wave_size": node.wave_size,
+                "mem_banks": [dict(b.properties) for b in node.mem_banks],
+                "caches": [dict(c.properties) for c in node.caches],
+            }
+        return out

@@ -1,0 +1,12 @@
+"""The bring-up stages, in dependency order. Each module registers its stages with ``register``."""
+from hw_tests.registry import Registry
+from hw_tests.stages import memory, platform
+
+MODULES = (platform, memory)
+
+
+def build_registry():
+    reg = Registry()
+    for module in MODULES:
+        module.register(reg)
+    return reg
