@@ -373,3 +373,102 @@ def test_replay_uses_one_indirect_buffer_and_patches_kernargs(dev):
     with pytest.raises(IndexError):
         cb.update(5, a, b)
     cb.free()
+
+
+def test_gpu_detected_hang_is_gpu_hang_and_the_device_recovers(dev):
+    from drivers.emu.faults import ShaderHang
+    calls = []
+
+    def hang_once(d):
+        calls.append(d)
+        if len(calls) == 1:
+            raise ShaderHang(d.code_va, 1 << 20)
+        pattern_executor([])(d)
+
+    dev.kernel.gpu.executor = hang_once
+    prg = dev.load(code_object("grid3d"))
+    out = dev.alloc(64)
+    with pytest.raises(GPUHang) as err:
+        prg["grid3d"](out, out, grid=(1, 1, 1), block=(4, 1, 1), wait=True)
+    assert "GPU reset" in str(err.value) and "dispatch of grid3d" in str(err.value)
+    prg["grid3d"](out, out, grid=(1, 1, 1), block=(4, 1, 1), wait=True)
+    result = np.zeros(4, np.uint32)
+    out.copyout(result)
+    assert result.tolist() == [7, 10, 13, 16]
+
+
+def test_denied_render_node_is_device_not_found():
+    kernel = make_kernel("gfx1100")
+    kernel.denied.add("/dev/dri/renderD128")
+    with pytest.raises(DeviceNotFound, match="permission denied opening /dev/dri/renderD128"):
+        AMDDevice(kernel=kernel)
+    assert_nothing_live(kernel)
+
+
+@pytest.mark.parametrize("minor, enabled", [(13, False), (14, True)])
+def test_runtime_enable_only_from_abi_1_14(monkeypatch, minor, enabled):
+    import drivers.emu.kfd as emu_kfd
+    monkeypatch.setattr(emu_kfd, "KFD_ABI_MINOR", minor)
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel) as d:
+        assert d.kfd.version == (1, minor)
+        assert kernel.gpu.processes[0].runtime_enabled is enabled
+    assert_nothing_live(kernel)
+
+
+def test_our_own_code_object_without_explicit_args(dev):
+    """A code object from assembler.amdgpu's writer: no arguments, kernarg pointer in s[0:1]."""
+    from assembler.amdgpu.elf_writer import KernelSpec, write_code_object
+    from assembler.amdgpu.kernel_descriptor import KernelDescriptor
+    kd = KernelDescriptor()
+    kd.set("ENABLE_SGPR_KERNARG_SEGMENT_PTR", 1)
+    kd.set("ENABLE_SGPR_DISPATCH_PTR", 1)
+    kd.set("ENABLE_WAVEFRONT_SIZE32", 1)
+    kd.set("USER_SGPR_COUNT", 4)
+    data = write_code_object((0xBFB00000).to_bytes(4, "little"), [KernelSpec("empty", 0, kd, sgpr_count=4, vgpr_count=1)])
+    seen = []
+    dev.kernel.gpu.executor = seen.append
+    prg = dev.load(data)
+    secs = prg["empty"](grid=(3, 1, 1), block=(32, 1, 1), wait=True)
+    assert secs >= 0 and seen[0].grid_workgroups == (3, 1, 1) and seen[0].code_va == prg["empty"].code_va
+    assert seen[0].vm.read(seen[0].code_va, 4) == (0xBFB00000).to_bytes(4, "little")   # image placed in VRAM
+    if seen[0].source == "pm4":                      # dispatch ptr then kernarg ptr, in SGPR order
+        packet = seen[0].user_sgprs[0] | seen[0].user_sgprs[1] << 32
+        assert struct.unpack("<HHHH", seen[0].vm.read(packet + 2, 8))[1:] == (32, 1, 1)
+        assert struct.unpack("<I", seen[0].vm.read(packet + 12, 4))[0] == 96       # grid in work-items
+    with pytest.raises(KernargError, match="takes 0 arguments, 1 given"):
+        prg["empty"](1, grid=(1, 1, 1), block=(1, 1, 1))
+
+
+def test_debug_prints_devices_and_launches(monkeypatch, capsys):
+    monkeypatch.setenv("DEBUG", "1")
+    kernel = make_kernel("gfx1100")
+    kernel.gpu.executor = lambda d: None
+    with AMDDevice(kernel=kernel) as d:
+        prg = d.load(code_object("grid3d"))
+        out = d.alloc(64)
+        prg["grid3d"](out, out, grid=(1, 1, 1), block=(1, 1, 1), wait=True)
+    err = capsys.readouterr().err
+    assert "AMDDevice 0: gfx1100" in err and "dispatch of grid3d" in err
+
+
+def test_two_devices_share_one_kfd_process():
+    """Two AMDDevice objects on one kernel share /dev/kfd, the event page and the GPU's VM;
+    either can close first."""
+    kernel = make_kernel("gfx1100")
+    a, b = AMDDevice(kernel=kernel), AMDDevice(kernel=kernel, sdma=False)
+    assert a.process is b.process and kernel.gpu.live()["processes"] == 1
+    assert a.events.mailbox != b.events.mailbox
+    x, y = a.alloc(4096), b.alloc(4096)
+    x.copyin(np.arange(1024, dtype=np.uint32))
+    with pytest.raises(GPUError, match="SDMA copies are disabled"):
+        b.copy(y, x)                                  # b copies with the CPU; x is private VRAM
+    a.copy(y, x)                                      # a buffer of the other device, by SDMA
+    out = np.zeros(1024, np.uint32)
+    y.copyout(out)
+    assert np.array_equal(out, np.arange(1024))
+    a.close()
+    assert kernel.gpu.live()["queues"] == 1
+    y.copyin(np.zeros(1024, np.uint32))
+    b.close()
+    assert_nothing_live(kernel)
