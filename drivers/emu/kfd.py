@@ -84,7 +84,7 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         info = K.IOCTLS.get(nr)
         name = info.name if info else f"KFD ioctl nr 0x{nr:02x}"
         if info is None:
-            fail(errno.EINVAL, f"{name}: no amdkfd command has this number")
+            fail(errno.ENOTTY, f"{name}: no amdkfd command has this number")
         if nr in DEPRECATED_NRS:
             fail(errno.EPERM, f"{name}: the debugger interface of ABI < 1.13 was removed")
         handler = self.HANDLERS.get(nr)
@@ -133,6 +133,8 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         if a.mode_mask & K.KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK:
             if proc.runtime_enabled:
                 fail(errno.EBUSY, "RUNTIME_ENABLE: the runtime is already enabled for this process")
+            if proc.queues:
+                fail(errno.EEXIST, "RUNTIME_ENABLE: the process already has queues; enable the runtime first")
             proc.runtime_enabled = True
         else:
             proc.runtime_enabled = False

@@ -1,18 +1,19 @@
 """Queue ioctls of the virtual amdkfd: CREATE_QUEUE (88- and 96-byte), DESTROY_QUEUE, UPDATE_QUEUE.
 
-Validation order and errnos follow kfd_chardev.c (set_queue_properties_from_user) and, for the
-buffers, kfd_queue.c:kfd_queue_acquire_buffers of Linux >= 6.11: the read and write pointers
-must each lie in the first page of a one-page GPU mapping, the ring in a mapping of exactly
-PAGE_ALIGN(ring_size) bytes, and a compute queue needs the node's EOP size (4 KiB), its control
-stack size and at least its CWSR size, in a mapping of (ctx_save_restore_size + debug memory)
-bytes.  Buffers a queue uses cannot be unmapped while it lives.
+Validation order and errnos follow kfd_chardev.c (set_queue_properties_from_user: a ring_size
+below 1 KiB is clamped to KFD_MIN_QUEUE_RING_SIZE and the caller sees it) and, for the buffers,
+kfd_queue.c:kfd_queue_acquire_buffers of Linux >= 6.11: the read and write pointers must each lie
+in the first page of a one-page GPU mapping, the ring in a mapping of exactly PAGE_ALIGN(ring_size)
+bytes, and a compute queue needs the node's EOP size (4 KiB), its control stack size and at least
+its CWSR size, in a mapping of (ctx_save_restore_size + debug memory) bytes.  Buffers a queue uses
+cannot be unmapped while it lives.
 """
 import errno
 
 import kfd_ioctl as K
 
 from drivers.emu.aql import AQLQueue
-from drivers.emu.gpu import DOORBELL_PAGE_SIZE, DOORBELL_SIZE, Queue
+from drivers.emu.gpu import DOORBELL_PAGE_SIZE, DOORBELL_SIZE, Queue, log
 from drivers.emu.kfd_memory import KFD_MMAP_TYPE_DOORBELL, mmap_gpu_id
 from drivers.emu.memory import PAGE_SIZE
 from drivers.emu.pm4 import PM4Queue
@@ -54,8 +55,11 @@ class QueueIoctls:
             fail(errno.EINVAL, f"{what}: queue_percentage {a.queue_percentage & 0xFF} exceeds {K.KFD_MAX_QUEUE_PERCENTAGE}")
         if a.queue_priority > K.KFD_MAX_QUEUE_PRIORITY:
             fail(errno.EINVAL, f"{what}: queue_priority {a.queue_priority} exceeds {K.KFD_MAX_QUEUE_PRIORITY}")
-        if not _is_power_of_2(a.ring_size) or a.ring_size < K.KFD_MIN_QUEUE_RING_SIZE:
-            fail(errno.EINVAL, f"{what}: ring_size {a.ring_size} is not a power of two >= {K.KFD_MIN_QUEUE_RING_SIZE}")
+        if a.ring_size and not _is_power_of_2(a.ring_size):
+            fail(errno.EINVAL, f"{what}: ring_size {a.ring_size} is not a power of two")
+        if a.ring_size < K.KFD_MIN_QUEUE_RING_SIZE:     # the kernel clamps, and the caller sees it
+            log(2, f"kfd: {what}: ring_size {a.ring_size} clamped to {K.KFD_MIN_QUEUE_RING_SIZE}")
+            a.ring_size = K.KFD_MIN_QUEUE_RING_SIZE
 
     def create_queue(self, proc, a):
         what = "CREATE_QUEUE"
@@ -137,19 +141,13 @@ class QueueIoctls:
         proc.destroy_queue(q)
 
     def update_queue(self, proc, a):
+        """New ring, percentage and priority; a zero ring address or percentage parks the queue."""
         what = "UPDATE_QUEUE"
-        if (a.queue_percentage & 0xFF) > K.KFD_MAX_QUEUE_PERCENTAGE:
-            fail(errno.EINVAL, f"{what}: queue_percentage {a.queue_percentage & 0xFF} exceeds {K.KFD_MAX_QUEUE_PERCENTAGE}")
-        if a.queue_priority > K.KFD_MAX_QUEUE_PRIORITY:
-            fail(errno.EINVAL, f"{what}: queue_priority {a.queue_priority} exceeds {K.KFD_MAX_QUEUE_PRIORITY}")
-        if a.ring_size and not _is_power_of_2(a.ring_size):
-            fail(errno.EINVAL, f"{what}: ring_size {a.ring_size} is not a power of two")
+        self._check_common(a, what)
         q = proc.queues.get(a.queue_id)
         if q is None:
             fail(errno.EFAULT, f"{what}: no queue {a.queue_id} exists for update")
-        if a.ring_base_address != q.ring_va or a.ring_size != q.ring_size:
-            if a.ring_size < K.KFD_MIN_QUEUE_RING_SIZE:
-                fail(errno.EINVAL, f"{what}: ring_size {a.ring_size} is below {K.KFD_MIN_QUEUE_RING_SIZE}")
+        if a.ring_base_address and (a.ring_base_address != q.ring_va or a.ring_size != q.ring_size):
             held = []
             self._queue_buffer(proc, a.ring_base_address, page_align(a.ring_size), what, "ring_base_address", held)
             old = q.held.pop(2)          # wptr, rptr, ring, ...: the ring BO is third
@@ -159,4 +157,4 @@ class QueueIoctls:
             q.ring_va, q.ring_size = a.ring_base_address, a.ring_size
             q.ring = proc.vm.translate(q.ring_va, q.ring_size)
             q.processor = type(q.processor)(self.dev.gpu, q)
-        q.active = (a.queue_percentage & 0xFF) > 0 and a.ring_size > 0
+        q.active = (a.queue_percentage & 0xFF) > 0 and a.ring_base_address != 0
