@@ -1,6 +1,5 @@
 """The virtual amdkfd, driven through the kernel seam like a driver: every rule has its errno."""
 import errno
-import os
 import time
 
 import numpy as np
@@ -10,7 +9,6 @@ import kfd_ioctl as K
 from drivers.emu import make_kernel
 from drivers.emu.kfd_client import GTT, VRAM, KfdClient
 from drivers.errors import IoctlError
-from drivers.kernel import MAP_NORESERVE, MAP_PRIVATE, PROT_NONE
 
 COMPUTE, AQL, SDMA = K.KFD_IOC_QUEUE_TYPE_COMPUTE, K.KFD_IOC_QUEUE_TYPE_COMPUTE_AQL, K.KFD_IOC_QUEUE_TYPE_SDMA
 
@@ -227,10 +225,8 @@ def test_userptr_wraps_host_memory(c):
 
 def test_render_node_mmap_rules(c, kernel):
     buf = c.alloc(8192, cpu=False)
-    offset = c.ioctl  # keep flake quiet
-    del offset
-    bo = kernel.gpu.processes[0].bos
-    mmap_offset = next(b.mmap_offset for b in bo.values() if b.handle == buf.handle)
+    bos = kernel.gpu.processes[0].bos
+    mmap_offset = next(b.mmap_offset for b in bos.values() if b.handle == buf.handle)
     other = kernel.open("/dev/dri/renderD128")
     with pytest.raises(OSError) as e:
         kernel.mmap(other, 8192, mmap_offset)

@@ -11,8 +11,6 @@ import sys
 import threading
 import time
 
-import numpy as np
-
 from drivers.emu.faults import IllegalInstruction, MemoryFault, PacketError, ShaderHang
 from drivers.kernel import Mapping
 

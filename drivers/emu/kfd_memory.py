@@ -24,7 +24,6 @@ KFD_MMAP_TYPE_SHIFT, KFD_MMAP_GPU_ID_SHIFT = 62, 46
 KFD_MMAP_TYPE_DOORBELL, KFD_MMAP_TYPE_EVENTS = 3 << 62, 2 << 62
 KFD_MMAP_TYPE_RESERVED_MEM, KFD_MMAP_TYPE_MMIO = 1 << 62, 0
 VRAM_AVAILABILITY_ALIGN = 1 << 21
-F = K
 
 
 def mmap_gpu_id(gpu_id):
@@ -44,10 +43,10 @@ def user_memory(address, size):
 
 def memory_type(flags):
     """The kernel's precedence: VRAM, then GTT, USERPTR, DOORBELL, MMIO_REMAP."""
-    for bit, name in ((F.KFD_IOC_ALLOC_MEM_FLAGS_VRAM, "VRAM"), (F.KFD_IOC_ALLOC_MEM_FLAGS_GTT, "GTT"),
-                      (F.KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, "USERPTR"),
-                      (F.KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL, "DOORBELL"),
-                      (F.KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP, "MMIO_REMAP")):
+    for bit, name in ((K.KFD_IOC_ALLOC_MEM_FLAGS_VRAM, "VRAM"), (K.KFD_IOC_ALLOC_MEM_FLAGS_GTT, "GTT"),
+                      (K.KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, "USERPTR"),
+                      (K.KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL, "DOORBELL"),
+                      (K.KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP, "MMIO_REMAP")):
         if flags & bit:
             return name
     return None
@@ -77,7 +76,7 @@ class MemoryIoctls:
             fail(errno.EINVAL, f"{what}: flags 0x{flags:08x} name no memory type (VRAM, GTT, USERPTR, DOORBELL, MMIO_REMAP)")
         size = -(-a.size // PAGE_SIZE) * PAGE_SIZE
         va = a.va_addr
-        if kind == "VRAM" and flags & F.KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC and not gpu.card.vram_public:
+        if kind == "VRAM" and flags & K.KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC and not gpu.card.vram_public:
             fail(errno.EINVAL, f"{what}: host-visible (PUBLIC) VRAM needs a large BAR, this card has none")
         if kind == "USERPTR" and a.mmap_offset % PAGE_SIZE:
             fail(errno.EINVAL, f"{what}: USERPTR address 0x{a.mmap_offset:x} is not page aligned")
@@ -148,8 +147,8 @@ class MemoryIoctls:
             if ids[i] != self.dev.gpu.gpu_id:
                 fail(errno.EINVAL, f"{what}: device_ids_array[{i}] = 0x{ids[i]:x} is not a GPU of this process")
             if not bo.mapped:
-                proc.vm.map(bo.va, bo.mem.array, writable=bool(bo.flags & F.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE),
-                            executable=bool(bo.flags & F.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE), owner=bo)
+                proc.vm.map(bo.va, bo.mem.array, writable=bool(bo.flags & K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE),
+                            executable=bool(bo.flags & K.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE), owner=bo)
                 bo.mapped = True
             a.n_success = i + 1
 
