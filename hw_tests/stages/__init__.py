@@ -1,8 +1,8 @@
 """The bring-up stages, in dependency order. Each module registers its stages with ``register``."""
 from hw_tests.registry import Registry
-from hw_tests.stages import memory, platform
+from hw_tests.stages import copies, memory, platform, signals
 
-MODULES = (platform, memory)
+MODULES = (platform, memory, copies, signals)
 
 
 def build_registry():
