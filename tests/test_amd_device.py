@@ -472,3 +472,30 @@ def test_two_devices_share_one_kfd_process():
     y.copyin(np.zeros(1024, np.uint32))
     b.close()
     assert_nothing_live(kernel)
+
+
+def test_hdp_flush_page_and_its_absence(monkeypatch, capsys):
+    from drivers.amd.memory import MMIO_REMAP, Memory
+    from drivers.errors import IoctlError
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel) as d:
+        assert d.mmio.heap is MMIO_REMAP and d.hdp_flush_word is not None
+        assert not d.flush_hdp_on_submit
+        d.alloc(4096, cpu_access=True)
+        assert d.flush_hdp_on_submit                 # CPU writes through the BAR now need a flush
+    assert_nothing_live(kernel)
+    real_alloc = Memory.alloc
+
+    def no_remap(self, size, heap=VRAM, align=4096):
+        if heap is MMIO_REMAP:
+            raise IoctlError("AMDKFD_IOC_ALLOC_MEMORY_OF_GPU", 0xc0284b16, 22)
+        return real_alloc(self, size, heap, align)
+
+    monkeypatch.setattr(Memory, "alloc", no_remap)
+    monkeypatch.setenv("DEBUG", "1")
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel) as d:
+        assert d.mmio is None
+        d.hdp_flush()                                # harmless without the page
+    assert "no MMIO remap page" in capsys.readouterr().err
+    assert_nothing_live(kernel)

@@ -127,6 +127,7 @@ class CPUCopier:
     def copyin(self, buf, offset, src):
         self.device.synchronize()
         self._bytes(buf, "copyin")[offset:offset + src.size] = src
+        self.device.hdp_flush()
 
     def copyout(self, dst, buf, offset):
         self.device.synchronize()
@@ -136,3 +137,4 @@ class CPUCopier:
         self.device.synchronize()
         s = self._bytes(src, "copy source")[src_offset:src_offset + nbytes]
         self._bytes(dst, "copy destination")[dst_offset:dst_offset + nbytes] = s
+        self.device.hdp_flush()

@@ -20,17 +20,18 @@ import os
 import sys
 
 import numpy as np
+from kfd_ioctl import KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL
 
 from drivers.amd import kfd as K
 from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue, Launch
 from drivers.amd.copy import CPUCopier, SDMACopier, as_bytes, check_range
 from drivers.amd.kernargs import KernargLayout  # noqa: F401  (re-exported for users of launch())
-from drivers.amd.memory import GTT, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
+from drivers.amd.memory import GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
 from drivers.amd.process import KFDProcess
 from drivers.amd.program import Program
 from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events
 from drivers.amd import aql
-from drivers.errors import GPUError, GPUFault, GPUHang
+from drivers.errors import GPUError, GPUFault, GPUHang, IoctlError
 from drivers.kernel import RealKernel
 
 DOORBELL_PAGE_BYTES = 0x2000          # gfx9+: 1024 x 8-byte doorbells per process and GPU
@@ -76,6 +77,7 @@ class AMDDevice:
         self.kernel, self.index, self.timeout = kernel, index, timeout
         self.closed = False
         self.debug = _debug()
+        self.flush_hdp_on_submit, self.hdp_flush_word, self.mmio = False, None, None
         self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
         self._doorbells, self._buffers, self._timelines = {}, {}, 0
         self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
@@ -96,6 +98,7 @@ class AMDDevice:
         signal, memory, hw = create_events(self.kfd, handle or 0)
         self.events = Events(self.kfd, proc.event_page[0], signal, memory, hw)
         self.signal_page = self.memory.alloc(PAGE, GTT)
+        self.hdp_flush_word = self._map_hdp_flush()
         self.timestamps_va = self.signal_page.va + TIMESTAMPS_OFFSET
         self.timestamps = self.signal_page.view(np.uint64, TIMESTAMPS_OFFSET, 2)
         use_aql = aql if aql is not None else (_env_flag("AMD_AQL") or self.node.num_xcc > 1)
@@ -105,6 +108,23 @@ class AMDDevice:
         if _debug() >= 1:
             print(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
                   f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies", file=sys.stderr)
+
+    def _map_hdp_flush(self):
+        """The HDP flush register in the MMIO remap page: CPU writes to VRAM through the BAR sit
+        in the host data path cache until it is flushed, so it is written before each submit
+        once host-visible VRAM exists. None (no flush) if the kernel offers no remap page."""
+        try:
+            self.mmio = self.memory.alloc(PAGE, MMIO_REMAP)
+        except IoctlError as e:
+            self.mmio = None
+            if self.debug >= 1:
+                print(f"AMDDevice {self.index}: no MMIO remap page ({e}); HDP is not flushed", file=sys.stderr)
+            return None
+        return self.mmio.view(np.uint32, KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL, 1)
+
+    def hdp_flush(self):
+        if self.hdp_flush_word is not None:
+            self.hdp_flush_word[0] = 0
 
     # -- plumbing used by queues ----------------------------------------------------------------
     def doorbell(self, doorbell_offset):
@@ -137,6 +157,8 @@ class AMDDevice:
             VRAM_PUBLIC if cpu_access or isinstance(self.copier, CPUCopier) else VRAM
         buf = self.memory.alloc(nbytes, heap)
         buf.device = self
+        if heap is VRAM_PUBLIC:
+            self.flush_hdp_on_submit = True
         self._buffers[buf.va] = buf
         return buf
 
@@ -219,6 +241,8 @@ class AMDDevice:
         what = f"dispatch of {kernel.name} grid {grid} block {block}"
         if self.debug >= 1:
             print(f"AMDDevice {self.index}: {what}", file=sys.stderr)
+        if self.flush_hdp_on_submit:
+            self.hdp_flush()
         value = self._guard(lambda: q.launch(kernel, launch, wait, what))
         if not wait:
             return None
@@ -320,7 +344,7 @@ class AMDDevice:
                 attempt(q.destroy)
         for buf in list(self._buffers.values()):
             attempt(buf.free)
-        for b in (self.scratch, self.signal_page):
+        for b in (self.scratch, self.signal_page, self.mmio):
             if b is not None:
                 attempt(b.free)
         if self.events is not None:

@@ -30,11 +30,13 @@ _COMMON = K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | K.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTA
 
 @dataclass(frozen=True)
 class Heap:
-    """Where a buffer lives and how it is reached: the KFD flag set and whether the CPU maps it."""
+    """Where a buffer lives and how it is reached: the KFD flag set, whether the CPU maps it,
+    and through which file (BOs of the render node; the MMIO remap page of /dev/kfd)."""
     name: str
     flags: int
     cpu_visible: bool
     description: str
+    mmap_on_kfd: bool = False
 
 
 VRAM = Heap("vram", _COMMON | K.KFD_IOC_ALLOC_MEM_FLAGS_VRAM | K.KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE,
@@ -44,7 +46,10 @@ VRAM_PUBLIC = Heap("vram_public", _COMMON | K.KFD_IOC_ALLOC_MEM_FLAGS_VRAM | K.K
 GTT = Heap("gtt", _COMMON | K.KFD_IOC_ALLOC_MEM_FLAGS_GTT | K.KFD_IOC_ALLOC_MEM_FLAGS_COHERENT
            | K.KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED, True, "uncached coherent system memory (GTT)")
 USERPTR = Heap("userptr", _COMMON | K.KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, True, "pinned host memory (USERPTR)")
-HEAPS = {h.name: h for h in (VRAM, VRAM_PUBLIC, GTT, USERPTR)}
+# The page of GPU registers user mode may write (HDP flush), mapped through /dev/kfd.
+MMIO_REMAP = Heap("mmio_remap", K.KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP | K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE
+                  | K.KFD_IOC_ALLOC_MEM_FLAGS_COHERENT, True, "MMIO remap page", mmap_on_kfd=True)
+HEAPS = {h.name: h for h in (VRAM, VRAM_PUBLIC, GTT, USERPTR, MMIO_REMAP)}
 
 
 class OutOfMemory(GPUError, MemoryError):
@@ -147,8 +152,8 @@ class Memory:
         mapping = None
         try:
             if heap.cpu_visible:
-                mapping = self.kernel.mmap(self.drm_fd, alloc_size, mmap_offset, PROT_READ | PROT_WRITE,
-                                           MAP_SHARED, address=va)
+                fd = self.kfd.fd if heap.mmap_on_kfd else self.drm_fd
+                mapping = self.kernel.mmap(fd, alloc_size, mmap_offset, PROT_READ | PROT_WRITE, MAP_SHARED, address=va)
             self._map(handle, heap, size)
         except BaseException:
             self._undo(handle, mapping, reservation, mapped=False)

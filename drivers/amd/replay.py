@@ -117,6 +117,8 @@ class CommandBuffer:
             self._build()
         q = dev.compute
         what = self.description
+        if dev.flush_hdp_on_submit:
+            dev.hdp_flush()
         try:
             if q.use_aql:
                 value = q.submit_packets(self.packets, wait, what)
