@@ -1,0 +1,78 @@
+"""pytest plugin: the bring-up stages as tests.
+
+    pytest hw_tests --device amd:0          # a real card
+    pytest hw_tests --emulate gfx1100       # the virtual GPU (or GPU_EMULATE=gfx1100)
+
+With neither option the stages run on amd:0 when /dev/kfd exists, and otherwise skip with the
+reason. One test per stage; a stage whose dependency failed is skipped with that reason, as on
+the command line.
+"""
+import os
+
+import pytest
+
+from hw_tests.console import Console
+from hw_tests.context import Context, UsageError
+from hw_tests.runner import FAIL, SKIP, Runner
+from hw_tests.stages import build_registry
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("hw_tests", "bring-up stages (hw_tests)")
+    group.addoption("--device", default=None, metavar="VENDOR:N", help="run the hw_tests stages on this GPU (amd:0)")
+    group.addoption("--emulate", default=None, metavar="TARGET",
+                    help="run the hw_tests stages on the virtual GPU (gfx1100); also GPU_EMULATE")
+
+
+def _option(config, name):
+    # getoption with a default: the options exist only when this conftest was loaded at start-up
+    return config.getoption(name, default=None)
+
+
+def device_choice(config):
+    """(device spec, emulation target) to test, or (None, reason to skip)."""
+    from drivers.emu import emulation_target
+    target = emulation_target(_option(config, "emulate"))
+    device = _option(config, "device")
+    if target or device:
+        return device or "amd:0", target
+    if os.path.exists("/dev/kfd"):
+        return "amd:0", None
+    return None, ("no GPU to test: /dev/kfd does not exist; pass --device amd:N on a machine with an AMD GPU, "
+                  "or --emulate gfx1100 (GPU_EMULATE=gfx1100) for the virtual GPU")
+
+
+REGISTRY = build_registry()
+
+
+@pytest.fixture(scope="session")
+def bringup(request):
+    device, target = device_choice(request.config)
+    if device is None:
+        pytest.skip(target)
+    try:
+        ctx = Context(device, target)
+    except UsageError as e:
+        pytest.fail(str(e), pytrace=False)
+    runner = Runner(REGISTRY, ctx, Console() if request.config.getoption("verbose") > 1 else None)
+    yield runner
+    ctx.close()
+
+
+def pytest_generate_tests(metafunc):
+    if "stage_name" in metafunc.fixturenames:
+        metafunc.parametrize("stage_name", REGISTRY.names)
+
+
+def stage_outcome(runner, name):
+    """Run ``name`` (and what it needs) and turn its result into a pytest outcome."""
+    r = runner.run_stage(name)
+    if r.status == SKIP:
+        pytest.skip(f"{name}: {r.skip_reason}")
+    if r.status == FAIL:
+        err = r.error or {}
+        layer = f" [blocked by {err['layer']}]" if err.get("layer") else ""
+        detail = "\n".join([f"{name}: {err.get('type')}: {err.get('message')}{layer}"] +
+                           [f"note: {n}" for n in r.notes] + ([err["traceback"]] if err.get("traceback") else []))
+        pytest.fail(detail, pytrace=False)
+    return r

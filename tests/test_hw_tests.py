@@ -1,0 +1,216 @@
+"""The bring-up framework on synthetic stages: registry, runner, console, schema, CLI, plugin."""
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hw_tests import cli
+from hw_tests.console import Console
+from hw_tests.registry import Registry
+from hw_tests.runner import FAIL, PASS, SKIP, CheckFailed, LayerMissing, Runner, Skip, check
+from hw_tests.schema import SchemaError, load_schema, validate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class FakeContext:
+    def __init__(self):
+        self.ran, self.after = [], []
+
+    def after_stage(self, stage, result):
+        self.after.append(stage.name)
+
+
+def synthetic():
+    reg = Registry()
+
+    def base(ctx, r):
+        """Base stage"""
+        ctx.ran.append("base")
+        r.step("measuring")
+        r.measure("value", 42, "units")
+        r.summary = "42 units"
+
+    def broken(ctx, r):
+        """Broken on purpose"""
+        ctx.ran.append("broken")
+        r.note("got this far")
+        raise RuntimeError("the widget is on fire")
+
+    def short(ctx, r):
+        """Too small"""
+        check(1 + 1 == 3, "1 + 1 is not 3")
+
+    def missing(ctx, r):
+        raise LayerMissing("assembler.rdna3", "no assemble_program yet")
+
+    def optional(ctx, r):
+        raise Skip("the card has no such engine")
+
+    reg.add("base", base)
+    reg.add("broken", broken, depends=["base"])
+    reg.add("after_broken", lambda ctx, r: ctx.ran.append("after_broken"), depends=["broken"], title="After")
+    reg.add("transitive", lambda ctx, r: ctx.ran.append("transitive"), depends=["after_broken"], title="Deeper")
+    reg.add("short", short, depends=["base"])
+    reg.add("missing", missing)
+    reg.add("optional", optional)
+    reg.add("after_optional", lambda ctx, r: None, depends=["optional"], title="After optional")
+    return reg
+
+
+# -- registry ------------------------------------------------------------------------------------
+def test_registry_orders_and_resolves_dependencies():
+    reg = synthetic()
+    assert reg.names[:3] == ["base", "broken", "after_broken"]
+    assert [s.name for s in reg.closure(["transitive"])] == ["base", "broken", "after_broken", "transitive"]
+    assert [s.name for s in reg.dependents("broken")] == ["after_broken", "transitive"]
+    assert reg["base"].title == "Base stage"
+
+
+def test_registry_refuses_bad_stages():
+    reg = Registry()
+    with pytest.raises(ValueError, match="not registered before it"):
+        reg.add("b", lambda c, r: None, depends=["a"])
+    reg.add("a", lambda c, r: None)
+    with pytest.raises(ValueError, match="registered twice"):
+        reg.add("a", lambda c, r: None)
+    with pytest.raises(ValueError, match="identifier"):
+        reg.add("no spaces", lambda c, r: None)
+    with pytest.raises(KeyError, match="no stage named 'zzz'; stages: a"):
+        reg["zzz"]
+
+
+# -- runner --------------------------------------------------------------------------------------
+def test_runner_fail_skips_dependents_with_the_reason():
+    ctx = FakeContext()
+    runner = Runner(synthetic(), ctx)
+    results = {r.name: r for r in runner.run()}
+    assert results["base"].status == PASS and results["base"].numbers == {"value": {"value": 42, "unit": "units"}}
+    assert results["broken"].status == FAIL
+    assert results["broken"].error["type"] == "RuntimeError"
+    assert results["broken"].error["message"] == "the widget is on fire"
+    assert "traceback" in results["broken"].error and results["broken"].notes == ["got this far"]
+    assert results["after_broken"].status == SKIP
+    assert results["after_broken"].skip_reason == "depends on broken, which failed"
+    assert results["transitive"].skip_reason.startswith("depends on after_broken, which was skipped (depends on broken")
+    assert results["short"].error == {"type": "CheckFailed", "message": "1 + 1 is not 3"}
+    assert results["missing"].status == FAIL and results["missing"].error["layer"] == "assembler.rdna3"
+    assert results["optional"].status == SKIP and results["optional"].skip_reason == "the card has no such engine"
+    assert results["after_optional"].skip_reason == "depends on optional, which was skipped (the card has no such engine)"
+    assert ctx.ran == ["base", "broken"]                 # skipped stages never ran
+    assert "after_broken" not in ctx.after and "broken" in ctx.after
+    assert runner.exit_code == 1
+
+
+def test_runner_only_runs_the_stage_and_its_dependencies():
+    ctx = FakeContext()
+    runner = Runner(synthetic(), ctx)
+    results = runner.run(only=["short"])
+    assert [r.name for r in results] == ["base", "short"]
+    assert ctx.ran == ["base"]
+
+
+def test_exit_code_is_zero_when_everything_passes_or_skips():
+    reg = Registry()
+    reg.add("a", lambda c, r: None)
+    reg.add("b", lambda c, r: (_ for _ in ()).throw(Skip("not on this card")))
+    runner = Runner(reg, FakeContext())
+    assert [r.status for r in runner.run()] == [PASS, SKIP]
+    assert runner.exit_code == 0
+
+
+def test_check_raises_checkfailed():
+    check(True, "never")
+    with pytest.raises(CheckFailed, match="boom"):
+        check(False, "boom")
+
+
+# -- console -------------------------------------------------------------------------------------
+def test_console_in_a_log_prints_a_line_per_step():
+    out = io.StringIO()
+    Runner(synthetic(), FakeContext(), Console(out, tty=False)).run(only=["broken"])
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "[ 1/2] base"
+    assert lines[1].strip() == "measuring"
+    assert lines[2].startswith("[ 1/2] base ....") and " PASS " in lines[2] and lines[2].endswith("42 units")
+    assert " FAIL " in lines[3] and "RuntimeError: the widget is on fire" in lines[3]
+    assert lines[4].strip() == "note: got this far"
+    assert "\r" not in out.getvalue()
+
+
+def test_console_on_a_tty_overwrites_progress():
+    out = io.StringIO()
+    Runner(synthetic(), FakeContext(), Console(out, tty=True)).run(only=["base"])
+    text = out.getvalue()
+    assert "\r\033[K" in text and "measuring" in text and text.endswith("42 units\n")
+
+
+# -- schema --------------------------------------------------------------------------------------
+def test_validator_reports_each_problem_with_its_path():
+    schema = {"type": "object", "required": ["a"], "additionalProperties": False,
+              "properties": {"a": {"type": "integer", "minimum": 0},
+                             "b": {"type": "array", "items": {"enum": ["x", "y"]}},
+                             "c": {"$ref": "#/$defs/s"}},
+              "$defs": {"s": {"type": "string", "pattern": "^ok"}}}
+    assert validate({"a": 1, "b": ["x"], "c": "okay"}, schema) == []
+    errors = validate({"a": -1, "b": ["z"], "c": "no", "d": 1}, schema)
+    assert errors == ["$.a: -1 is below the minimum 0", "$.b[0]: 'z' is not one of ['x', 'y']",
+                      "$.c: 'no' does not match /^ok/", "$: unexpected property 'd'"]
+    assert validate({}, schema) == ["$: missing required property 'a'"]
+    assert validate({"a": True}, schema) == ["$.a: expected integer, got boolean"]
+
+
+def test_validator_refuses_keywords_it_does_not_check():
+    with pytest.raises(SchemaError, match="oneOf"):
+        validate(1, {"oneOf": [{"type": "integer"}]})
+
+
+def test_report_schema_uses_only_supported_keywords():
+    schema = load_schema()
+    assert validate({}, schema)                      # it parses and finds the missing fields
+
+
+# -- command line ----------------------------------------------------------------------------------
+def test_cli_lists_stages(capsys):
+    assert cli.main(["--list"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("sysfs ")
+    assert "(needs sysfs)" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--only", "nonsense", "--emulate", "gfx1100"], "unknown stage nonsense"),
+    (["--device", "nv:x"], "expected VENDOR:INDEX"),
+    (["--device", "nv:0"], "vendor 'nv' is not supported"),
+    (["--emulate", "gfx9999"], "unknown emulation target 'gfx9999'"),
+])
+def test_cli_bad_arguments_exit_2_with_a_clear_message(argv, message, capsys):
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_without_a_gpu_fails_the_first_stage_and_skips_the_rest(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("GPU_EMULATE", raising=False)
+    if os.path.exists("/dev/kfd"):
+        pytest.skip("this machine has /dev/kfd")
+    path = tmp_path / "r.json"
+    assert cli.main(["--device", "amd:0", "--json", str(path)]) == 1
+    report = json.loads(path.read_text())
+    assert validate(report, load_schema()) == []
+    first, *rest = report["stages"]
+    assert first["status"] == "FAIL" and "no KFD topology" in first["error"]["message"]
+    assert all(s["status"] == "SKIP" for s in rest)
+
+
+def test_plugin_skips_with_the_reason_when_there_is_no_device():
+    if os.path.exists("/dev/kfd"):
+        pytest.skip("this machine has /dev/kfd")
+    env = {k: v for k, v in os.environ.items() if k != "GPU_EMULATE"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "hw_tests", "-q", "-rs", "-p", "no:cacheprovider"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no GPU to test: /dev/kfd does not exist" in proc.stdout
+    assert " passed" not in proc.stdout and " skipped" in proc.stdout
