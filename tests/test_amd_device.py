@@ -499,3 +499,21 @@ def test_hdp_flush_page_and_its_absence(monkeypatch, capsys):
         d.hdp_flush()                                # harmless without the page
     assert "no MMIO remap page" in capsys.readouterr().err
     assert_nothing_live(kernel)
+
+
+def test_debug_2_prints_packets(monkeypatch, capsys, queue_kind):
+    monkeypatch.setenv("DEBUG", "2")
+    kernel = make_kernel("gfx1100")
+    kernel.gpu.executor = lambda d: None
+    with AMDDevice(kernel=kernel, aql=queue_kind == "aql") as d:
+        prg = d.load(code_object("grid3d"))
+        out = d.alloc(64)
+        prg["grid3d"](out, out, grid=(1, 1, 1), block=(1, 1, 1), wait=True)
+    err = capsys.readouterr().err
+    assert ("KERNEL_DISPATCH PM4_IB" if queue_kind == "aql" else "SET_SH_REG DISPATCH_DIRECT EVENT_WRITE") in err
+    assert "SDMA queue" in err
+
+
+def test_host_memory_exhaustion_is_out_of_memory(dev):
+    with pytest.raises(OutOfMemory, match=r"userptr .*cannot allocate .*free space unknown .*host mmap failed"):
+        dev.alloc(1 << 60, host=True)

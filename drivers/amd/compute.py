@@ -152,7 +152,10 @@ class ComputeQueue:
         return cmds
 
     def pm4_wait_copy(self):
-        """WAIT_REG_MEM on the copy timeline's last handed-out value (nothing if idle)."""
+        """WAIT_REG_MEM on the copy timeline's last handed-out value (nothing if idle).
+
+        WAIT_REG_MEM compares 32 bits: the low word of the 64-bit timeline, which is exact
+        until a queue has seen 2**32 submissions."""
         copy = self.device.copy_timeline
         if copy is None or copy.last_submitted == 0 or copy.value >= copy.last_submitted:
             return []

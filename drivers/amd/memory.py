@@ -168,7 +168,10 @@ class Memory:
             raise OutOfMemory(heap, alloc_size, None, f"no {alloc_size}-byte range of address space: {e}") from None
 
     def _alloc_userptr(self, size, alloc_size):
-        host = self.kernel.mmap(None, alloc_size, 0, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS)
+        try:
+            host = self.kernel.mmap(None, alloc_size, 0, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS)
+        except OSError as e:
+            raise OutOfMemory(USERPTR, size, None, f"host mmap failed: {e.strerror or e}") from None
         try:
             handle, _ = self.kfd.alloc_memory(self.gpu_id, host.address, alloc_size, USERPTR.flags,
                                               mmap_offset=host.address)

@@ -10,12 +10,14 @@ packets (and its doorbell carries the index of the last packet, not the count).
 Ring space is reclaimed by the queue's timeline signal: every submission ends with a signal
 write, so once value v has landed, everything submitted before v is consumed.
 """
+import os
+import sys
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
-from drivers.amd import aql, kfd as K, sdma
+from drivers.amd import aql, kfd as K, pm4, sdma
 from drivers.amd.memory import GTT, PAGE, VRAM, round_up
 from drivers.errors import GPUError, IoctlError
 
@@ -23,6 +25,8 @@ EOP_BUFFER_SIZE = 4096                     # libhsakmt: compute queues on gfx8 a
 QUEUE_PRIORITY = 7                         # KFD's "normal" (0..15)
 WPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["write_dispatch_id"]
 RPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["read_dispatch_id"]
+_AQL_NAMES = {aql.PACKET_TYPE_KERNEL_DISPATCH: "KERNEL_DISPATCH", aql.PACKET_TYPE_VENDOR_SPECIFIC: "PM4_IB",
+              aql.PACKET_TYPE_BARRIER_AND: "BARRIER_AND"}
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class HWQueue:
         if ring_size < 1024 or ring_size & (ring_size - 1):
             raise ValueError(f"{name} ring size {ring_size} must be a power of two >= 1024 bytes")
         self.device, self.ring_size, self.name = device, ring_size, name
+        self.debug = _debug_level()
         mem = device.memory
         self.ring = mem.alloc(ring_size, GTT)
         self.ctl = mem.alloc(PAGE, GTT)
@@ -178,12 +183,22 @@ class HWQueue:
         return self.wptr
 
 
+def _debug_level():
+    try:
+        return int(os.environ.get("DEBUG", "0"))
+    except ValueError:
+        return 0
+
+
 class PM4Queue(HWQueue):
     """Compute queue of type COMPUTE: PM4 packets, pointers in dwords; packets may wrap."""
     QUEUE_TYPE = K.QUEUE_TYPE_COMPUTE
     UNIT = 4
 
     def submit(self, dwords, value, timeline):
+        if self.debug >= 2:
+            names = " ".join(name for name, _ in pm4.split_packets([int(d) for d in dwords]))
+            print(f"{self.name} {self.queue_id} @ {self.wptr}: {names} -> signal {value}", file=sys.stderr)
         n = len(dwords)
         self.make_room(n, timeline)
         cap = self.capacity
@@ -205,6 +220,10 @@ class SDMAQueue(HWQueue):
     UNIT = 1
 
     def submit(self, dwords, value, timeline):
+        if self.debug >= 2:
+            ops = " ".join(str(int(d) & 0xFF) for d in dwords[:1])
+            print(f"{self.name} {self.queue_id} @ {self.wptr}: {len(dwords)} dwords, first op {ops} -> signal {value}",
+                  file=sys.stderr)
         nbytes = len(dwords) * 4
         cap = self.capacity
         pos = self.wptr % cap
@@ -238,6 +257,9 @@ class AQLQueue(HWQueue):
 
     def submit(self, packets, value, timeline):
         """``packets``: a list of 16-dword numpy arrays, each written body-first."""
+        if self.debug >= 2:
+            kinds = " ".join(_AQL_NAMES.get(int(p[0]) & 0xFF, "?") for p in packets)
+            print(f"{self.name} {self.queue_id} @ {self.wptr}: {kinds} -> signal {value}", file=sys.stderr)
         n = len(packets)
         self.make_room(n, timeline)
         cap = self.capacity
