@@ -430,3 +430,15 @@ def test_two_opens_of_dev_kfd_share_one_process(kernel):
     kernel.close(second)
     assert kernel.gpu.live()["processes"] == 1
     c.close()
+
+
+def test_buffers_cost_no_descriptors_and_big_ones_no_memory(c):
+    import os
+    before = len(os.listdir("/proc/self/fd"))
+    bufs = [c.alloc(4096) for _ in range(64)]
+    big = c.alloc(16 << 30, VRAM)                      # mapped on CPU and GPU, backed lazily
+    big.view(np.uint8, (16 << 30) - 4096, 1)[0] = 7
+    assert c.k.gpu.processes[0].vm.read(big.va + (16 << 30) - 4096, 1) == b"\x07"
+    assert len(os.listdir("/proc/self/fd")) == before
+    for b in bufs + [big]:
+        c.free(b)

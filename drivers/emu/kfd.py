@@ -23,7 +23,7 @@ from drivers.emu.kfd_memory import (DRM_FILE_PAGE_OFFSET_START, KFD_MMAP_GPU_ID_
 from drivers.emu.kfd_queues import QueueIoctls
 from drivers.emu.memory import PAGE_SIZE, HostMemory
 from drivers.emu.process import KfdError, KfdProcess, fail
-from drivers.kernel import MAP_FIXED, RealKernel
+from drivers.kernel import RealKernel
 
 KFD_ABI_MINOR = 18                      # the level of kfd_ioctl's declarations (RUNTIME_ENABLE: >= 1.14)
 DEPRECATED_NRS = range(0x0D, 0x11)      # the removed DBG_* commands answer EPERM
@@ -256,7 +256,7 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         if kind == KFD_MMAP_TYPE_DOORBELL:
             if length != DOORBELL_PAGE_SIZE:
                 fail(errno.EINVAL, f"the doorbell slice is mapped whole ({DOORBELL_PAGE_SIZE} bytes), not {length}")
-            host = self._host_map(self.proc.doorbells.fd, length, 0, prot, flags, address)
+            host = self.proc.doorbells.map_at(0, length, prot, address)
             return DoorbellPage(host.address, length, self, self.dev.gpu, self.proc, host)
         if kind == KFD_MMAP_TYPE_EVENTS:
             events = self.proc.events
@@ -265,16 +265,12 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
             if length != K.KFD_SIGNAL_EVENT_LIMIT * 8:
                 fail(errno.EINVAL, f"the event page is mapped whole ({K.KFD_SIGNAL_EVENT_LIMIT * 8} bytes), not {length}")
             bo = self.proc.find_bo_by_handle(events.page_handle)
-            return self._host_map(bo.mem.fd, length, 0, prot, flags, address)
+            return bo.mem.map_at(0, length, prot, address)
         if kind == KFD_MMAP_TYPE_MMIO:
             if length != PAGE_SIZE:
                 fail(errno.EINVAL, f"the MMIO remap page is {PAGE_SIZE} bytes, not {length}")
-            return self._host_map(self.dev.mmio.fd, length, 0, prot, flags, address)
+            return self.dev.mmio.map_at(0, length, prot, address)
         fail(errno.EFAULT, f"offset {offset:#x} names no kfd mmap type")
-
-    @staticmethod
-    def _host_map(fd, length, offset, prot, flags, address):
-        return _host.mmap(fd, length, offset, prot, flags | (MAP_FIXED if address else 0), address)
 
     def unmap(self, mapping):
         _host.munmap(mapping)
@@ -306,4 +302,4 @@ class RenderFile(DeviceFile):
         start = offset - bo.mmap_offset
         if start % PAGE_SIZE or start + length > bo.size:
             raise OSError(errno.EINVAL, f"mmap of {length:#x} bytes at +{start:#x} does not fit {bo}")
-        return KfdFile._host_map(bo.mem.fd, length, start, prot, flags, address)
+        return bo.mem.map_at(start, length, prot, address)
