@@ -586,3 +586,18 @@ def test_debug_2_prints_packets(c, pm4, capsys, monkeypatch):
     out = c.alloc(4096)
     pm4.submit(write_data(out.va, 0xFEED))
     assert f"PM4 queue 0: WRITE_DATA at ring dword 0: c0033700 00000500 {lo(out.va):08x}" in capsys.readouterr().err
+
+
+def test_an_endless_wait_says_what_it_waits_for(c, capsys, monkeypatch):
+    import threading
+    import time
+    from drivers.emu import events
+    monkeypatch.setattr(events, "STALL_WARNING", 0.02)
+    ev = c.create_event()
+    setter = threading.Timer(0.2, lambda: c.ioctl("SET_EVENT", event_id=ev.event_id))
+    setter.start()
+    t0 = time.monotonic()
+    assert c.wait([ev.event_id], timeout_ms=0xFFFFFFFF)[0] == COMPLETE
+    setter.join()
+    assert time.monotonic() - t0 >= 0.15
+    assert f"still waiting for events [{ev.event_id}]" in capsys.readouterr().err

@@ -7,6 +7,7 @@ Memory-exception and hardware-exception events carry a kfd_event_data payload ou
 WAIT_EVENTS.  Auto-reset events are consumed by the waiter they release.
 """
 import errno
+import sys
 import threading
 import time
 
@@ -19,6 +20,7 @@ FIRST_NONSIGNAL_EVENT_ID = 0x40000000     # KFD_FIRST_NONSIGNAL_EVENT_ID: (INT_M
 KFD_MMAP_TYPE_EVENTS = 2 << 62
 INFINITE = 0xFFFFFFFF
 POLL_INTERVAL = 0.005                     # seconds between CP polls while a thread waits
+STALL_WARNING = 10.0                      # seconds before an endless wait says what it waits for
 SIGNAL_TYPES = (K.KFD_IOC_EVENT_SIGNAL, K.KFD_IOC_EVENT_DEBUG_EVENT)
 
 
@@ -176,7 +178,9 @@ class EventTable:
                     w.activated = True
                 ev.waiters.append(w)
                 waiters.append(w)
-        deadline = None if timeout_ms == INFINITE else time.monotonic() + timeout_ms / 1000.0
+        start = time.monotonic()
+        deadline = None if timeout_ms == INFINITE else start + timeout_ms / 1000.0
+        warned = False
         try:
             while True:
                 poll()
@@ -189,6 +193,10 @@ class EventTable:
                     if left is not None and left <= 0:
                         result = K.KFD_IOC_WAIT_RESULT_TIMEOUT
                         break
+                    if deadline is None and not warned and time.monotonic() - start > STALL_WARNING:
+                        warned = True     # a real GPU would hang here too; at least say on what
+                        print(f"kfd: WAIT_EVENTS without timeout still waiting for events "
+                              f"{[ev.id for ev in evs]} after {STALL_WARNING:g} s", file=sys.stderr)
                     self.cond.wait(POLL_INTERVAL if left is None else min(left, POLL_INTERVAL))
         finally:
             with self.cond:
