@@ -601,3 +601,12 @@ def test_an_endless_wait_says_what_it_waits_for(c, capsys, monkeypatch):
     setter.join()
     assert time.monotonic() - t0 >= 0.15
     assert f"still waiting for events [{ev.event_id}]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("queue_type", [COMPUTE, SDMA])
+def test_a_doorbell_past_the_write_pointer_in_memory_is_refused(c, queue_type):
+    hw = c.create_event(K.KFD_IOC_EVENT_HW_EXCEPTION)
+    q = c.create_queue(queue_type)
+    c.ring_doorbell(q, 8)                          # nothing published at the write pointer address
+    assert c.wait([hw.event_id], timeout_ms=0)[0] == COMPLETE
+    assert "doorbell write pointer 8 is past the write pointer 0 in memory" in c.k.gpu.last_error

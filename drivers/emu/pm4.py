@@ -285,6 +285,10 @@ class PM4Queue(PM4Engine):
         target = q.doorbell_value
         if target is None:
             return False
+        published = self.vm.u64(q.wptr_va)
+        if target > published:         # a preempted queue resumes from memory: the two must agree
+            raise PacketError(f"doorbell write pointer {target} is past the write pointer {published} "
+                              f"in memory at 0x{q.wptr_va:x}")
         if target < self.rptr or target - self.rptr > n:
             raise PacketError(f"doorbell write pointer {target} is behind the read pointer {self.rptr} "
                               f"or more than the {n}-dword ring ahead of it")

@@ -40,6 +40,10 @@ class SDMAQueue:
         ring_bytes = self.ring.size * 4
         if target % 4:
             raise PacketError(f"doorbell write pointer {target} is not a whole number of dwords")
+        published = self.vm.u64(q.wptr_va)
+        if target > published:         # a preempted queue resumes from memory: the two must agree
+            raise PacketError(f"doorbell write pointer {target} is past the write pointer {published} "
+                              f"in memory at 0x{q.wptr_va:x}")
         if target < self.rptr or target - self.rptr > ring_bytes:
             raise PacketError(f"doorbell write pointer {target} is behind the read pointer {self.rptr} "
                               f"or more than the {ring_bytes}-byte ring ahead of it")
