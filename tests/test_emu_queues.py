@@ -610,3 +610,43 @@ def test_a_doorbell_past_the_write_pointer_in_memory_is_refused(c, queue_type):
     c.ring_doorbell(q, 8)                          # nothing published at the write pointer address
     assert c.wait([hw.event_id], timeout_ms=0)[0] == COMPLETE
     assert "doorbell write pointer 8 is past the write pointer 0 in memory" in c.k.gpu.last_error
+
+
+def barrier_packet(kind, deps, done=0):
+    p = np.zeros(64, np.uint8)
+    p[0:2] = np.array([kind | 1 << 8], np.uint16).view(np.uint8)
+    p[8:8 + 8 * len(deps)] = np.array(deps, np.uint64).view(np.uint8)
+    p[56:64] = np.array([done], np.uint64).view(np.uint8)
+    return p.tobytes()
+
+
+def test_aql_barrier_or_waits_for_any_dependency(c):
+    aql = AQLRing(c)
+    a, b, done = amd_signal(c, 1), amd_signal(c, 1), amd_signal(c, 1)
+    aql.write(barrier_packet(5, [a.va, b.va], done.va))
+    assert aql.read_dispatch_id == 0
+    b.view(np.int64)[1] = 0
+    c.ring_doorbell(aql.q, 0)
+    assert aql.read_dispatch_id == 1 and done.view(np.int64)[1] == 0
+
+
+def test_aql_barrier_value_vendor_packet(c):
+    aql = AQLRing(c)
+    sig, done = amd_signal(c, 5), amd_signal(c, 1)
+    p = np.zeros(8, np.uint64)
+    p[0] = 0 | 1 << 8 | 2 << 16                    # VENDOR_SPECIFIC, AMD_AQL_FORMAT_BARRIER_VALUE
+    p[1:4] = [sig.va, 3, 0xFF]                     # signal, value, mask
+    p[4] = 3                                       # condition GTE
+    p[7] = done.va
+    p4 = p.copy()
+    p4[4] = 2                                      # LT: 5 < 3 is false -> the CP waits
+    aql.write(p4.tobytes())
+    assert aql.read_dispatch_id == 0
+    sig.view(np.int64)[1] = 2
+    c.ring_doorbell(aql.q, 0)
+    assert aql.read_dispatch_id == 1 and done.view(np.int64)[1] == 0
+    aql.write(p.tobytes())                         # GTE: 2 >= 3 is false
+    assert aql.read_dispatch_id == 1
+    sig.view(np.int64)[1] = 0x103                  # masked to 3
+    c.ring_doorbell(aql.q, 1)
+    assert aql.read_dispatch_id == 2
