@@ -245,6 +245,7 @@ def test_pm4_dispatch_direct_calls_the_executor(c, pm4):
     code, out = c.alloc(4096), c.alloc(4096)
     ev = c.create_event()
     ex = c.k.gpu.executor = FakeExecutor()
+    c.ioctl("SET_TRAP_HANDLER", tba_addr=0x1000, tma_addr=0x2000, gpu_id=c.gpu_id)
     pm4.submit(pm4_dispatch(code.va + 0x100, [lo(out.va), hi(out.va), 0xAB]), signal_event(c, ev))
     assert c.wait([ev.event_id], timeout_ms=0)[0] == COMPLETE
     (d,) = ex.dispatches
@@ -253,6 +254,9 @@ def test_pm4_dispatch_direct_calls_the_executor(c, pm4):
     assert d.grid_workgroups == (4, 2, 1) and d.workgroup_size == (64, 1, 1) and d.grid_size == (256, 2, 1)
     assert d.wave32 and d.lds_bytes == 1024 and d.scratch_base == 0x10000 and d.tgid_enabled == (True, False, False)
     assert d.vm is vm(c) and out.view(np.uint32)[0] == 8 and c.k.gpu.dispatch_count == 1
+    now = d.clock()                               # the same counter GET_CLOCK_COUNTERS reads
+    assert 0 < now <= c.ioctl("GET_CLOCK_COUNTERS", gpu_id=c.gpu_id).gpu_clock_counter
+    assert d.trap_handler == (0x1000, 0x2000)
 
 
 def test_dispatch_without_executor_is_a_hw_exception(c, pm4):

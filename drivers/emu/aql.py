@@ -186,5 +186,6 @@ class AQLQueue:
             grid_workgroups=tuple(-(-g // w) for g, w in zip(grid, wg)), workgroup_size=wg, grid_size=grid,
             lds_bytes=group_size, wave32=bool(props & KD_WAVEFRONT_SIZE32), vm=self.vm,
             scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
-            kernarg_va=kernarg, kernel_object=kernel_object, packet_va=va, queue_id=self.queue.queue_id)
+            kernarg_va=kernarg, kernel_object=kernel_object, packet_va=va, queue_id=self.queue.queue_id,
+            clock=self.gpu.clock, trap_handler=self.queue.process.trap_handler)
         self.gpu.dispatch(d)

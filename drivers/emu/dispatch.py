@@ -35,6 +35,8 @@ class Dispatch:
     packet_va: int = 0                  # VA of the AQL packet (the dispatch ptr) or of the PM4 packet
     queue_id: int = 0
     registers: dict = field(default_factory=dict, repr=False)   # PM4 SH registers at dispatch time
+    clock: object = None                # () -> the 100 MHz GPU timestamp (s_memrealtime, s_memtime)
+    trap_handler: tuple = (0, 0)        # (TBA, TMA) from AMDKFD_IOC_SET_TRAP_HANDLER
 
     @property
     def user_sgpr_count(self):

@@ -263,7 +263,8 @@ class PM4Engine:
             vm=self.vm,
             scratch_base=(r(COMPUTE_DISPATCH_SCRATCH_BASE_HI) << 32 | r(COMPUTE_DISPATCH_SCRATCH_BASE_LO)) << 8,
             tmpring_size=r(COMPUTE_TMPRING_SIZE), packet_va=va, queue_id=self.queue.queue_id,
-            registers=dict(self.regs))
+            registers=dict(self.regs), clock=self.gpu.clock,
+            trap_handler=self.queue.process.trap_handler)
         self.gpu.dispatch(d)
 
     HANDLERS = {SET_SH_REG: set_sh_reg, SET_UCONFIG_REG: set_uconfig_reg, ACQUIRE_MEM: acquire_mem,
