@@ -1,0 +1,149 @@
+"""Dot products (v_dot2*, v_dot4*, v_dot8*, v_dot2acc) and the mixed-precision v_fma_mix*.
+
+v_dot2_f32_{f16,bf16} / v_dot2acc_f32_f16 follow the ISA pseudocode: tmp = S2; tmp += a.lo*b.lo;
+tmp += a.hi*b.hi, each += rounded to f32 (the 16-bit products are exact in f32).
+v_dot2_f16_f16 / v_dot2_bf16_bf16 do the same in the 16-bit destination type.
+v_dot4_i32_iu8 / v_dot8_i32_iu4 treat source 0 / 1 as signed when neg_lo[0] / neg_lo[1] is set
+(the IU forms); clamp saturates the 32-bit sum.
+v_fma_mix*: source i is f16 (the op_sel[i] half) when op_sel_hi[i] is set, else f32; neg_lo[i]
+negates and neg_hi[i] takes the absolute value; one rounding to the destination (f32, or f16 into
+the low / high half with the other half preserved).
+"""
+import numpy as np
+
+from .bits import U16, U32, bf16_to_f32, half, i32, pack16, sext, write_half
+from .fp import F16, F32, finish, flush, fma_narrow, modify, neg_abs
+from .kinds import K16, K32
+from .packed import f16_lanes, lanes
+from .registry import op
+
+
+def _bf16_lanes(ctx, srcs, i):
+    lo, hi = lanes(ctx, srcs, i)
+    lo = neg_abs(F16, lo, ctx.neg >> i & 1, 0)
+    hi = neg_abs(F16, hi, ctx.neg_hi >> i & 1, 0)
+    return bf16_to_f32(lo), bf16_to_f32(hi)
+
+
+def round_bf16(x):
+    """float32 -> bf16 bits, round to nearest even (NaN kept quiet)."""
+    b = x.astype(np.float32).view(U32)
+    rounded = (b + U32(0x7FFF) + ((b >> U32(16)) & U32(1))) >> U32(16)
+    nan = np.isnan(x)
+    return np.where(nan, (b >> U32(16)) | U32(0x40), rounded).astype(U16)
+
+
+def _dot2_f32(a_lanes, b_lanes, acc):
+    with np.errstate(all="ignore"):
+        t = acc + a_lanes[0].astype(np.float32) * b_lanes[0].astype(np.float32)
+        return t + a_lanes[1].astype(np.float32) * b_lanes[1].astype(np.float32)
+
+
+@op("v_dot2_f32_f16", (32, 32, 32), 32)
+def v_dot2_f32_f16(ctx, srcs, old):
+    acc = K32.read(ctx, srcs, 2)
+    return K32.write(ctx, old, _dot2_f32(f16_lanes(ctx, srcs, 0), f16_lanes(ctx, srcs, 1), acc))
+
+
+@op("v_dot2_f32_bf16", (32, 32, 32), 32)
+def v_dot2_f32_bf16(ctx, srcs, old):
+    acc = K32.read(ctx, srcs, 2)
+    return K32.write(ctx, old, _dot2_f32(_bf16_lanes(ctx, srcs, 0), _bf16_lanes(ctx, srcs, 1), acc))
+
+
+@op("v_dot2acc_f32_f16", (32, 32), 32)
+def v_dot2acc_f32_f16(ctx, srcs, old):
+    """VOP2: D = S0.lo * S1.lo + S0.hi * S1.hi + D (halves map straight through)."""
+    plain = _Plain(ctx)
+    acc = modify(plain, F32, old, 2)
+    a = [modify(plain, F16, half(srcs[0], k), 0) for k in (0, 1)]
+    b = [modify(plain, F16, half(srcs[1], k), 1) for k in (0, 1)]
+    return K32.write(ctx, old, _dot2_f32(a, b, acc))
+
+
+class _Plain:
+    """Modifier-free view of ctx (VOP2 encodings have none besides DPP's, applied by read)."""
+    def __init__(self, ctx):
+        self.neg, self.abs, self.mode = ctx.neg & 3, ctx.abs & 3, ctx.mode
+
+
+@op("v_dot2_f16_f16", (32, 32, 32), 32)
+def v_dot2_f16_f16(ctx, srcs, old):
+    a, b = f16_lanes(ctx, srcs, 0), f16_lanes(ctx, srcs, 1)
+    acc = K16.read(ctx, srcs, 2)
+    with np.errstate(all="ignore"):
+        t = acc + a[0] * b[0]
+        t = t + a[1] * b[1]
+    return K16.write(ctx, old, t)
+
+
+@op("v_dot2_bf16_bf16", (32, 32, 32), 32)
+def v_dot2_bf16_bf16(ctx, srcs, old):
+    a, b = _bf16_lanes(ctx, srcs, 0), _bf16_lanes(ctx, srcs, 1)
+    acc = bf16_to_f32(neg_abs(F16, half(srcs[2], ctx.opsel >> 2 & 1), ctx.neg >> 2 & 1, 0))
+    as_bf16 = lambda x: bf16_to_f32(round_bf16(x))
+    with np.errstate(all="ignore"):
+        t = as_bf16(acc + as_bf16(a[0] * b[0]))
+        t = round_bf16(t + as_bf16(a[1] * b[1]))
+    if ctx.clamp:
+        t = round_bf16(np.clip(np.nan_to_num(bf16_to_f32(t), nan=0.0), 0, 1))
+    return write_half(ctx, old, t)
+
+
+def _int_dot(name, width, count):
+    signed_form = "_i32_" in name
+
+    @op(name, (32, 32, 32), 32)
+    def run(ctx, srcs, old):
+        total = (i32(srcs[2]) if signed_form else srcs[2]).astype(np.int64)
+        sa = signed_form and ctx.neg & 1
+        sb = signed_form and ctx.neg >> 1 & 1
+        mask = (1 << width) - 1
+        for k in range(count):
+            a = (srcs[0].astype(np.int64) >> (width * k)) & mask
+            b = (srcs[1].astype(np.int64) >> (width * k)) & mask
+            total = total + (sext(a, width) if sa else a) * (sext(b, width) if sb else b)
+        if ctx.clamp:
+            total = np.clip(total, -2**31, 2**31 - 1) if signed_form else np.clip(total, 0, 2**32 - 1)
+        return (total & 0xFFFFFFFF).astype(U32)
+    return run
+
+
+_int_dot("v_dot4_i32_iu8", 8, 4)
+_int_dot("v_dot4_u32_u8", 8, 4)
+_int_dot("v_dot8_i32_iu4", 4, 8)
+_int_dot("v_dot8_u32_u4", 4, 8)
+
+
+def _mix_source(ctx, srcs, i):
+    """f16 (op_sel half) when op_sel_hi[i], else f32; neg_lo = negate, neg_hi = abs."""
+    neg, absolute = ctx.neg >> i & 1, ctx.neg_hi >> i & 1
+    if ctx.opsel_hi >> i & 1:
+        x = neg_abs(F16, half(srcs[i], ctx.opsel >> i & 1), neg, absolute).view(np.float16)
+        if not F16.keep(ctx.mode):
+            x = flush(F16, x)
+        return x.astype(np.float32)
+    x = neg_abs(F32, srcs[i], neg, absolute).view(np.float32)
+    return x if F32.keep(ctx.mode) else flush(F32, x)
+
+
+def _mix(ctx, srcs, fmt):
+    a, b, c = (_mix_source(ctx, srcs, i) for i in range(3))
+    return fma_narrow(fmt, a, b, c)
+
+
+@op("v_fma_mix_f32", (32, 32, 32), 32)
+def v_fma_mix_f32(ctx, srcs, old):
+    return finish(ctx, F32, _mix(ctx, srcs, F32), omod=False)
+
+
+@op("v_fma_mixlo_f16", (32, 32, 32), 32)
+def v_fma_mixlo_f16(ctx, srcs, old):
+    r = finish(ctx, F16, _mix(ctx, srcs, F16), omod=False)
+    return (old & U32(0xFFFF0000)) | r.astype(U32)
+
+
+@op("v_fma_mixhi_f16", (32, 32, 32), 32)
+def v_fma_mixhi_f16(ctx, srcs, old):
+    r = finish(ctx, F16, _mix(ctx, srcs, F16), omod=False)
+    return (old & U32(0xFFFF)) | (r.astype(U32) << U32(16))

@@ -1,0 +1,69 @@
+"""Graphics-legacy float ops: DX9 zero rule multiplies, v_mullit_f32, cube map helpers.
+
+DX9 rule (v_mul_dx9_zero_f32, v_fma_dx9_zero_f32, v_fmac_dx9_zero_f32): when either factor is
++-0 (even against inf or NaN) the product is +0.
+"""
+import numpy as np
+
+from .fp import fma_narrow, F32
+from .kinds import K32
+from .registry import op
+
+
+def _zero_product(a, b):
+    return (a == 0) | (b == 0)
+
+
+@op("v_mul_dx9_zero_f32", (32, 32), 32)
+def v_mul_dx9_zero_f32(ctx, srcs, old):
+    a, b = K32.read(ctx, srcs, 0), K32.read(ctx, srcs, 1)
+    with np.errstate(all="ignore"):
+        return K32.write(ctx, old, np.where(_zero_product(a, b), np.float32(0), a * b))
+
+
+@op("v_fma_dx9_zero_f32", (32, 32, 32), 32)
+def v_fma_dx9_zero_f32(ctx, srcs, old):
+    a, b, c = (K32.read(ctx, srcs, i) for i in range(3))
+    return K32.write(ctx, old, np.where(_zero_product(a, b), c, fma_narrow(F32, a, b, c)))
+
+
+@op("v_fmac_dx9_zero_f32", (32, 32), 32)
+def v_fmac_dx9_zero_f32(ctx, srcs, old):
+    a, b = K32.read(ctx, srcs, 0), K32.read(ctx, srcs, 1)
+    c = K32.accumulator(ctx, old, 2)
+    return K32.write(ctx, old, np.where(_zero_product(a, b), c, fma_narrow(F32, a, b, c)))
+
+
+@op("v_mullit_f32", (32, 32, 32), 32)
+def v_mullit_f32(ctx, srcs, old):
+    """S0 * S1 (DX9 zero rule), or -FLT_MAX when S1 is -FLT_MAX / -inf / NaN or S2 <= 0 / NaN."""
+    a, b, c = (K32.read(ctx, srcs, i) for i in range(3))
+    fmax = np.finfo(np.float32).max
+    lit_off = (b == -fmax) | (b == -np.inf) | np.isnan(b) | ~(c > 0)
+    with np.errstate(all="ignore"):
+        prod = np.where(_zero_product(a, b), np.float32(0), a * b)
+    return K32.write(ctx, old, np.where(lit_off, -fmax, prod).astype(np.float32))
+
+
+def _cube(name, pick):
+    @op(name, (32, 32, 32), 32)
+    def run(ctx, srcs, old):
+        x, y, z = (K32.read(ctx, srcs, i) for i in range(3))
+        ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+        zmajor = (az >= ax) & (az >= ay)
+        ymajor = ~zmajor & (ay >= ax)
+        with np.errstate(all="ignore"):
+            r = pick(x, y, z, zmajor, ymajor)
+        return K32.write(ctx, old, np.asarray(r, np.float32))
+    return run
+
+
+one = np.float32
+_cube("v_cubeid_f32", lambda x, y, z, zm, ym: np.where(
+    zm, np.where(z < 0, one(5), one(4)),
+    np.where(ym, np.where(y < 0, one(3), one(2)), np.where(x < 0, one(1), one(0)))))
+_cube("v_cubesc_f32", lambda x, y, z, zm, ym: np.where(
+    zm, np.where(z < 0, -x, x), np.where(ym, x, np.where(x < 0, z, -z))))
+_cube("v_cubetc_f32", lambda x, y, z, zm, ym: np.where(
+    zm, -y, np.where(ym, np.where(y < 0, -z, z), -y)))
+_cube("v_cubema_f32", lambda x, y, z, zm, ym: np.where(zm, z, np.where(ym, y, x)) * one(2))

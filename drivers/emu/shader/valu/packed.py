@@ -1,0 +1,87 @@
+"""VOP3P packed 16-bit ops (v_pk_*): two independent 16-bit lanes per register.
+
+Source i feeds the low lane from its high half when op_sel[i] is set, and the high lane from its
+high half when op_sel_hi[i] is set (the encoded default is 1: halves map straight through). Float
+ops negate the low lane value with neg_lo[i] (ctx.neg) and the high lane value with neg_hi[i];
+clamp clamps each f16 result to [0, 1] / saturates each integer result.
+"""
+import numpy as np
+
+from .bits import U16, half, pack16
+from .fp import F16, finish, fma_narrow, fmax, fmin, modify
+from .registry import op
+
+
+def lanes(ctx, srcs, i):
+    """(low lane, high lane) 16-bit bits of source i after op_sel / op_sel_hi."""
+    s = srcs[i]
+    return half(s, ctx.opsel >> i & 1), half(s, ctx.opsel_hi >> i & 1)
+
+
+def f16_lanes(ctx, srcs, i):
+    lo, hi = lanes(ctx, srcs, i)
+    lo = modify(_Mods(ctx, ctx.neg), F16, lo, i)
+    hi = modify(_Mods(ctx, ctx.neg_hi), F16, hi, i)
+    return lo, hi
+
+
+class _Mods:
+    """A view of ctx whose `neg` is the given field (neg_lo or neg_hi) and no abs."""
+    def __init__(self, ctx, neg):
+        self.neg, self.abs, self.mode = neg, 0, ctx.mode
+
+
+def _pk_float(name, nsrc, f):
+    @op(name, (32,) * nsrc, 32)
+    def run(ctx, srcs, old):
+        ins = [f16_lanes(ctx, srcs, i) for i in range(nsrc)]
+        with np.errstate(all="ignore"):
+            lo = f(ctx, *(x[0] for x in ins))
+            hi = f(ctx, *(x[1] for x in ins))
+        return pack16(finish(ctx, F16, lo, omod=False), finish(ctx, F16, hi, omod=False))
+    return run
+
+
+_pk_float("v_pk_add_f16", 2, lambda ctx, a, b: a + b)
+_pk_float("v_pk_mul_f16", 2, lambda ctx, a, b: a * b)
+_pk_float("v_pk_min_f16", 2, lambda ctx, a, b: fmin(ctx, F16, a, b))
+_pk_float("v_pk_max_f16", 2, lambda ctx, a, b: fmax(ctx, F16, a, b))
+_pk_float("v_pk_fma_f16", 3, lambda ctx, a, b, c: fma_narrow(F16, a, b, c))
+
+
+@op("v_pk_fmac_f16", (32, 32), 32)
+def v_pk_fmac_f16(ctx, srcs, old):
+    """VOP2: D.lo = fma(S0.lo, S1.lo, D.lo), D.hi likewise (no op_sel)."""
+    def lane(k):
+        a, b, c = (modify(_Mods(ctx, 0), F16, half(x, k), 0) for x in (srcs[0], srcs[1], old))
+        return finish(ctx, F16, fma_narrow(F16, a, b, c), omod=False)
+    return pack16(lane(0), lane(1))
+
+
+def _pk_int(name, nsrc, f, signed, saturation=None):
+    @op(name, (32,) * nsrc, 32)
+    def run(ctx, srcs, old):
+        ins = [lanes(ctx, srcs, i) for i in range(nsrc)]
+        conv = (lambda x: x.view(np.int16).astype(np.int64)) if signed \
+            else (lambda x: x.astype(np.int64))
+        out = []
+        for k in range(2):
+            v = f(*(conv(x[k]) for x in ins))
+            if ctx.clamp and saturation:
+                v = np.clip(v, *saturation)
+            out.append((v & 0xFFFF).astype(U16))
+        return pack16(*out)
+    return run
+
+
+for _sign, _range in (("u", (0, 0xFFFF)), ("i", (-2**15, 2**15 - 1))):
+    _s = _sign == "i"
+    _pk_int("v_pk_add_%s16" % _sign, 2, lambda a, b: a + b, _s, _range)
+    _pk_int("v_pk_sub_%s16" % _sign, 2, lambda a, b: a - b, _s, _range)
+    _pk_int("v_pk_max_%s16" % _sign, 2, np.maximum, _s)
+    _pk_int("v_pk_min_%s16" % _sign, 2, np.minimum, _s)
+    _pk_int("v_pk_mad_%s16" % _sign, 3, lambda a, b, c: a * b + c, _s, _range)
+_pk_int("v_pk_mul_lo_u16", 2, lambda a, b: a * b, False, (0, 0xFFFF))
+_pk_int("v_pk_lshlrev_b16", 2, lambda a, b: b << (a & 15), False)
+_pk_int("v_pk_lshrrev_b16", 2, lambda a, b: b >> (a & 15), False)
+_pk_int("v_pk_ashrrev_i16", 2, lambda a, b: b >> (a & 15), True)
