@@ -353,6 +353,7 @@ def queue_args(c, **over):
     ({"queue_type": K.KFD_IOC_QUEUE_TYPE_SDMA_XGMI}, errno.ENOMEM, "XGMI"),
     ({"gpu_id": 3}, errno.EINVAL, "gpu_id"),
     ({"ring_base_address": 0x10000}, errno.EINVAL, "not in a GPU-mapped buffer"),
+    ({"ring_base_address": 0x10080}, errno.EINVAL, "not 256-byte aligned"),
     ({"ring_size": 2048 * 4}, errno.EINVAL, "exactly 0x2000"),
     ({"read_pointer_address": 0x20}, errno.EINVAL, "read_pointer_address"),
     ({"write_pointer_address": 12}, errno.EINVAL, "8-byte aligned"),

@@ -6,7 +6,9 @@ kfd_queue.c:kfd_queue_acquire_buffers of Linux >= 6.11: the read and write point
 in the first page of a one-page GPU mapping, the ring in a mapping of exactly PAGE_ALIGN(ring_size)
 bytes, and a compute queue needs the node's EOP size (4 KiB), its control stack size and at least
 its CWSR size, in a mapping of (ctx_save_restore_size + debug memory) bytes.  Buffers a queue uses
-cannot be unmapped while it lives.
+cannot be unmapped while it lives.  One rule is the hardware's, not the kernel's: the ring and EOP
+addresses are stored >> 8 in the queue descriptor, so an address that is not 256-byte aligned,
+which the kernel accepts and the CP would silently truncate, is refused here.
 """
 import errno
 
@@ -75,6 +77,10 @@ class QueueIoctls:
         self._bound(proc, what, errno.ESRCH)
         if qtype == K.KFD_IOC_QUEUE_TYPE_SDMA_BY_ENG_ID and a.sdma_engine_id >= gpu.card.sdma_engines:
             fail(errno.EINVAL, f"{what}: sdma_engine_id {a.sdma_engine_id} but the GPU has {gpu.card.sdma_engines} SDMA engines")
+        for field in ("ring_base_address", "eop_buffer_address"):
+            if getattr(a, field) % 256:      # CP_HQD_PQ_BASE / CP_HQD_EOP_BASE_ADDR hold address >> 8
+                fail(errno.EINVAL, f"{what}: {field} 0x{getattr(a, field):x} is not 256-byte aligned; "
+                     "the queue descriptor would silently drop the low bits")
         held = []
         for va in (a.write_pointer_address, a.read_pointer_address):
             if va % 8:
