@@ -654,3 +654,11 @@ def test_aql_barrier_value_vendor_packet(c):
     sig.view(np.int64)[1] = 0x103                  # masked to 3
     c.ring_doorbell(aql.q, 1)
     assert aql.read_dispatch_id == 2
+
+
+def test_aql_ring_wraps_around(c):
+    aql = AQLRing(c, ring_size=1024)                # 16 packets
+    done = amd_signal(c, 40)
+    for i in range(40):
+        aql.write(barrier_packet(3, [], done.va))
+    assert aql.read_dispatch_id == 40 and done.view(np.int64)[1] == 0 and c.k.gpu.last_error is None
