@@ -443,3 +443,14 @@ def test_buffers_cost_no_descriptors_and_big_ones_no_memory(c):
     assert len(os.listdir("/proc/self/fd")) == before
     for b in bufs + [big]:
         c.free(b)
+
+
+def test_set_cu_mask(c):
+    q = c.create_queue(AQL)
+    mask = K.ffi.new("uint32_t[3]", [0xFFFF, 0, 0x1])
+    c.ioctl("SET_CU_MASK", queue_id=q.queue_id, num_cu_mask=96, cu_mask_ptr=ptr(mask))
+    assert c.k.gpu.processes[0].queues[q.queue_id].cu_mask == K.ffi.buffer(mask)[:]
+    refused(c, "SET_CU_MASK", errno.EINVAL, "multiple of 32", queue_id=q.queue_id, num_cu_mask=40, cu_mask_ptr=ptr(mask))
+    refused(c, "SET_CU_MASK", errno.EINVAL, "is 0", queue_id=q.queue_id, num_cu_mask=0, cu_mask_ptr=ptr(mask))
+    refused(c, "SET_CU_MASK", errno.EFAULT, queue_id=q.queue_id, num_cu_mask=32, cu_mask_ptr=0x40)
+    refused(c, "SET_CU_MASK", errno.EFAULT, "no queue 9", queue_id=9, num_cu_mask=32, cu_mask_ptr=ptr(mask))

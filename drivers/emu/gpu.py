@@ -132,6 +132,7 @@ class Queue:
         self.held = held                   # BOs referenced by the queue (not unmappable meanwhile)
         self.error = None
         self.active = True                 # queue_percentage 0 parks a queue (kfd is_active)
+        self.cu_mask = None                # SET_CU_MASK words, as given
         self.ring = process.vm.translate(self.ring_va, self.ring_size)
         self.processor = None              # set by the creator
 

@@ -238,7 +238,7 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         0x14: get_process_apertures_new, 0x15: acquire_vm,
         0x16: MemoryIoctls.alloc_memory_of_gpu, 0x17: MemoryIoctls.free_memory_of_gpu,
         0x18: MemoryIoctls.map_memory_to_gpu, 0x19: MemoryIoctls.unmap_memory_from_gpu,
-        0x21: set_xnack_mode, 0x23: MemoryIoctls.get_available_memory, 0x25: runtime_enable,
+        0x1A: QueueIoctls.set_cu_mask, 0x21: set_xnack_mode, 0x23: MemoryIoctls.get_available_memory, 0x25: runtime_enable,
     }
 
     # -- mmap ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Queue ioctls of the virtual amdkfd: CREATE_QUEUE (88- and 96-byte), DESTROY_QUEUE, UPDATE_QUEUE.
+"""Queue ioctls of the virtual amdkfd: CREATE_QUEUE (88- and 96-byte), DESTROY/UPDATE_QUEUE, SET_CU_MASK.
 
 Validation order and errnos follow kfd_chardev.c (set_queue_properties_from_user: a ring_size
 below 1 KiB is clamped to KFD_MIN_QUEUE_RING_SIZE and the caller sees it) and, for the buffers,
@@ -16,7 +16,7 @@ import kfd_ioctl as K
 
 from drivers.emu.aql import AQLQueue
 from drivers.emu.gpu import DOORBELL_PAGE_SIZE, DOORBELL_SIZE, Queue, log
-from drivers.emu.kfd_memory import KFD_MMAP_TYPE_DOORBELL, mmap_gpu_id
+from drivers.emu.kfd_memory import KFD_MMAP_TYPE_DOORBELL, mmap_gpu_id, user_memory
 from drivers.emu.memory import PAGE_SIZE
 from drivers.emu.pm4 import PM4Queue
 from drivers.emu.process import fail
@@ -24,6 +24,7 @@ from drivers.emu.sdma import SDMAQueue
 
 ENOTSUPP = 524                         # the kernel-internal errno set_queue_properties_from_user returns
 MAX_QUEUES_PER_PROCESS = 1024          # KFD_MAX_NUM_OF_QUEUES_PER_PROCESS
+MAX_CU_MASK_BITS = 1024
 SDMA_DOORBELL_BASE, SDMA_DOORBELL_MIRROR = 256, 512
 COMPUTE_TYPES = (K.KFD_IOC_QUEUE_TYPE_COMPUTE, K.KFD_IOC_QUEUE_TYPE_COMPUTE_AQL)
 SDMA_TYPES = (K.KFD_IOC_QUEUE_TYPE_SDMA, K.KFD_IOC_QUEUE_TYPE_SDMA_XGMI, K.KFD_IOC_QUEUE_TYPE_SDMA_BY_ENG_ID)
@@ -145,6 +146,20 @@ class QueueIoctls:
         if q is None:
             fail(errno.EINVAL, f"DESTROY_QUEUE: queue_id {a.queue_id} does not match any queue of this process")
         proc.destroy_queue(q)
+
+    def set_cu_mask(self, proc, a):
+        """The CUs a queue may use (kept on the queue; the virtual GPU has no CU placement)."""
+        what = "SET_CU_MASK"
+        if a.num_cu_mask % 32:
+            fail(errno.EINVAL, f"{what}: num_cu_mask {a.num_cu_mask} is not a multiple of 32")
+        if a.num_cu_mask == 0:
+            fail(errno.EINVAL, f"{what}: num_cu_mask is 0")
+        bits = min(a.num_cu_mask, MAX_CU_MASK_BITS)        # the kernel ignores bits past 1024
+        raw = bytes(user_memory(a.cu_mask_ptr, bits // 8))
+        q = proc.queues.get(a.queue_id)
+        if q is None:
+            fail(errno.EFAULT, f"{what}: no queue {a.queue_id} exists for update")
+        q.cu_mask = raw
 
     def update_queue(self, proc, a):
         """New ring, percentage and priority; a zero ring address or percentage parks the queue."""
