@@ -4,8 +4,9 @@
 
 Three numbers, each the host time per submission averaged over n (GPU time is not measured):
 
-* floor     write one PM4 packet (a NOP as long as a replay's ring part) to the compute ring,
-            publish the write pointer and ring the doorbell: the least any submission costs.
+* floor     write one packet to the compute ring (PM4: a NOP as long as a replay's ring part;
+            AQL: a BARRIER_AND without dependencies), publish the write pointer and ring the
+            doorbell: the least any submission costs.
 * launch    prg["empty"](buf): kernarg packing, register programming, signal, doorbell.
 * replayed  a recorded command buffer resubmitted: one INDIRECT_BUFFER + the signal.
 
@@ -23,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from assembler.amdgpu.elf_writer import KernelSpec, write_code_object  # noqa: E402
 from assembler.amdgpu.kernel_descriptor import KernelDescriptor  # noqa: E402
-from drivers.amd import pm4  # noqa: E402
+from drivers.amd import aql, pm4  # noqa: E402
 from drivers.amd.device import AMDDevice  # noqa: E402
 from drivers.errors import GPUError  # noqa: E402
 
@@ -83,8 +84,11 @@ def main(argv=None):
         doorbell = q.hw.doorbell = TimedDoorbell(q.hw.doorbell)
         packet = pm4.nop(20)
 
+        barrier = aql.kernel_dispatch(0, 0, (1, 1, 1), (1, 1, 1), header=aql.PACKET_TYPE_BARRIER_AND)
+        barrier[1:] = 0                        # a BARRIER_AND with no dependencies and no signal
+
         def floor():
-            q.submit_pm4(pm4.nop(4), "floor") if q.use_aql else _raw_submit(q, packet)
+            _raw_submit_aql(q, barrier) if q.use_aql else _raw_submit(q, packet)
 
         cb = dev.command_buffer()
         cb.add(kernel)
@@ -118,6 +122,16 @@ def _raw_submit(q, packet):
     hw.wptr += len(packet)
     hw.wptr_word[0] = hw.wptr
     hw.doorbell.store64(hw.doorbell_offset, hw.wptr)
+
+
+def _raw_submit_aql(q, packet):
+    """The AQL floor: one packet (header last), write_dispatch_id, doorbell = its index."""
+    hw = q.hw
+    hw.make_room(1, q.timeline)
+    aql.publish(hw.ring_u32, hw.wptr % hw.capacity, packet)
+    hw.wptr += 1
+    hw.wptr_word[0] = hw.wptr
+    hw.doorbell.store64(hw.doorbell_offset, hw.wptr - 1)
 
 
 if __name__ == "__main__":

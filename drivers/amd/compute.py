@@ -68,8 +68,9 @@ class ComputeQueue:
         return self.hw.ctl.va
 
     def destroy(self):
-        for b in (self.ib_buf, self.kernarg_buf):
-            b.free()
+        for b in (self.ib_buf, self.kernarg_buf, self._signal_slots):
+            if b is not None:
+                b.free()
         self.hw.destroy()
 
     def recreate(self):
@@ -234,11 +235,33 @@ class ComputeQueue:
         ts = self.device.timestamps_va if timed else None
         pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
         packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
-        post = (self.pm4_timestamp(ts + 8) if ts is not None else []) + self.pm4_signal(value)
-        packets.append(self._ib_packet(post))
+        if ts is None:
+            packets.append(self._signal_packet(value))
+        else:
+            packets.append(self._ib_packet(self.pm4_timestamp(ts + 8) + self.pm4_signal(value)))
         self.hw.submit(packets, value, self.timeline)
         self.ibs.tag(value)
         return value
+
+    def _signal_packet(self, value):
+        """The PM4-IB packet that signals ``value``. Its 16 dwords live in slot value % N of a
+        buffer with one slot per ring packet: a slot is rewritten only after the ring has
+        wrapped, i.e. after the submission that read it has been consumed."""
+        if self._signal_words is None:
+            self._signal_words = np.array(self.pm4_signal(0), np.uint32)
+            self._signal_aql = aql.pm4_indirect(0, len(self._signal_words))
+            self._signal_slots = self.device.memory.alloc(self.hw.capacity * 64, GTT)
+            self._signal_u32 = self._signal_slots.view(np.uint32)
+        words = self._signal_words
+        words[5], words[6] = value & 0xFFFFFFFF, value >> 32
+        base = (value % self.hw.capacity) * 16
+        self._signal_u32[base:base + len(words)] = words
+        packet = self._signal_aql.copy()
+        va = self._signal_slots.va + base * 4
+        packet[2], packet[3] = va & 0xFFFFFFFF, va >> 32
+        return packet
+
+    _signal_words = _signal_slots = None
 
     def _ib_packet(self, dwords):
         off = self.ibs.alloc(len(dwords) * 4, 64)

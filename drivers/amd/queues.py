@@ -246,7 +246,8 @@ class AQLQueue(HWQueue):
     UNIT = aql.PACKET_BYTES
 
     def _init_ring(self):
-        self.ring_u32.reshape(-1, 16)[:, 0] = aql.INVALID_PACKET_DWORD0
+        self.ring_slots = self.ring_u32.reshape(-1, 16)
+        self.ring_slots[:, 0] = aql.INVALID_PACKET_DWORD0
         node = self.device.node
         aql.fill_amd_queue(self.ctl.view(), self.ring.va, self.capacity, 0,
                            max_cu_id=max(0, node.compute_units - 1),
@@ -256,14 +257,19 @@ class AQLQueue(HWQueue):
         return self.wptr - 1
 
     def submit(self, packets, value, timeline):
-        """``packets``: a list of 16-dword numpy arrays, each written body-first."""
+        """``packets``: a list of 16-dword numpy arrays. Bodies are written first, then the
+        headers in order, so the CP never sees a valid header over a half-written packet."""
         if self.debug >= 2:
             kinds = " ".join(_AQL_NAMES.get(int(p[0]) & 0xFF, "?") for p in packets)
             print(f"{self.name} {self.queue_id} @ {self.wptr}: {kinds} -> signal {value}", file=sys.stderr)
         n = len(packets)
         self.make_room(n, timeline)
         cap = self.capacity
-        for p in packets:
-            aql.publish(self.ring_u32, self.wptr % cap, p)
-            self.wptr += 1
+        slot = self.wptr % cap
+        ring = self.ring_slots
+        for i, p in enumerate(packets):
+            ring[(slot + i) % cap, 1:] = p[1:]
+        for i, p in enumerate(packets):
+            ring[(slot + i) % cap, 0] = p[0]
+        self.wptr += n
         self.commit(value)
