@@ -235,6 +235,8 @@ class ComputeQueue:
         ts = self.device.timestamps_va if timed else None
         pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
         packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
+        # room first: the signal slot written next is free only once the ring has room
+        self.hw.make_room(len(packets) + 1, self.timeline)
         if ts is None:
             packets.append(self._signal_packet(value))
         else:
