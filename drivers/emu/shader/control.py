@@ -1,0 +1,106 @@
+"""SOPP: program control (branches, s_endpgm, s_barrier) and the instructions that only order
+or hint (s_waitcnt, s_delay_alu, s_clause, s_nop...), which are no-ops because the simulator
+executes every instruction to completion in program order.
+
+Closures that move the PC themselves carry ``sets_pc``; the executor regroups waves by PC after
+them.  A branch target is PC + 4 + simm16 * 4.
+"""
+import numpy as np
+
+from drivers.emu.faults import IllegalInstruction
+
+from .state import EXEC_LO, MODE_DENORM_F32, MODE_ROUND_F32, VCC_LO
+
+ORDERING_ONLY = frozenset((
+    "s_nop", "s_clause", "s_delay_alu", "s_waitcnt", "s_waitcnt_depctr", "s_set_inst_prefetch_distance",
+    "s_sleep", "s_setprio", "s_incperflevel", "s_decperflevel", "s_ttracedata_imm", "s_wait_event",
+    "s_setkill", "s_icache_inv", "s_version"))
+
+# Messages a compute wave may send; the virtual GPU has nothing to do for any of them.
+SENDMSG_ACCEPTED = frozenset((1, 3, 5, 6))     # INTERRUPT, DEALLOC_VGPRS, STALL_WAVE_GEN, HALT_WAVES
+
+_COND = {
+    "s_cbranch_scc0": lambda st, sel: st.scc[sel] == 0,
+    "s_cbranch_scc1": lambda st, sel: st.scc[sel] != 0,
+    "s_cbranch_vccz": lambda st, sel: st.sgpr[sel, VCC_LO] == 0,
+    "s_cbranch_vccnz": lambda st, sel: st.sgpr[sel, VCC_LO] != 0,
+    "s_cbranch_execz": lambda st, sel: st.sgpr[sel, EXEC_LO] == 0,
+    "s_cbranch_execnz": lambda st, sel: st.sgpr[sel, EXEC_LO] != 0,
+}
+# The debugger flags are never raised on the virtual GPU, so these branches are never taken.
+_NEVER = ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
+          "s_cbranch_cdbgsys_and_user")
+
+
+def _simm16(ins):
+    v = ins.operands[0].value if ins.operands else 0
+    return v - 0x10000 if v & 0x8000 else v
+
+
+def build_sopp(ins, pc, size):
+    m = ins.mnemonic
+    if m in ORDERING_ONLY:
+        return None
+    nxt = pc + size
+    if m == "s_endpgm":
+        def endpgm(st, sel):
+            st.done[sel] = True
+        endpgm.ends = True
+        return endpgm
+    if m == "s_barrier":
+        def barrier(st, sel):
+            st.pc[sel] = nxt
+            st.at_barrier[sel] = True
+        barrier.sets_pc = True
+        return barrier
+    if m == "s_branch":
+        target = nxt + 4 * _simm16(ins)
+
+        def branch(st, sel):
+            st.pc[sel] = target
+        branch.sets_pc = True
+        return branch
+    if m in _COND:
+        target, cond = nxt + 4 * _simm16(ins), _COND[m]
+
+        def cbranch(st, sel):
+            st.pc[sel] = np.where(cond(st, sel), target, nxt)
+        cbranch.sets_pc = True
+        return cbranch
+    if m in _NEVER:
+        return None
+    if m == "s_sendmsg":
+        msg = ins.operands[0].value & 0xFF
+        if msg not in SENDMSG_ACCEPTED:
+            raise IllegalInstruction(pc, f"{ins.text}: message {msg} means nothing to a compute wave")
+        return None
+    if m == "s_round_mode":
+        return _mode_writer(ins.operands[0].value & 15, MODE_ROUND_F32[0], 15)
+    if m == "s_denorm_mode":
+        return _mode_writer(ins.operands[0].value & 15, MODE_DENORM_F32[0], 15)
+    if m == "s_trap":
+        trap_id = ins.operands[0].value & 0xFF if ins.operands else 0
+
+        def trap(st, sel):
+            raise IllegalInstruction(pc, f"s_trap {trap_id}: the shader trapped "
+                                         f"(no trap handler is installed; trap 2 is llvm.trap / abort)")
+        return trap
+    if m in ("s_sethalt", "s_sendmsghalt"):
+        def halt(st, sel):
+            raise IllegalInstruction(pc, f"{ins.text}: the wave halted itself")
+        return halt
+    if m == "s_code_end":
+        def code_end(st, sel):
+            raise IllegalInstruction(pc, "s_code_end executed: the wave ran past the end of its code")
+        return code_end
+    raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
+
+
+def _mode_writer(bits, shift, width_mask):
+    field = np.uint32(width_mask << shift)
+    value = np.uint32(bits << shift)
+
+    def set_mode(st, sel):
+        st.mode[sel] = (st.mode[sel] & ~field) | value
+        st.mode_changed()
+    return set_mode

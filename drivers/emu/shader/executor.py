@@ -1,0 +1,180 @@
+"""The wave scheduler: runs a dispatch's waves, batched, grouped by PC.
+
+All waves of a batch live in one WaveState.  The scheduler picks the lowest PC among the waves
+that can run, takes every wave sitting at that PC as a group, and runs the group straight
+through non-branching instructions (one closure call executes an instruction for the whole
+group).  After a branch the waves are regrouped; waves that wait in s_barrier are released when
+no wave can run any more (then every live wave of every workgroup has arrived).  An instruction
+budget turns an endless loop into ShaderHang.
+"""
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from drivers.emu.faults import ShaderHang
+
+from .launch import build_state, check_dispatch, vgpr_count, waves_in, workgroup_extent, workgroup_ids
+from .program import Program
+from .state import LANE_IDS, WAVE32
+
+DEFAULT_BUDGET = 50_000_000          # wave-instructions per dispatch
+DEFAULT_BATCH_WAVES = 4096
+BUDGET_ENV = "GPU_EMULATE_BUDGET"
+
+
+@dataclass
+class Stats:
+    """What one or more dispatches executed."""
+    dispatches: int = 0
+    workgroups: int = 0
+    waves: int = 0
+    wave_instructions: int = 0       # instructions executed, counted once per wave
+    lane_ops: int = 0                # vector (VALU, memory, LDS) wave-instructions x 32 lanes
+
+    def add(self, other):
+        for k in ("dispatches", "workgroups", "waves", "wave_instructions", "lane_ops"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+
+
+class ValuEnv:
+    """The VALU library seen by the closures: the op registry and a Ctx factory."""
+
+    def __init__(self, registry=None):
+        from .valu import VALU, Ctx, FloatMode
+        self.registry = VALU if registry is None else registry
+        self.Ctx, self.FloatMode = Ctx, FloatMode
+        self._modes = {}
+
+    def float_mode(self, mode):
+        fm = self._modes.get(mode)
+        if fm is None:
+            fm = self._modes[mode] = self.FloatMode(
+                denorm_f32=(mode >> 4) & 3 == 3, denorm_f16_64=(mode >> 6) & 3 == 3,
+                ieee=bool(mode >> 9 & 1), dx10_clamp=bool(mode >> 8 & 1),
+                round_f32=mode & 3, round_f16_64=(mode >> 2) & 3)
+        return fm
+
+    def ctx_factory(self, st, sel, lane_mask, kw):
+        first = int(st.wave_ids[sel][0]) if not isinstance(sel, slice) else 0
+        n = st.pc[sel].shape[0]
+        return self.Ctx(mode=self.float_mode(int(st.mode[first])), mask=lane_mask,
+                        lane=np.broadcast_to(LANE_IDS, (n, WAVE32)), wave32=True, **kw)
+
+
+def budget_from_env():
+    value = os.environ.get(BUDGET_ENV)
+    if not value:
+        return DEFAULT_BUDGET
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{BUDGET_ENV}={value!r} is not an integer instruction budget") from None
+
+
+class WaveExecutor:
+    """``executor(dispatch)`` runs a Dispatch; usable as ``VirtualGPU.executor``.
+
+    budget: wave-instructions a dispatch may execute before ShaderHang (default 50M, or the
+    GPU_EMULATE_BUDGET environment variable); valu: an op registry replacing the VALU library;
+    batch_waves: waves simulated together (workgroups are never split).
+    """
+
+    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES):
+        self.budget = budget_from_env() if budget is None else budget
+        self.env = ValuEnv(valu)
+        self.batch_waves = batch_waves
+        self.programs = {}
+        self.stats = Stats()
+        self.last = None
+
+    def program(self, vm, code_va, vgprs):
+        key = (id(vm), code_va, vgprs)
+        p = self.programs.get(key)
+        if p is None or p.vm is not vm or not p.still_valid():
+            p = self.programs[key] = Program(vm, vgprs, self.env)
+        return p
+
+    def __call__(self, d):
+        check_dispatch(d)
+        vgprs = vgpr_count(d.rsrc1)
+        program = self.program(d.vm, d.code_va, vgprs)
+        stats = Stats(dispatches=1)
+        scratch = scratch_layout(d)
+        limit = self.batch_waves
+        if scratch is not None and scratch[3]:
+            limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
+        batch, batch_waves = [], 0
+        budget = [self.budget, self.budget]       # remaining, allowed
+        for wg_id in workgroup_ids(d):
+            n = waves_in(workgroup_extent(d, wg_id))
+            if batch and batch_waves + n > limit:
+                self._run(d, batch, vgprs, program, scratch, stats, budget)
+                batch, batch_waves = [], 0
+            batch.append(wg_id)
+            batch_waves += n
+        if batch:
+            self._run(d, batch, vgprs, program, scratch, stats, budget)
+        self.stats.add(stats)
+        self.last = stats
+        return stats
+
+    def _run(self, d, wg_ids, vgprs, program, scratch, stats, budget):
+        st = build_state(d, wg_ids, vgprs, scratch[:3] if scratch is not None else None)
+        stats.workgroups += len(wg_ids)
+        stats.waves += st.W
+        try:
+            run_waves(st, program, budget)
+        finally:
+            stats.wave_instructions += st.wave_instructions
+            stats.lane_ops += st.lane_ops
+
+
+def scratch_layout(d):
+    """(base VA, bytes per wave, bytes per lane, concurrent wave slots) or None without scratch."""
+    per_lane = d.private_segment_size
+    if not (d.rsrc2 & 1) and not per_lane:
+        return None
+    per_lane = -(-per_lane // 16) * 16
+    tmpring_waves = d.tmpring_size & 0xFFF
+    tmpring_wave_bytes = ((d.tmpring_size >> 12) & 0x7FFF) * 256
+    per_wave = max(tmpring_wave_bytes, per_lane * WAVE32)
+    return (d.scratch_base, per_wave, per_lane, tmpring_waves)
+
+
+def run_waves(st, program, budget):
+    """Execute every wave of ``st`` to s_endpgm.  budget: [remaining, allowed] wave-instructions,
+    shared by the batches of a dispatch."""
+    W = st.W
+    everyone = slice(None)
+    while True:
+        runnable = ~(st.done | st.at_barrier)
+        if not runnable.any():
+            if st.at_barrier.any():
+                st.at_barrier[:] = False
+                continue
+            return
+        pc = int(st.pc[runnable].min())
+        members = runnable & (st.pc == pc)
+        n = int(members.sum())
+        sel = everyone if n == W else np.flatnonzero(members)
+        while True:
+            step = program.step(pc)
+            budget[0] -= n
+            if budget[0] < 0:
+                st.pc[sel] = pc
+                raise ShaderHang(pc, budget[1] - budget[0] - n)
+            st.wave_instructions += n
+            if step.vector:
+                st.lane_ops += n * WAVE32
+            if step.sets_pc or step.ends:
+                st.pc[sel] = pc
+                step.fn(st, sel)
+                break
+            if step.fn is not None:
+                try:
+                    step.fn(st, sel)
+                except BaseException:
+                    st.pc[sel] = pc
+                    raise
+            pc = step.next_pc

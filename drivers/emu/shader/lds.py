@@ -1,0 +1,238 @@
+"""DS instructions: LDS loads, stores and atomics, and the LDS-crossbar lane permutes.
+
+Each workgroup owns ``lds_bytes`` of the batch's LDS array.  As the ISA specifies for LDS, an
+access whose bytes are not all inside the workgroup's allocation reads 0 and its write is
+dropped; the GPU VM is never involved.  Only lanes with EXEC set read or write LDS.
+ds_bpermute/ds_permute/ds_swizzle move data between lanes of one wave; a lane whose EXEC bit is
+clear contributes 0.
+"""
+import numpy as np
+
+from drivers.emu.faults import IllegalInstruction
+
+from . import atomics
+from .memory import LOAD_KINDS, STORE_KINDS, store_bytes, to_lanes
+from .state import WAVE32
+
+U32, U64, I64 = np.uint32, np.uint64, np.int64
+
+
+# DS spells its d16 loads differently from FLAT: ds_load_u8_d16_hi is global_load_d16_hi_u8
+DS_D16_LOADS = {"u8_d16": "d16_u8", "u8_d16_hi": "d16_hi_u8", "i8_d16": "d16_i8",
+                "i8_d16_hi": "d16_hi_i8", "u16_d16": "d16_b16", "u16_d16_hi": "d16_hi_b16"}
+
+
+def _inside(st, off, nbytes):
+    return (off >= 0) & (off + nbytes <= st.lds_bytes)
+
+
+def lds_read(st, rows, off, nbytes):
+    """(N, nbytes) uint8 read by lanes of waves ``rows`` at workgroup-relative offsets ``off``."""
+    ok = _inside(st, off, nbytes)
+    base = st.wg[rows] * st.lds_bytes + np.where(ok, off, 0)
+    out = st.lds[base[:, None] + np.arange(nbytes)]
+    out[~ok] = 0
+    return out
+
+
+def lds_write(st, rows, off, data):
+    nbytes = data.shape[1]
+    ok = _inside(st, off, nbytes)
+    if not ok.all():
+        rows, off, data = rows[ok], off[ok], data[ok]
+    base = st.wg[rows] * st.lds_bytes + off
+    st.lds[base[:, None] + np.arange(nbytes)] = data
+
+
+def _lds_atomic(st, rows, off, name, src, cmp):
+    nbytes = src.dtype.itemsize
+    dt = src.dtype
+    ok = _inside(st, off, nbytes)
+    old_all = np.zeros(rows.shape[0], dt)
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return old_all
+    addr = st.wg[rows[idx]] * st.lds_bytes + off[idx]
+    f = atomics.OPS[name]
+    for batch in atomics.rounds(addr):
+        lanes_idx = idx[batch]
+        where = addr[batch][:, None] + np.arange(nbytes)
+        old = np.ascontiguousarray(st.lds[where]).view(dt)[:, 0]
+        new = f(old, src[lanes_idx], None if cmp is None else cmp[lanes_idx]).astype(dt)
+        st.lds[where] = new.view(np.uint8).reshape(-1, nbytes)
+        old_all[lanes_idx] = old
+    return old_all
+
+
+def _lanes(st, sel):
+    mask = st.exec_mask(sel)
+    w, lanes = np.nonzero(mask)
+    return st.wave_ids[sel][w], lanes
+
+
+def _regs(st, rows, lanes, reg, k):
+    return np.stack([st.vgpr[rows, reg + j, lanes] for j in range(k)], axis=1)
+
+
+def _put(st, rows, lanes, reg, values):
+    for j in range(values.shape[1]):
+        st.vgpr[rows, reg + j, lanes] = values[:, j]
+
+
+def _combine(d):
+    if d.shape[1] == 1:
+        return d[:, 0].copy()
+    return d[:, 0].astype(U64) | d[:, 1].astype(U64) << U64(32)
+
+
+def _split(v, k):
+    if k == 1:
+        return v[:, None]
+    return np.stack([(v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)], axis=1)
+
+
+def build_ds(ins, pc, vgprs):
+    m = ins.mnemonic
+    ops = {o.role: o for o in ins.operands}
+    for o in ins.operands:
+        if o.kind == "vgpr" and o.value + o.nregs > vgprs:
+            raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
+    if ins.modifiers.get("gds"):
+        raise IllegalInstruction(pc, f"{ins.text}: GDS is not available to compute queues on the virtual GPU")
+    o0, o1 = ins.modifiers.get("offset0", 0), ins.modifiers.get("offset1", 0)
+    offset = o1 << 8 | o0
+    if m == "ds_nop":
+        return None
+    if m in ("ds_bpermute_b32", "ds_permute_b32"):
+        return _build_permute(m, ops, offset)
+    if m == "ds_swizzle_b32":
+        return _build_swizzle(ops, offset)
+    addr = ops["addr"].value if "addr" in ops else None
+    body = m[3:]
+    if body.startswith(("load_2addr", "store_2addr", "storexchg_2addr")):
+        return _build_2addr(m, ops, o0, o1)
+    if body.startswith("load_") and not body.startswith("load_addtid"):
+        what = DS_D16_LOADS.get(body[5:], body[5:])
+        nbytes, how = LOAD_KINDS[what]
+        vdst = ops["vdst"].value
+
+        def load(st, sel):
+            rows, lanes = _lanes(st, sel)
+            if rows.size == 0:
+                return
+            off = st.vgpr[rows, addr, lanes].astype(I64) + offset
+            raw = lds_read(st, rows, off, nbytes)
+            old = _regs(st, rows, lanes, vdst, 1) if how.startswith(("lo", "hi")) else None
+            _put(st, rows, lanes, vdst, to_lanes(raw, how, old))
+        return load
+    if body.startswith("store_") and not body.startswith("store_addtid"):
+        what = body[6:]
+        what = {"b8_d16_hi": "d16_hi_b8", "b16_d16_hi": "d16_hi_b16"}.get(what, what)
+        nbytes, shift = STORE_KINDS[what]
+        data = ops["data0"].value
+        k = max(1, nbytes // 4)
+
+        def store(st, sel):
+            rows, lanes = _lanes(st, sel)
+            if rows.size == 0:
+                return
+            off = st.vgpr[rows, addr, lanes].astype(I64) + offset
+            lds_write(st, rows, off, store_bytes(_regs(st, rows, lanes, data, k), nbytes, shift))
+        return store
+    try:
+        name = atomics.op_name(m)
+    except KeyError:
+        raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator") from None
+    bits = 64 if m.endswith("64") else 32
+    k = bits // 32
+    d0 = ops["data0"].value
+    d1 = ops["data1"].value if "data1" in ops else None
+    vdst = ops["vdst"].value if "vdst" in ops else None
+
+    def atomic(st, sel):
+        rows, lanes = _lanes(st, sel)
+        if rows.size == 0:
+            return
+        off = st.vgpr[rows, addr, lanes].astype(I64) + offset
+        src = _combine(_regs(st, rows, lanes, d0, k))
+        cmp = _combine(_regs(st, rows, lanes, d1, k)) if d1 is not None else None
+        old = _lds_atomic(st, rows, off, name, src, cmp)
+        if vdst is not None:
+            _put(st, rows, lanes, vdst, _split(old, k))
+    return atomic
+
+
+def _build_2addr(m, ops, o0, o1):
+    bits = 64 if m.endswith("64") else 32
+    k = bits // 32
+    scale = (bits // 8) * (64 if "stride64" in m else 1)
+    addr = ops["addr"].value
+    offs = (o0 * scale, o1 * scale)
+    nbytes = bits // 8
+    if m.startswith("ds_load"):
+        vdst = ops["vdst"].value
+
+        def load2(st, sel):
+            rows, lanes = _lanes(st, sel)
+            if rows.size == 0:
+                return
+            base = st.vgpr[rows, addr, lanes].astype(I64)
+            for i, o in enumerate(offs):
+                raw = lds_read(st, rows, base + o, nbytes)
+                _put(st, rows, lanes, vdst + i * k, np.ascontiguousarray(raw).view(U32))
+        return load2
+    datas = (ops["data0"].value, ops["data1"].value)
+    vdst = ops["vdst"].value if "vdst" in ops else None
+
+    def store2(st, sel):
+        rows, lanes = _lanes(st, sel)
+        if rows.size == 0:
+            return
+        base = st.vgpr[rows, addr, lanes].astype(I64)
+        for i, (o, d) in enumerate(zip(offs, datas)):
+            new = _regs(st, rows, lanes, d, k)
+            if vdst is not None:           # storexchg: return the old contents
+                old = lds_read(st, rows, base + o, nbytes)
+                _put(st, rows, lanes, vdst + i * k, np.ascontiguousarray(old).view(U32))
+            lds_write(st, rows, base + o, np.ascontiguousarray(new).view(np.uint8).reshape(-1, nbytes))
+    return store2
+
+
+def _build_permute(m, ops, offset):
+    vdst, addr, data = ops["vdst"].value, ops["addr"].value, ops["data0"].value
+    backward = m == "ds_bpermute_b32"
+
+    def permute(st, sel):
+        mask = st.exec_mask(sel)
+        lane_sel = ((st.vgpr[sel, addr].astype(I64) + offset) >> 2) & (WAVE32 - 1)
+        src = np.where(mask, st.vgpr[sel, data], U32(0))
+        if backward:
+            result = np.take_along_axis(src, lane_sel, axis=1)
+        else:
+            result = np.zeros_like(src)
+            w = np.nonzero(mask)[0]
+            l = np.nonzero(mask)[1]
+            result[w, lane_sel[w, l]] = src[w, l]    # the highest writing lane wins
+        old = st.vgpr[sel, vdst]
+        st.vgpr[sel, vdst] = np.where(mask, result, old)
+    return permute
+
+
+def swizzle_sources(offset):
+    """Lane each lane reads for a ds_swizzle_b32 offset (quad-perm or bitmask mode)."""
+    lanes = np.arange(WAVE32)
+    if offset & 0x8000:
+        return (lanes & ~3) | ((offset >> (2 * (lanes & 3))) & 3)
+    and_m, or_m, xor_m = offset & 31, (offset >> 5) & 31, (offset >> 10) & 31
+    return ((lanes & and_m) | or_m) ^ xor_m
+
+
+def _build_swizzle(ops, offset):
+    vdst, addr = ops["vdst"].value, ops["addr"].value
+    src_lane = swizzle_sources(offset)
+
+    def swizzle(st, sel):
+        mask = st.exec_mask(sel)
+        src = np.where(mask, st.vgpr[sel, addr], U32(0))
+        st.vgpr[sel, vdst] = np.where(mask, src[:, src_lane], st.vgpr[sel, vdst])
+    return swizzle

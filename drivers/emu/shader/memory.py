@@ -1,0 +1,280 @@
+"""Vector memory: GLOBAL, FLAT and SCRATCH loads, stores and atomics, lane by lane under EXEC.
+
+Addresses are computed for every lane, then only lanes whose EXEC bit is set touch memory, in
+(wave, lane) order, so a fault names the first active lane's VA.  Scratch is architected flat
+scratch: lane L of a wave owns ``private_size`` bytes at ``scratch_base + L * private_size``, and a
+per-lane offset past its private segment is a fault.  FLAT addresses inside the shared aperture
+go to LDS and inside the private aperture to scratch; everything else is global memory.
+"""
+import numpy as np
+
+from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
+
+from . import atomics
+from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
+from .state import WAVE32
+from .vmaccess import gather, locate, scatter
+
+U32, U64, I64 = np.uint32, np.uint64, np.int64
+
+# width of the memory access and how it lands in the VGPRs
+LOAD_KINDS = {"u8": (1, "zext"), "i8": (1, "sext"), "u16": (2, "zext"), "i16": (2, "sext"),
+              "b32": (4, "dwords"), "b64": (8, "dwords"), "b96": (12, "dwords"), "b128": (16, "dwords"),
+              "d16_u8": (1, "lo_zext"), "d16_i8": (1, "lo_sext"), "d16_b16": (2, "lo"),
+              "d16_hi_u8": (1, "hi_zext"), "d16_hi_i8": (1, "hi_sext"), "d16_hi_b16": (2, "hi")}
+STORE_KINDS = {"b8": (1, 0), "b16": (2, 0), "b32": (4, 0), "b64": (8, 0), "b96": (12, 0), "b128": (16, 0),
+               "d16_hi_b8": (1, 2), "d16_hi_b16": (2, 2)}
+
+
+def split_mnemonic(m):
+    """'global_load_d16_hi_u8' -> ('load', 'd16_hi_u8')."""
+    seg, rest = m.split("_", 1)
+    kind, _, what = rest.partition("_")
+    return kind, what
+
+
+def to_lanes(raw, how, old):
+    """Bytes loaded per lane (N, n) uint8 -> the new dword(s) (N, k) uint32 of the destination."""
+    n = raw.shape[1]
+    if how == "dwords":
+        return np.ascontiguousarray(raw).view(U32)
+    v = raw[:, 0].astype(U32) if n == 1 else np.ascontiguousarray(raw).view(np.uint16)[:, 0].astype(U32)
+    if how.endswith("sext"):
+        bits = 8 * n
+        v = np.where(v & U32(1 << (bits - 1)), v | U32((0xFFFFFFFF << bits) & 0xFFFFFFFF), v)
+    if how in ("zext", "sext"):
+        return v[:, None]
+    v &= U32(0xFFFF)
+    if how.startswith("lo"):
+        return ((old[:, 0] & U32(0xFFFF0000)) | v)[:, None]
+    return ((old[:, 0] & U32(0xFFFF)) | (v << U32(16)))[:, None]
+
+
+def store_bytes(dwords, nbytes, shift):
+    """(N, k) uint32 -> the (N, nbytes) bytes a store writes (d16_hi forms take bytes 2..3)."""
+    raw = np.ascontiguousarray(dwords).view(np.uint8)
+    return raw[:, shift:shift + nbytes]
+
+
+class LaneAccess:
+    """The active lanes of one instruction: global wave rows, lane ids and, for every lane, its VA."""
+    __slots__ = ("rows", "lanes", "addrs")
+
+    def __init__(self, rows, lanes, addrs):
+        self.rows, self.lanes, self.addrs = rows, lanes, addrs
+
+
+def _vgpr_lanes(st, acc, reg, k):
+    """(N, k) uint32: registers reg..reg+k-1 of the accessing lanes."""
+    return np.stack([st.vgpr[acc.rows, reg + j, acc.lanes] for j in range(k)], axis=1)
+
+
+def _write_lanes(st, acc, reg, values):
+    for j in range(values.shape[1]):
+        st.vgpr[acc.rows, reg + j, acc.lanes] = values[:, j]
+
+
+def build_flat(ins, pc, vgprs):
+    m = ins.mnemonic
+    seg = ins.family                                  # GLOBAL, SCRATCH or FLAT
+    ops = {o.role: o for o in ins.operands}
+    mods = ins.modifiers
+    offset = mods.get("offset", 0)
+    kind, what = split_mnemonic(m)
+    for o in ins.operands:
+        if o.kind == "vgpr" and o.value + o.nregs > vgprs:
+            raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
+    if what in ("addtid_b32",):
+        raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
+    address = _address_fn(seg, ops, offset, pc, ins)
+    if kind == "load":
+        nbytes, how = LOAD_KINDS[what]
+        vdst = ops["vdst"].value
+        k = max(1, nbytes // 4) if how == "dwords" else 1
+
+        def load(st, sel):
+            acc = address(st, sel, nbytes, False)
+            if acc is None:
+                return
+            raw = _read(st, acc, nbytes, seg)
+            old = _vgpr_lanes(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
+            _write_lanes(st, acc, vdst, to_lanes(raw, how, old))
+        load.memory = True
+        return load
+    if kind == "store":
+        nbytes, shift = STORE_KINDS[what]
+        data = ops["data"].value
+        k = max(1, nbytes // 4)
+
+        def store(st, sel):
+            acc = address(st, sel, nbytes, True)
+            if acc is None:
+                return
+            _write(st, acc, store_bytes(_vgpr_lanes(st, acc, data, k), nbytes, shift), seg)
+        store.memory = True
+        return store
+    if kind == "atomic":
+        name = atomics.op_name(m)
+        bits = 64 if what.endswith("64") else 32
+        k = bits // 32
+        data = ops["data"].value
+        vdst = ops["vdst"].value if "vdst" in ops else None
+        has_cmp = name in ("cmpswap", "cmpswap_f")
+
+        def atomic(st, sel):
+            acc = address(st, sel, 4 * k, True)
+            if acc is None:
+                return
+            d = _vgpr_lanes(st, acc, data, 2 * k if has_cmp else k)
+            src, cmp = _combine(d[:, :k]), _combine(d[:, k:]) if has_cmp else None
+            old = global_atomic(st.vm, acc.addrs, name, src, cmp)
+            if vdst is not None:
+                _write_lanes(st, acc, vdst, _split(old, k))
+        atomic.memory = True
+        return atomic
+    raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
+
+
+def _combine(d):
+    """(N, k) uint32 -> (N,) uint32 or uint64 (k == 2, low dword first)."""
+    if d.shape[1] == 1:
+        return d[:, 0].copy()
+    return d[:, 0].astype(U64) | d[:, 1].astype(U64) << U64(32)
+
+
+def _split(v, k):
+    if k == 1:
+        return v[:, None]
+    return np.stack([(v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)], axis=1)
+
+
+def global_atomic(vm, addrs, name, src, cmp):
+    """Apply an atomic to memory lane after lane; returns each lane's pre-op value."""
+    nbytes = src.dtype.itemsize
+    dt = src.dtype
+    f = atomics.OPS[name]
+    loc = locate(vm, addrs, nbytes, True)
+    old_all = np.empty(addrs.shape[0], dt)
+    for batch in atomics.rounds(addrs):
+        a = addrs[batch]
+        if loc is not None:
+            r, off = loc
+            idx = off[batch][:, None] + np.arange(nbytes)
+            old = np.ascontiguousarray(r.mem[idx]).view(dt)[:, 0]
+            new = f(old, src[batch], None if cmp is None else cmp[batch]).astype(dt)
+            r.mem[idx] = new.view(np.uint8).reshape(-1, nbytes)
+        else:
+            old = gather(vm, a, nbytes).view(dt)[:, 0].copy()
+            new = f(old, src[batch], None if cmp is None else cmp[batch]).astype(dt)
+            scatter(vm, a, new.view(np.uint8).reshape(-1, nbytes))
+        old_all[batch] = old
+    return old_all
+
+
+def _active(st, sel):
+    mask = st.exec_mask(sel)
+    w, lanes = np.nonzero(mask)
+    return st.wave_ids[sel][w], lanes, mask
+
+
+def _address_fn(seg, ops, offset, pc, ins):
+    """Build (st, sel, nbytes, write) -> LaneAccess (None when no lane is active)."""
+    addr = ops.get("addr")
+    saddr = ops.get("saddr")
+    use_saddr = saddr is not None and saddr.kind == "sgpr"
+    if seg == "GLOBAL" or seg == "FLAT":
+        if use_saddr:
+            s = saddr.value
+            a = addr.value
+
+            def lane_va(st, rows, lanes):
+                base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
+                return base + st.vgpr[rows, a, lanes].astype(U64) + U64(offset & 0xFFFFFFFFFFFFFFFF)
+        else:
+            a = addr.value
+
+            def lane_va(st, rows, lanes):
+                va = st.vgpr[rows, a, lanes].astype(U64) | st.vgpr[rows, a + 1, lanes].astype(U64) << U64(32)
+                return va + U64(offset & 0xFFFFFFFFFFFFFFFF)
+
+        def access(st, sel, nbytes, write):
+            rows, lanes, _ = _active(st, sel)
+            if rows.size == 0:
+                return None
+            return LaneAccess(rows, lanes, lane_va(st, rows, lanes))
+        return access
+    # SCRATCH: a per-lane offset into the lane's private segment
+    s = saddr.value if use_saddr else None
+    a = addr.value if addr is not None and addr.kind == "vgpr" else None
+
+    def scratch_access(st, sel, nbytes, write):
+        rows, lanes, _ = _active(st, sel)
+        if rows.size == 0:
+            return None
+        off = np.full(rows.shape, offset, I64)
+        if s is not None:
+            off += st.sgpr[rows, s].astype(I64)
+        if a is not None:
+            off += st.vgpr[rows, a, lanes].astype(I64)
+        off &= 0xFFFFFFFF
+        return LaneAccess(rows, lanes, scratch_va(st, rows, lanes, off, nbytes, write))
+    return scratch_access
+
+
+def scratch_va(st, rows, lanes, off, nbytes, write):
+    """VA of per-lane private offsets; an offset past the lane's private segment is a fault."""
+    va = st.scratch_base[rows] + lanes.astype(U64) * U64(st.private_size) + off.astype(U64)
+    bad = off + nbytes > st.private_size
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise MemoryFault(int(va[i]), NOT_PRESENT, write,
+                          f"{'write' if write else 'read'} of private offset 0x{int(off[i]):x} past the "
+                          f"{st.private_size}-byte private segment of wave {int(rows[i])} lane {int(lanes[i])}")
+    return va
+
+
+def _classify_flat(st, acc, nbytes, write):
+    """Split a FLAT access into (global, lds, scratch) index arrays, rewriting aperture addresses."""
+    a = acc.addrs
+    shared = (a >= U64(SHARED_APERTURE)) & (a < U64(SHARED_APERTURE + APERTURE_SIZE))
+    private = (a >= U64(PRIVATE_APERTURE)) & (a < U64(PRIVATE_APERTURE + APERTURE_SIZE))
+    return shared, private
+
+
+def _read(st, acc, nbytes, seg):
+    if seg != "FLAT":
+        return gather(st.vm, acc.addrs, nbytes)
+    shared, private = _classify_flat(st, acc, nbytes, False)
+    if not shared.any() and not private.any():
+        return gather(st.vm, acc.addrs, nbytes)
+    out = np.zeros((acc.addrs.shape[0], nbytes), np.uint8)
+    glob = ~(shared | private)
+    if glob.any():
+        out[glob] = gather(st.vm, acc.addrs[glob], nbytes)
+    if private.any():
+        off = (acc.addrs[private] - U64(PRIVATE_APERTURE)).astype(I64)
+        va = scratch_va(st, acc.rows[private], acc.lanes[private], off, nbytes, False)
+        out[private] = gather(st.vm, va, nbytes)
+    if shared.any():
+        from .lds import lds_read
+        off = (acc.addrs[shared] - U64(SHARED_APERTURE)).astype(I64)
+        out[shared] = lds_read(st, acc.rows[shared], off, nbytes)
+    return out
+
+
+def _write(st, acc, data, seg):
+    if seg != "FLAT":
+        scatter(st.vm, acc.addrs, data)
+        return
+    shared, private = _classify_flat(st, acc, data.shape[1], True)
+    glob = ~(shared | private)
+    if glob.any():
+        scatter(st.vm, acc.addrs[glob], data[glob])
+    if private.any():
+        off = (acc.addrs[private] - U64(PRIVATE_APERTURE)).astype(I64)
+        va = scratch_va(st, acc.rows[private], acc.lanes[private], off, data.shape[1], True)
+        scatter(st.vm, va, data[private])
+    if shared.any():
+        from .lds import lds_write
+        off = (acc.addrs[shared] - U64(SHARED_APERTURE)).astype(I64)
+        lds_write(st, acc.rows[shared], off, data[shared])

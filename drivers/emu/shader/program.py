@@ -1,0 +1,128 @@
+"""Decode once, execute many times: a code object's instructions as closures keyed by PC.
+
+``Program.step(pc)`` decodes the instruction at ``pc`` on first use (through the GPU VM, so a
+PC outside executable memory is a fault) and caches a Step: the closure, the next PC and what
+the executor must do after it (regroup waves after a branch, retire waves after s_endpgm).
+A Program is reused by later dispatches of the same code VA after checking that the bytes it
+decoded are still the ones in memory.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from drivers.emu.faults import NO_EXECUTE, NOT_PRESENT, IllegalInstruction, MemoryFault
+from drivers.errors import AssemblerError
+
+from .control import build_sopp
+from .lds import build_ds
+from .memory import build_flat
+from .scalar import build_sop1, build_sop2, build_sopc, build_sopk
+from .smem import build_smem
+from .vector import CORE_OPS, VectorOp, base_mnemonic, build_cross_lane, build_vopd
+
+MAX_INSTRUCTION_BYTES = 16
+VALU_FAMILIES = ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
+MEMORY_FAMILIES = ("GLOBAL", "FLAT", "SCRATCH")
+
+
+@dataclass(slots=True)
+class Step:
+    fn: object            # fn(st, sel) or None for instructions with no effect
+    next_pc: int
+    size: int
+    sets_pc: bool         # the closure moved the PC: regroup waves afterwards
+    ends: bool            # s_endpgm
+    vector: bool          # counts lane operations
+    raw: bytes
+    text: str
+
+
+class Program:
+    def __init__(self, vm, vgprs, env):
+        self.vm, self.vgprs, self.env = vm, vgprs, env
+        self.steps = {}
+
+    def step(self, pc):
+        s = self.steps.get(pc)
+        if s is None:
+            s = self.steps[pc] = self._build(pc)
+        return s
+
+    def still_valid(self):
+        """True when every decoded instruction's bytes are unchanged in memory."""
+        for pc, s in self.steps.items():
+            r = self.vm.lookup(pc)
+            if r is None or pc + s.size > r.end or r.mem[pc - r.start:pc - r.start + s.size].tobytes() != s.raw:
+                return False
+        return True
+
+    def _fetch(self, pc):
+        r = self.vm.lookup(pc)
+        if r is None:
+            raise MemoryFault(pc, NOT_PRESENT, False, "instruction fetch")
+        if not r.executable:
+            raise MemoryFault(pc, NO_EXECUTE, False, "instruction fetch")
+        return r.mem[pc - r.start:min(r.end, pc + MAX_INSTRUCTION_BYTES)].tobytes()
+
+    def _build(self, pc):
+        from assembler.rdna3.decoder import decode
+        data = self._fetch(pc)
+        try:
+            ins, size = decode(data, 0)
+        except AssemblerError as e:
+            raise IllegalInstruction(pc, str(e).replace(" at offset 0", "")) from None
+        try:
+            fn = self._closure(ins, pc, size)
+        except IllegalInstruction as e:
+            if e.pc == pc:
+                raise
+            raise IllegalInstruction(pc, f"{ins.text}: {e.text}") from None
+        except KeyError as e:
+            raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator ({e})") from None
+        vector = ins.family in VALU_FAMILIES or ins.family in MEMORY_FAMILIES or ins.family in ("VOPD", "DS")
+        if vector and fn is not None and ins.family not in MEMORY_FAMILIES and ins.family != "DS":
+            fn = _per_mode(fn)
+        return Step(fn, pc + size, size, bool(getattr(fn, "sets_pc", False)), bool(getattr(fn, "ends", False)),
+                    vector, data[:size], ins.text)
+
+    def _closure(self, ins, pc, size):
+        fam = ins.family
+        if fam == "SOP2":
+            return build_sop2(ins, pc)
+        if fam == "SOP1":
+            return build_sop1(ins, pc, size)
+        if fam == "SOPC":
+            return build_sopc(ins, pc)
+        if fam == "SOPK":
+            return build_sopk(ins, pc, size)
+        if fam == "SOPP":
+            return build_sopp(ins, pc, size)
+        if fam == "SMEM":
+            return build_smem(ins, pc)
+        if fam in MEMORY_FAMILIES:
+            return build_flat(ins, pc, self.vgprs)
+        if fam == "DS":
+            return build_ds(ins, pc, self.vgprs)
+        if fam == "VOPD":
+            return build_vopd(ins, pc, self.vgprs, self.env.registry, self.env)
+        if fam in VALU_FAMILIES:
+            if base_mnemonic(ins.mnemonic) in CORE_OPS:
+                return build_cross_lane(ins, pc, self.vgprs)
+            return VectorOp(ins, pc, self.vgprs, self.env.registry, self.env)
+        if fam in ("MUBUF", "MTBUF"):
+            from .buffer import build_buffer
+            return build_buffer(ins, pc, self.vgprs)
+        raise IllegalInstruction(pc, f"{ins.text}: {fam} instructions are not supported by the simulator")
+
+
+def _per_mode(fn):
+    """Run a VALU closure once per distinct MODE register value among the waves (s_setreg can
+    give waves of one group different float modes)."""
+    def run(st, sel):
+        if st.mode_uniform:
+            return fn(st, sel)
+        rows = st.wave_ids[sel]
+        modes = st.mode[rows]
+        for v in np.unique(modes):
+            fn(st, rows[modes == v])
+    return run

@@ -1,0 +1,67 @@
+"""Register files and per-wave state of one batch of waves, with a leading wave axis.
+
+Scalar registers are indexed by their gfx11 operand code, so a decoded SGPR operand addresses
+the file directly: s0..s105, vcc_lo/hi (106, 107), ttmp0..15 (108..123), null (124, reads 0,
+writes dropped), m0 (125), exec_lo/hi (126, 127).  VGPRs are waves x registers x lanes.
+"""
+import numpy as np
+
+WAVE32 = 32
+VCC_LO, VCC_HI, NULL, M0, EXEC_LO, EXEC_HI = 106, 107, 124, 125, 126, 127
+SGPR_CODES = 128
+
+LANE_IDS = np.arange(WAVE32, dtype=np.uint32)
+LANE_BITS = (np.uint32(1) << LANE_IDS).astype(np.uint32)
+
+# MODE register (s_getreg/s_setreg HW_REG_MODE) fields on gfx11
+MODE_ROUND_F32, MODE_ROUND_F16_64 = (0, 2), (2, 2)
+MODE_DENORM_F32, MODE_DENORM_F16_64 = (4, 2), (6, 2)
+MODE_DX10_CLAMP, MODE_IEEE = (8, 1), (9, 1)
+
+
+def mode_from_rsrc1(rsrc1):
+    """The initial MODE register of a wave from COMPUTE_PGM_RSRC1 (FLOAT_MODE, DX10_CLAMP, IEEE)."""
+    float_mode = (rsrc1 >> 12) & 0xFF              # round[3:0] denorm[7:4], same layout as MODE
+    return float_mode | ((rsrc1 >> 21) & 1) << 8 | ((rsrc1 >> 23) & 1) << 9
+
+
+def field(value, spec):
+    lo, width = spec
+    return (value >> lo) & ((1 << width) - 1)
+
+
+class WaveState:
+    """Everything the closures read and write for ``W`` waves of ``G`` workgroups.
+
+    ``wg`` maps a wave to its workgroup (index into ``lds``); ``pc`` is the byte address of the
+    next instruction; ``done`` marks waves that ran s_endpgm; ``at_barrier`` those waiting in
+    s_barrier.
+    """
+
+    def __init__(self, waves, vgprs, workgroups, lds_bytes, vm):
+        self.W, self.vgprs, self.vm = waves, vgprs, vm
+        self.sgpr = np.zeros((waves, SGPR_CODES), np.uint32)
+        self.vgpr = np.zeros((waves, vgprs, WAVE32), np.uint32)
+        self.scc = np.zeros(waves, np.uint32)
+        self.pc = np.zeros(waves, np.int64)
+        self.done = np.zeros(waves, bool)
+        self.at_barrier = np.zeros(waves, bool)
+        self.wg = np.zeros(waves, np.int64)
+        self.mode = np.zeros(waves, np.uint32)
+        self.hw_id = np.zeros(waves, np.uint32)
+        self.scratch_base = np.zeros(waves, np.uint64)    # VA of lane 0's private segment
+        self.lds_bytes = lds_bytes
+        self.lds = np.zeros(max(1, workgroups) * lds_bytes + 16, np.uint8)
+        self.private_size = 0                              # scratch bytes per lane
+        self.wave_ids = np.arange(waves)
+        self.mode_uniform = True                           # every wave has the same MODE
+        # statistics
+        self.wave_instructions = 0
+        self.lane_ops = 0
+
+    def mode_changed(self):
+        self.mode_uniform = bool((self.mode == self.mode[0]).all())
+
+    def exec_mask(self, sel):
+        """bool (w, 32): the EXEC bit of every lane of the selected waves."""
+        return (self.sgpr[sel, EXEC_LO][:, None] & LANE_BITS) != 0

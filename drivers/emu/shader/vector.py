@@ -1,0 +1,252 @@
+"""VALU dispatch: fetch operands, apply DPP, call the VALU semantics library, write under EXEC.
+
+The semantics of each opcode live in ``valu.VALU`` (keyed by the base mnemonic).  This module
+knows the encodings: which operands are sources, which destination is a VGPR and which a lane
+mask (VCC, an SGPR, or EXEC for v_cmpx), where a mask_in op reads its mask (src2 of VOP3, VCC
+otherwise), and VOPD dual issue (both halves read every source before either writes).  The
+cross-lane moves (v_readlane, v_readfirstlane, v_writelane, v_permlane16/x16, v_swap) are here.
+"""
+import numpy as np
+
+from drivers.emu.faults import IllegalInstruction
+
+from .dpp import DppSelect
+from .operands import scalar_reader, scalar_writer, vector_reader, vgpr_index
+from .state import EXEC_LO, LANE_BITS, LANE_IDS, NULL, VCC_LO, WAVE32
+
+U32, U64 = np.uint32, np.uint64
+SOURCE_ROLES = ("src0", "vsrc1", "src1", "src2", "simm32")
+CORE_OPS = ("v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32", "v_permlane16_b32",
+            "v_permlanex16_b32", "v_nop", "v_pipeflush", "v_swap_b32", "v_permlane64_b32")
+
+
+def base_mnemonic(m):
+    for suffix in ("_e64_dpp", "_dpp", "_e32", "_e64"):
+        if m.endswith(suffix):
+            return m[:-len(suffix)]
+    if m.startswith("v_dual_"):
+        return "v_" + m[len("v_dual_"):]
+    return m
+
+
+def pack_mask(mask):
+    """bool (w, 32) -> uint32 (w,) lane bits."""
+    return np.packbits(mask, axis=1, bitorder="little").view(U32)[:, 0]
+
+
+def unpack_mask(bits):
+    return (bits[:, None] & LANE_BITS) != 0
+
+
+class VectorOp:
+    """One decoded VALU instruction (or one VOPD half) ready to execute."""
+
+    def __init__(self, ins, pc, vgprs, registry, modes):
+        self.text, self.pc = ins.text, pc
+        m = base_mnemonic(ins.mnemonic)
+        if m not in registry:
+            raise IllegalInstruction(pc, f"{ins.text}: the VALU library has no {m}")
+        op = self.op = registry[m]
+        self.modes = modes
+        self.make_ctx = modes.ctx_factory
+        operands = ins.operands
+        first_src = next((i for i, o in enumerate(operands) if o.role in SOURCE_ROLES), len(operands))
+        dests, sources = operands[:first_src], [o for o in operands[first_src:] if o.role in SOURCE_ROLES]
+        self.vdst = None
+        self.mask_dst = None                 # SGPR code the lane mask goes to, EXEC_LO for v_cmpx
+        for o in dests:
+            if o.kind == "vgpr":
+                self.vdst = vgpr_index(o, op.dst_bits or 32, vgprs)
+            elif o.kind in ("sgpr", "fixed"):
+                self.mask_dst = o.value
+        if m.startswith("v_cmpx"):
+            self.mask_dst = EXEC_LO
+        elif op.mask_out and self.mask_dst is None:
+            self.mask_dst = VCC_LO           # VOPD / e32 forms write VCC implicitly
+        if op.dst_bits and self.vdst is None:
+            raise IllegalInstruction(pc, f"{ins.text}: no VGPR destination decoded")
+        if len(sources) < len(op.src_bits) - (1 if op.mask_in else 0):
+            raise IllegalInstruction(pc, f"{ins.text}: {len(sources)} sources decoded, "
+                                         f"{m} reads {len(op.src_bits)}")
+        self.readers = [vector_reader(o, bits, m, vgprs) for o, bits in zip(sources, op.src_bits)]
+        self.mask_reader = None
+        if op.mask_in:
+            src2 = next((o for o in sources if o.role == "src2"), None)
+            if src2 is not None and not m.startswith("v_div_fmas"):
+                self.mask_reader = scalar_reader(src2, 32, m)
+        self.dpp = DppSelect(ins.dpp) if ins.dpp else None
+        self.kw = _modifiers(ins, sources)
+        self.old_reader = (vector_reader(_VgprOperand(self.vdst, op.dst_bits), op.dst_bits, m, vgprs)
+                           if op.dst_bits else None)
+        self.dst_bits = op.dst_bits
+
+    def compute(self, st, sel, exec_mask):
+        """Results for the waves ``sel``: (dst or None, mask or None, lanes allowed to write)."""
+        srcs = [r(st, sel) for r in self.readers]
+        write = exec_mask
+        if self.dpp is not None:
+            srcs[0], enabled = self.dpp.apply(srcs[0], exec_mask)
+            write = exec_mask & enabled
+        if self.mask_reader is not None:
+            lane_mask = unpack_mask(self.mask_reader(st, sel))
+        elif self.op.mask_in:
+            lane_mask = unpack_mask(st.sgpr[sel, VCC_LO])
+        else:
+            lane_mask = None
+        old = self.old_reader(st, sel) if self.old_reader is not None else None
+        ctx = self.make_ctx(st, sel, lane_mask, self.kw)
+        out = self.op.fn(ctx, srcs, old)
+        if self.op.mask_out:
+            if self.dst_bits:
+                dst, mask = out
+            else:
+                dst, mask = None, out
+        else:
+            dst, mask = out, None
+        return dst, mask, write, old
+
+    def commit(self, st, sel, dst, mask, write, old, exec_mask):
+        if dst is not None:
+            write_vgpr(st, sel, self.vdst, self.dst_bits, dst, write, old)
+        if mask is not None and self.mask_dst != NULL:
+            bits = pack_mask(np.asarray(mask, bool) & exec_mask)
+            st.sgpr[sel, self.mask_dst] = bits
+
+    def __call__(self, st, sel):
+        exec_mask = st.exec_mask(sel)
+        dst, mask, write, old = self.compute(st, sel, exec_mask)
+        self.commit(st, sel, dst, mask, write, old, exec_mask)
+
+
+class _VgprOperand:
+    kind, dtype, text = "vgpr", "", "vdst"
+
+    def __init__(self, value, bits):
+        self.value, self.nregs = value, max(1, bits // 32)
+
+
+def write_vgpr(st, sel, reg, bits, value, write, old):
+    """Store a result under a lane mask: 32-bit (w,32), 64-bit (w,32) uint64, or (w,k,32)."""
+    if bits == 32:
+        new = value.astype(U32, copy=False)
+        if isinstance(sel, slice):
+            np.copyto(st.vgpr[sel, reg], new, where=write)
+        else:
+            st.vgpr[sel, reg] = np.where(write, new, old)
+        return
+    if bits == 64:
+        v = value.astype(U64, copy=False)
+        lo, hi = (v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)
+        for r, part in ((reg, lo), (reg + 1, hi)):
+            st.vgpr[sel, r] = np.where(write, part, st.vgpr[sel, r])
+        return
+    k = bits // 32
+    st.vgpr[sel, reg:reg + k] = np.where(write[:, None, :], value.astype(U32, copy=False), old)
+
+
+def _modifiers(ins, sources):
+    """Ctx keyword arguments that do not change between executions."""
+    mods = ins.modifiers or {}
+    neg = sum(1 << i for i, o in enumerate(sources) if o.neg)
+    abs_ = sum(1 << i for i, o in enumerate(sources) if o.abs)
+    kw = dict(neg=neg, abs=abs_, clamp=bool(mods.get("clamp", 0)), omod=mods.get("omod", 0))
+    if ins.family == "VOP3P":
+        bits = lambda xs: sum(b << i for i, b in enumerate(xs))    # noqa: E731
+        kw.update(opsel=bits(mods.get("op_sel", [])), opsel_hi=bits(mods.get("op_sel_hi", [1, 1, 1])),
+                  neg=bits(mods.get("neg_lo", [])), neg_hi=bits(mods.get("neg_hi", [])))
+        if ins.mnemonic.startswith("v_fma_mix"):
+            kw.update(neg=neg, neg_hi=abs_)
+    else:
+        kw["opsel"] = mods.get("op_sel", 0) if isinstance(mods.get("op_sel", 0), int) else 0
+    return kw
+
+
+def build_vopd(ins, pc, vgprs, registry, modes):
+    x = VectorOp(ins, pc, vgprs, registry, modes)
+    y = VectorOp(ins.second, pc, vgprs, registry, modes)
+
+    def dual(st, sel):
+        exec_mask = st.exec_mask(sel)
+        rx = x.compute(st, sel, exec_mask)
+        ry = y.compute(st, sel, exec_mask)      # reads happen before either half writes
+        x.commit(st, sel, *rx, exec_mask)
+        y.commit(st, sel, *ry, exec_mask)
+    dual.vector = True
+    return dual
+
+
+# -- cross-lane operations the core implements -----------------------------------------------
+def build_cross_lane(ins, pc, vgprs):
+    m = base_mnemonic(ins.mnemonic)
+    ops = ins.operands
+    if m in ("v_nop", "v_pipeflush"):
+        return None
+    if m == "v_readlane_b32":
+        dst, src, lane = ops
+        read, lane_read, w = vector_reader(src, 32, m, vgprs), scalar_reader(lane, 32, m), scalar_writer(dst, 32)
+
+        def readlane(st, sel):
+            values = read(st, sel)
+            pick = (lane_read(st, sel) & U32(WAVE32 - 1)).astype(np.intp)
+            w(st, sel, values[np.arange(values.shape[0]), pick])
+        return readlane
+    if m == "v_readfirstlane_b32":
+        dst, src = ops
+        read, w = vector_reader(src, 32, m, vgprs), scalar_writer(dst, 32)
+
+        def readfirstlane(st, sel):
+            values = read(st, sel)
+            ex = st.exec_mask(sel)
+            first = np.where(ex.any(axis=1), ex.argmax(axis=1), 0)   # lane 0 when EXEC is empty
+            w(st, sel, values[np.arange(values.shape[0]), first])
+        return readfirstlane
+    if m == "v_writelane_b32":
+        dst, src, lane = ops
+        d = vgpr_index(dst, 32, vgprs)
+        read, lane_read = scalar_reader(src, 32, m), scalar_reader(lane, 32, m)
+
+        def writelane(st, sel):
+            rows = st.wave_ids[sel]
+            pick = (lane_read(st, sel) & U32(WAVE32 - 1)).astype(np.intp)
+            st.vgpr[rows, d, pick] = read(st, sel)              # ignores EXEC, as the ISA says
+        return writelane
+    if m in ("v_permlane16_b32", "v_permlanex16_b32"):
+        return _build_permlane(ins, m, pc, vgprs)
+    if m == "v_swap_b32":
+        a, b = ops
+        ra, rb = vgpr_index(a, 32, vgprs), vgpr_index(b, 32, vgprs)
+
+        def swap(st, sel):
+            ex = st.exec_mask(sel)
+            va, vb = st.vgpr[sel, ra].copy(), st.vgpr[sel, rb].copy()
+            st.vgpr[sel, ra] = np.where(ex, vb, va)
+            st.vgpr[sel, rb] = np.where(ex, va, vb)
+        return swap
+    raise IllegalInstruction(pc, f"{ins.text}: {m} needs wave64, the virtual GPU runs wave32")
+
+
+def _build_permlane(ins, m, pc, vgprs):
+    dst, src, s1, s2 = ins.operands
+    d = vgpr_index(dst, 32, vgprs)
+    read = vector_reader(src, 32, m, vgprs)
+    r1, r2 = scalar_reader(s1, 32, m), scalar_reader(s2, 32, m)
+    opsel = ins.modifiers.get("op_sel", 0)
+    fetch_inactive, bound_ctrl = bool(opsel & 1), bool(opsel & 2)
+    row_base = (LANE_IDS & ~np.uint32(15)).astype(np.intp)
+    if m == "v_permlanex16_b32":
+        row_base = row_base ^ 16
+    nibble_shift = ((LANE_IDS & 7) * 4).astype(U64)
+    use_hi = (LANE_IDS & 15) >= 8
+
+    def permlane(st, sel):
+        ex = st.exec_mask(sel)
+        values = read(st, sel)
+        lo, hi = r1(st, sel), r2(st, sel)
+        word = np.where(use_hi, hi[:, None], lo[:, None]).astype(U64)
+        src_lane = row_base + ((word >> nibble_shift) & U64(15)).astype(np.intp)
+        picked = np.take_along_axis(values, src_lane, axis=1)
+        ok = np.ones_like(ex) if fetch_inactive else np.take_along_axis(ex, src_lane, axis=1)
+        old = st.vgpr[sel, d]
+        result = np.where(ok, picked, U32(0) if bound_ctrl else old)
+        st.vgpr[sel, d] = np.where(ex, result, old)
+    return permlane

@@ -1,0 +1,93 @@
+"""Many lane accesses through the GPU VM at once: gather and scatter by virtual address.
+
+The fast path finds one mapping that holds every address and indexes its bytes with numpy (as
+dwords when everything is dword-aligned).  Otherwise each address is translated on its own, in
+lane order, so a fault names the first lane's VA that is not mapped (or not writable), exactly as
+GpuVM.translate reports it.
+"""
+import numpy as np
+
+from drivers.emu.faults import NOT_PRESENT, READ_ONLY, MemoryFault
+
+_BYTE_STEPS = {n: np.arange(n, dtype=np.intp) for n in range(1, 65)}
+
+
+def _one_range(vm, addrs, nbytes):
+    lo, hi = int(addrs.min()), int(addrs.max()) + nbytes
+    r = vm.lookup(lo)
+    if r is not None and hi <= r.end:
+        return r
+    return None
+
+
+def _check_writable(r, addrs, write):
+    if write and not r.writable:
+        raise MemoryFault(int(addrs[0]), READ_ONLY, True)
+
+
+def gather(vm, addrs, nbytes):
+    """(N,) uint64 VAs -> (N, nbytes) uint8 (a copy)."""
+    n = addrs.shape[0]
+    if n == 0:
+        return np.zeros((0, nbytes), np.uint8)
+    r = _one_range(vm, addrs, nbytes)
+    if r is not None:
+        off = (addrs - np.uint64(r.start)).astype(np.intp)
+        if nbytes % 4 == 0 and not (off & 3).any():
+            words = r.mem.view(np.uint32)[(off >> 2)[:, None] + _BYTE_STEPS[nbytes // 4]]
+            return words.view(np.uint8).reshape(n, nbytes)
+        return r.mem[off[:, None] + _BYTE_STEPS[nbytes]]
+    out = np.empty((n, nbytes), np.uint8)
+    for i, a in enumerate(addrs.tolist()):
+        out[i] = vm.translate(a, nbytes)
+    return out
+
+
+def gather_dwords(vm, addrs, dwords):
+    """(N,) VAs -> (N, dwords) uint32."""
+    return gather(vm, addrs, 4 * dwords).view(np.uint32)
+
+
+def scatter(vm, addrs, data):
+    """Write data (N, nbytes) uint8 at addrs; with duplicates the last lane's bytes win."""
+    n, nbytes = data.shape
+    if n == 0:
+        return
+    r = _one_range(vm, addrs, nbytes)
+    if r is not None:
+        _check_writable(r, addrs, True)
+        off = (addrs - np.uint64(r.start)).astype(np.intp)
+        if nbytes % 4 == 0 and not (off & 3).any():
+            r.mem.view(np.uint32)[(off >> 2)[:, None] + _BYTE_STEPS[nbytes // 4]] = \
+                np.ascontiguousarray(data).view(np.uint32)
+        else:
+            r.mem[off[:, None] + _BYTE_STEPS[nbytes]] = data
+        return
+    for a in addrs.tolist():           # validate everything first: a faulting store changes nothing
+        _probe_write(vm, a, nbytes)
+    for a, row in zip(addrs.tolist(), data):
+        vm.write(a, row)
+
+
+def _probe_write(vm, a, nbytes):
+    """Raise the MemoryFault a write of nbytes at a would raise, without writing."""
+    pos, end = a, a + nbytes
+    while pos < end:
+        r = vm.lookup(pos)
+        if r is None:
+            raise MemoryFault(pos, NOT_PRESENT, True)
+        if not r.writable:
+            raise MemoryFault(pos, READ_ONLY, True)
+        pos = r.end
+
+
+def locate(vm, addrs, nbytes, write):
+    """For atomics: (VMRange, offsets) when one mapping holds every address, else None after
+    checking each address in lane order (raising the first fault)."""
+    r = _one_range(vm, addrs, nbytes)
+    if r is not None:
+        _check_writable(r, addrs, write)
+        return r, (addrs - np.uint64(r.start)).astype(np.intp)
+    for a in addrs.tolist():
+        _probe_write(vm, a, nbytes) if write else vm.translate(a, nbytes)
+    return None

@@ -1,0 +1,196 @@
+"""Run one kernel of a code object on the wave simulator, CUDA-style, without any driver.
+
+    stats = simulate(code_object, "saxpy", grid=(4, 1, 1), block=(64, 1, 1), args=[x, y, a])
+
+``grid`` counts workgroups, ``block`` is the workgroup shape.  A private GPU VM receives the code
+object image, one buffer per numpy array argument (copied in, and copied back into the same
+array afterwards), the kernarg segment (explicit arguments packed per the code object metadata,
+code object v5 hidden arguments filled in), an AQL dispatch packet for the dispatch pointer and
+the scratch the kernel's private segment needs.  Returns the executor's Stats.
+"""
+import struct
+
+import numpy as np
+
+from assembler.amdgpu import load_code_object
+from drivers.emu.aql import KD_USER_SGPRS, KD_WAVEFRONT_SIZE32
+from drivers.emu.dispatch import LDS_GRANULE, Dispatch
+from drivers.emu.shader.executor import WaveExecutor
+from drivers.emu.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
+from drivers.emu.vm import PAGE_SIZE, GpuVM
+from drivers.errors import GPUError
+
+CODE_VA = 0x1_0000_0000
+DATA_VA = 0x2_0000_0000
+KERNARG_ALIGN = 256
+AQL_KERNEL_DISPATCH = 2
+
+
+class LaunchError(GPUError):
+    """simulate() was given arguments that do not fit the kernel's metadata."""
+
+
+class _Heap:
+    """Page-aligned allocations in a private GPU VM, one mapping each, with guard pages between."""
+
+    def __init__(self, vm, base):
+        self.vm, self.next = vm, base
+
+    def alloc(self, nbytes, writable=True, executable=False):
+        size = max(PAGE_SIZE, -(-nbytes // PAGE_SIZE) * PAGE_SIZE)
+        mem = np.zeros(size, np.uint8)
+        va = self.next
+        self.vm.map(va, mem, writable=writable, executable=executable)
+        self.next = va + size + PAGE_SIZE            # an unmapped guard page after each buffer
+        return va, mem
+
+
+def _dims3(v, what):
+    t = (v,) if isinstance(v, (int, np.integer)) else tuple(v)
+    if not 1 <= len(t) <= 3 or any(int(x) < 1 for x in t):
+        raise LaunchError(f"{what} must be 1 to 3 positive sizes, got {v!r}")
+    return tuple(int(x) for x in t) + (1,) * (3 - len(t)), len(t)
+
+
+def _scalar_bytes(value, arg, index):
+    """Bytes of a by-value argument: numpy scalars as they are, Python numbers per the metadata."""
+    size = arg.size
+    if isinstance(value, (np.generic, np.ndarray)):
+        raw = np.asarray(value).tobytes()
+    elif isinstance(value, (bool, int, float)):
+        t = (arg.type_name or "").strip()
+        is_float = isinstance(value, float) or t in ("float", "double", "half")
+        code = {(4, True): "<f", (8, True): "<d", (1, False): "<B", (2, False): "<H",
+                (4, False): "<I", (8, False): "<Q"}.get((size, is_float))
+        if code is None:
+            raise LaunchError(f"argument {index} ({t or 'by_value'}, {size} bytes) cannot take the "
+                              f"Python value {value!r}: pass a numpy scalar")
+        if not is_float:
+            value = int(value) & ((1 << (8 * size)) - 1)
+        raw = struct.pack(code, value)
+    else:
+        raise LaunchError(f"argument {index} is passed by value; got {type(value).__name__}")
+    if len(raw) != size:
+        raise LaunchError(f"argument {index} ({arg.type_name or 'by_value'}) takes {size} bytes, "
+                          f"the value given has {len(raw)}")
+    return raw
+
+
+def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=None, valu=None,
+             dynamic_lds=0, batch_waves=None):
+    """Run ``kernel`` over ``grid`` workgroups of ``block`` work-items; see the module text."""
+    co = load_code_object(bytes(code_object)) if isinstance(code_object, (bytes, bytearray, memoryview)) \
+        else code_object
+    try:
+        k = co.kernel(kernel)
+    except KeyError as e:
+        raise LaunchError(str(e).strip('"')) from None
+    kd = k.descriptor
+    if not kd.wave32:
+        raise LaunchError(f"kernel {kernel} is compiled for wave64; the virtual gfx1100 runs wave32")
+    grid3, ndims = _dims3(grid, "grid")
+    block3, _ = _dims3(block, "block")
+    if block3[0] * block3[1] * block3[2] > 1024:
+        raise LaunchError(f"workgroup {block3} has more than 1024 work-items")
+    meta = k.metadata
+    if meta is None:
+        raise LaunchError(f"kernel {kernel} has no metadata note: argument layout unknown")
+    explicit = meta.explicit_args
+    args = list(args)
+    if len(args) != len(explicit):
+        raise LaunchError(f"kernel {kernel} takes {len(explicit)} arguments, {len(args)} given")
+
+    vm = GpuVM()
+    heap = _Heap(vm, DATA_VA)
+    image = co.relocated_image(CODE_VA)
+    code_mem = np.zeros(max(PAGE_SIZE, -(-len(image) // PAGE_SIZE) * PAGE_SIZE), np.uint8)
+    code_mem[:len(image)] = np.frombuffer(image, np.uint8)
+    vm.map(CODE_VA, code_mem, writable=False, executable=True)
+
+    kernarg = bytearray(max(meta.kernarg_segment_size, 8))
+    copies = []
+    for i, (arg, value) in enumerate(zip(explicit, args)):
+        if arg.value_kind == "global_buffer" or arg.value_kind == "dynamic_shared_pointer":
+            if isinstance(value, np.ndarray):
+                if not value.flags.c_contiguous:
+                    raise LaunchError(f"argument {i}: the array must be C-contiguous")
+                va, mem = heap.alloc(value.nbytes)
+                mem[:value.nbytes] = value.view(np.uint8).ravel()
+                copies.append((value, mem))
+                ptr = va
+            elif value is None:
+                ptr = 0
+            elif isinstance(value, (int, np.integer)):
+                ptr = int(value)                    # a raw GPU VA the caller knows is mapped
+            else:
+                raise LaunchError(f"argument {i} is a pointer ({arg.type_name}); pass a numpy array")
+            raw = struct.pack("<Q", ptr)[:arg.size]
+        elif arg.value_kind == "by_value":
+            raw = _scalar_bytes(value, arg, i)
+        else:
+            raise LaunchError(f"argument {i}: value kind {arg.value_kind} is not supported")
+        kernarg[arg.offset:arg.offset + arg.size] = raw
+
+    queue_va, _ = heap.alloc(256)
+    packet_va, packet = heap.alloc(64)
+    grid_items = tuple(g * b for g, b in zip(grid3, block3))
+    private_size = max(kd.private_segment_fixed_size, meta.private_segment_fixed_size)
+    lds = kd.group_segment_fixed_size + dynamic_lds
+    hidden = {
+        "hidden_block_count_x": grid3[0], "hidden_block_count_y": grid3[1], "hidden_block_count_z": grid3[2],
+        "hidden_group_size_x": block3[0], "hidden_group_size_y": block3[1], "hidden_group_size_z": block3[2],
+        "hidden_remainder_x": 0, "hidden_remainder_y": 0, "hidden_remainder_z": 0,
+        "hidden_global_offset_x": 0, "hidden_global_offset_y": 0, "hidden_global_offset_z": 0,
+        "hidden_grid_dims": ndims,
+        "hidden_dynamic_lds_size": dynamic_lds, "hidden_queue_ptr": queue_va,
+        "hidden_private_base": PRIVATE_APERTURE >> 32, "hidden_shared_base": SHARED_APERTURE >> 32,
+    }
+    for arg in meta.hidden_args:
+        value = hidden.get(arg.value_kind, 0)
+        kernarg[arg.offset:arg.offset + arg.size] = (value & ((1 << (8 * arg.size)) - 1)).to_bytes(arg.size, "little")
+    kernarg_va, kernarg_mem = heap.alloc(len(kernarg), writable=False)
+    kernarg_mem[:len(kernarg)] = np.frombuffer(bytes(kernarg), np.uint8)
+
+    kd_va = CODE_VA + k.kd_offset
+    struct.pack_into("<HHHHHHIIIIIQQQQ", packet, 0,
+                     AQL_KERNEL_DISPATCH | (1 << 8), ndims, *block3, 0, *grid_items,
+                     private_size, lds, kd_va, kernarg_va, 0, 0)
+
+    total_waves = grid3[0] * grid3[1] * grid3[2] * -(-(block3[0] * block3[1] * block3[2]) // 32)
+    executor = executor or WaveExecutor(budget=budget, valu=valu, **({"batch_waves": batch_waves} if batch_waves else {}))
+    scratch_base, tmpring = 0, 0
+    if private_size or kd.compute_pgm_rsrc2 & 1:
+        per_lane = -(-max(private_size, 4) // 16) * 16
+        slots = min(total_waves, executor.batch_waves)
+        scratch_base, _ = heap.alloc(slots * per_lane * 32)
+        wave_units = -(-(per_lane * 32) // 256)
+        tmpring = slots | wave_units << 12
+
+    values = {"private_segment_buffer": (0, 0, 0, 0), "dispatch_ptr": _pair(packet_va),
+              "queue_ptr": _pair(queue_va), "kernarg_segment_ptr": _pair(kernarg_va),
+              "dispatch_id": (0, 0), "flat_scratch_init": _pair(scratch_base),
+              "private_segment_size": (private_size,)}
+    props = kd.kernel_code_properties
+    sgprs = []
+    for bit, name, _n in KD_USER_SGPRS:
+        if props & (1 << bit):
+            sgprs.extend(values[name])
+    count = kd.user_sgpr_count
+    if len(sgprs) > count:
+        raise LaunchError(f"kernel {kernel} enables {len(sgprs)} user SGPRs but USER_SGPR_COUNT is {count}")
+    sgprs += [0] * (count - len(sgprs))
+    rsrc2 = (kd.compute_pgm_rsrc2 & ~(0x1FF << 15)) | (-(-lds // LDS_GRANULE) << 15)
+    d = Dispatch(source="simulate", code_va=kd_va + kd.kernel_code_entry_byte_offset,
+                 rsrc1=kd.compute_pgm_rsrc1, rsrc2=rsrc2, rsrc3=kd.compute_pgm_rsrc3,
+                 user_sgprs=tuple(sgprs), grid_workgroups=grid3, workgroup_size=block3,
+                 grid_size=grid_items, lds_bytes=lds, wave32=bool(props & KD_WAVEFRONT_SIZE32), vm=vm,
+                 scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
+                 kernarg_va=kernarg_va, kernel_object=kd_va, packet_va=packet_va)
+    stats = executor(d)
+    for array, mem in copies:
+        array.view(np.uint8).ravel()[:] = mem[:array.nbytes]
+    return stats
+
+
+def _pair(v):
+    return (v & 0xFFFFFFFF, v >> 32 & 0xFFFFFFFF)
