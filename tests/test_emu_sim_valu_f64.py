@@ -1,0 +1,91 @@
+"""f64 arithmetic: register pairs, correctly rounded fma, min/max, denormal mode."""
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from test_emu_sim_valu_util import (bits_f64, exact, f64_bits, flat, lanes, round_fraction, run)
+
+QNAN, SNAN, INF, NEG_INF, NEG_ZERO = 0x7FF8000000000000, 0x7FF0000000000001, \
+    0x7FF0000000000000, 0xFFF0000000000000, 1 << 63
+DENORM = 0x0000000000000F00
+COVERED = {"v_add_f64", "v_mul_f64", "v_fma_f64", "v_min_f64", "v_max_f64", "v_ldexp_f64"}
+
+
+def q(values):
+    return lanes(values, np.uint64)
+
+
+def is_nan(b):
+    return (b >> 52 & 0x7FF) == 0x7FF and b & ((1 << 52) - 1)
+
+
+def test_add_mul_are_ieee_double():
+    rng = random.Random(2)
+    xs = [f64_bits(rng.uniform(-1, 1) * 2.0 ** rng.randrange(-1074, 1023)) for _ in range(60)]
+    ys = [f64_bits(rng.uniform(-1, 1) * 2.0 ** rng.randrange(-1074, 1023)) for _ in range(60)]
+    xs += [NEG_ZERO, 0, INF, DENORM]
+    ys += [0, NEG_ZERO, NEG_INF, DENORM]
+    for name, f in (("v_add_f64", lambda a, b: a + b), ("v_mul_f64", lambda a, b: a * b)):
+        got = flat(run(name, [q(xs), q(ys)]))
+        for x, y, g in zip(xs, ys, got):
+            fx, fy = bits_f64(x), bits_f64(y)
+            if name == "v_add_f64" and {x, y} == {INF, NEG_INF}:
+                assert is_nan(g)
+                continue
+            want = round_fraction(f(Fraction(fx), Fraction(fy)), "f64") \
+                if fx not in (float("inf"), float("-inf")) and fy not in (float("inf"), float("-inf")) \
+                else f64_bits(f(fx, fy))
+            if fx == 0 and fy == 0:
+                want = f64_bits(f(fx, fy))                 # signed zero rules
+            assert g == want, (name, hex(x), hex(y), hex(g), hex(want))
+
+
+def test_fma_f64_is_correctly_rounded_even_near_the_range_ends():
+    rng = random.Random(11)
+    rnd = lambda lo, hi: f64_bits(rng.choice((1, -1)) * (1 + rng.random()) * 2.0 ** rng.randrange(lo, hi))
+    a = [rnd(-60, 60) for _ in range(40)] + [rnd(900, 1000) for _ in range(8)] + \
+        [rnd(-1070, -1000) for _ in range(8)] + [f64_bits(1 + 2**-52)] * 4 + [rnd(-500, -400)] * 4
+    b = [rnd(-60, 60) for _ in range(40)] + [rnd(20, 60) for _ in range(8)] + \
+        [rnd(-20, 20) for _ in range(8)] + [f64_bits(1 - 2**-52)] * 4 + [rnd(-600, -560)] * 4
+    c = [rnd(-120, 120) for _ in range(40)] + [rnd(900, 1023) for _ in range(8)] + \
+        [rnd(-1074, -1050) for _ in range(8)] + [f64_bits(-1.0)] * 4 + [DENORM] * 4
+    got = flat(run("v_fma_f64", [q(a), q(b), q(c)]))
+    for x, y, z, g in zip(a, b, c, got):
+        want = round_fraction(exact(x, "f64") * exact(y, "f64") + exact(z, "f64"), "f64")
+        assert g == want, (hex(x), hex(y), hex(z), hex(g), hex(want))
+
+
+def test_min_max_f64_ieee_rules():
+    edges = [0, NEG_ZERO, QNAN, SNAN, f64_bits(1.0), f64_bits(-1.0), INF, NEG_INF]
+    pairs = list(itertools.product(edges, edges))
+    a, b = q([p[0] for p in pairs]), q([p[1] for p in pairs])
+    for name, want_max in (("v_min_f64", False), ("v_max_f64", True)):
+        for (x, y), g in zip(pairs, flat(run(name, [a, b]))):
+            if x == SNAN or (y == SNAN and x != SNAN):
+                assert g == SNAN | (1 << 51)
+            elif is_nan(x) or is_nan(y):
+                assert g == (y if is_nan(x) else x)
+            elif bits_f64(x) == bits_f64(y) == 0:
+                neg = max(x, y) if not want_max else min(x, y)
+                assert g == neg, (name, hex(x), hex(y))
+            else:
+                f = max if want_max else min
+                assert g == f64_bits(f(bits_f64(x), bits_f64(y)))
+
+
+def test_f64_denormal_mode():
+    d = q([DENORM])
+    assert flat(run("v_add_f64", [d, q([0])]))[0] == DENORM
+    assert flat(run("v_add_f64", [d, q([0])], denorm_f16_64=False))[0] == 0
+    assert flat(run("v_add_f64", [d, q([0])], denorm_f32=False))[0] == DENORM
+
+
+def test_ldexp_f64():
+    x = q([f64_bits(1.5), f64_bits(1.0), f64_bits(1.0), f64_bits(-3.0), QNAN])
+    n = lanes([10, (-1074) & 0xFFFFFFFF, 2000, (-2000) & 0xFFFFFFFF, 3])
+    got = flat(run("v_ldexp_f64", [x, n]))[:5]
+    assert got[:4] == [f64_bits(1536.0), 1, INF, NEG_ZERO]
+    assert is_nan(got[4])
