@@ -517,3 +517,15 @@ def test_debug_2_prints_packets(monkeypatch, capsys, queue_kind):
 def test_host_memory_exhaustion_is_out_of_memory(dev):
     with pytest.raises(OutOfMemory, match=r"userptr .*cannot allocate .*free space unknown .*host mmap failed"):
         dev.alloc(1 << 60, host=True)
+
+
+def test_peer_mapping_names_the_refusing_gpu(dev):
+    """A buffer mapped into another GPU's VM goes through MAP_MEMORY_TO_GPU with that gpu_id; the
+    virtual machine has one GPU, so a second gpu_id is refused by KFD, loudly."""
+    from drivers.errors import IoctlError
+    buf = dev.alloc(4096)
+    dev.memory.map_peer(buf, dev.gpu_id)          # already mapped there: nothing to do
+    assert buf.mapped_gpus == [dev.gpu_id]
+    with pytest.raises(IoctlError, match="MAP_MEMORY_TO_GPU.*EINVAL"):
+        dev.memory.map_peer(buf, 0x1234)
+    assert buf.mapped_gpus == [dev.gpu_id]

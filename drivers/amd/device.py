@@ -22,15 +22,13 @@ import sys
 import numpy as np
 from kfd_ioctl import KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL
 
-from drivers.amd import kfd as K
+from drivers.amd import aql
 from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue, Launch
 from drivers.amd.copy import CPUCopier, SDMACopier, as_bytes, check_range
-from drivers.amd.kernargs import KernargLayout  # noqa: F401  (re-exported for users of launch())
 from drivers.amd.memory import GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
 from drivers.amd.process import KFDProcess
 from drivers.amd.program import Program
 from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events
-from drivers.amd import aql
 from drivers.errors import GPUError, GPUFault, GPUHang, IoctlError
 from drivers.kernel import RealKernel
 
@@ -224,6 +222,10 @@ class AMDDevice:
                              f"{self.target} has {self.node.lds_bytes}")
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
+        for a in args:                        # a buffer of another GPU must be in this GPU's VM
+            mapped = getattr(a, "mapped_gpus", None)
+            if mapped is not None and self.gpu_id not in mapped and not a.freed:
+                a.memory.map_peer(a, self.gpu_id)
         q = self.compute
         layout = kernel.layout_for(args)
         layout.check_count(args)

@@ -78,8 +78,11 @@ class KFDProcess:
         return gpu
 
     def event_page_handle(self, gpu):
-        """Handle to pass with this process's first signal event (0 once the page exists)."""
+        """Handle to pass with this process's first signal event (None once the page exists;
+        then it is only mapped into ``gpu`` too, so that GPU's signals can reach the mailboxes)."""
         if self.event_page is not None:
+            buf, owner = self.event_page
+            owner.memory.map_peer(buf, gpu.node.gpu_id)
             return None
         buf = gpu.memory.alloc(EVENT_PAGE_SIZE, GTT)
         gpu.memory.live.pop(buf.va)        # owned by the process, not by the device's allocations
