@@ -529,3 +529,47 @@ def test_peer_mapping_names_the_refusing_gpu(dev):
     with pytest.raises(IoctlError, match="MAP_MEMORY_TO_GPU.*EINVAL"):
         dev.memory.map_peer(buf, 0x1234)
     assert buf.mapped_gpus == [dev.gpu_id]
+
+
+def test_copies_and_launches_are_ordered_across_queues(dev):
+    """Held-up compute work holds up a later SDMA copy (POLL_REGMEM on the compute timeline),
+    and a held-up copy holds up a later launch (WAIT_REG_MEM on the copy timeline)."""
+    seen = []
+    dev.kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    out = dev.alloc(4 * 8)
+    flag = dev.alloc(4096, uncached=True)
+    gate = flag.view(np.uint32)
+    gate[:] = 0
+    # compute: a gate, then the kernel; the copy-out must wait for both
+    dev.compute.submit_pm4(pm4.wait_reg_mem(flag.va, 1), "gate 1")
+    prg["grid3d"](out, out, grid=(1, 1, 1), block=(8, 1, 1))
+    value = dev.copier.copy(flag.va + 64, out.va, 32)
+    assert not seen and dev.copier.timeline.value < value
+    gate[0] = 1
+    dev.synchronize()
+    assert flag.view(np.uint32, 64, 8).tolist() == [7, 10, 13, 16, 19, 22, 25, 28]
+    # copy: a gate, then a copy into `out`; the launch must see the copied bytes first
+    from drivers.amd import sdma
+    dev.copier.submit(sdma.poll_regmem(flag.va + 4, 1), "gate 2")
+    staging = dev.alloc(32, host=True)
+    staging.view(np.uint32)[:] = 99
+    dev.copier.copy(out.va, staging.va, 32)
+    reads = []
+    dev.kernel.gpu.executor = lambda d: reads.append(d.vm.view(out.va, np.uint32, 8).tolist())
+    prg["grid3d"](out, out, grid=(1, 1, 1), block=(8, 1, 1))
+    assert not reads
+    gate[1] = 1
+    dev.synchronize()
+    assert reads == [[99] * 8]
+
+
+def test_launch_time_is_within_the_host_wall_time(dev):
+    import time
+    dev.kernel.gpu.executor = lambda d: time.sleep(0.02)
+    prg = dev.load(code_object("grid3d"))
+    out = dev.alloc(64)
+    start = time.perf_counter()
+    secs = prg["grid3d"](out, out, grid=(1, 1, 1), block=(1, 1, 1), wait=True)
+    wall = time.perf_counter() - start
+    assert 0.015 <= secs <= wall
