@@ -1,0 +1,92 @@
+"""Peak microbenchmarks: FP32 FMA, FP16 WMMA and memory bandwidth as a share of the card's
+theoretical peak (hw_tests/peaks.py). On the virtual GPU they measure the simulator, and say so;
+their problem sizes shrink so the simulator finishes in seconds."""
+import numpy as np
+
+from hw_tests.peaks import compute_peak, memory_peak
+from hw_tests.programs import Buffers, run
+from hw_tests.runner import check
+from hw_tests.stages.isa import compare
+from hw_tests.units import rate, size
+
+BLOCK = 256
+FMA_PER_ITERATION = 16                    # 8 VOPD instructions of 2 FMAs per work-item
+WMMA_PER_ITERATION = 4
+WMMA_FLOPS = 2 * 16 * 16 * 16             # one v_wmma_f32_16x16x16_f16 per wave
+# (workgroups per CU, iterations) on hardware; (workgroups, iterations) on the simulator
+FMA_SIZE = ((8, 4096), (2, 8))
+WMMA_SIZE = ((8, 1024), (1, 4))
+BANDWIDTH_SIZE = ((256 << 20, 3), (1 << 20, 1))   # (bytes copied, repeats)
+
+
+def _share(ctx, r, key, measured, peak, unit, scale):
+    name = ctx.node.marketing_name
+    r.measure(f"{key}_measured", measured / scale, unit)
+    r.measure(f"{key}_peak", peak / scale, unit)
+    pct = 100 * measured / peak
+    r.measure(f"{key}_percent_of_peak", round(pct, 4), "%")
+    where = "virtual GPU: " if ctx.emulated else ""
+    tail = " -- this measures the simulator" if ctx.emulated else ""
+    return f"{where}{rate(measured / scale, unit)}, {pct:.1f}% of the {name}'s {rate(peak / scale, unit)}{tail}"
+
+
+def peak_fp32(ctx, r):
+    """FP32 FMA throughput (VOPD dual issue) against compute units x clock x 256 flop"""
+    per_cu, iters = ctx.size(*FMA_SIZE)
+    groups = per_cu * ctx.node.compute_units if not ctx.emulated else per_cu
+    items = groups * BLOCK
+    with Buffers(ctx.dev) as b:
+        out = b.empty(items * 4, fill=0)
+        r.step(f"{groups} workgroups x {BLOCK} x {iters} iterations x {FMA_PER_ITERATION} FMA")
+        seconds = run(ctx, "fma_peak", out, iters, grid=(groups, 1, 1), block=(BLOCK, 1, 1))
+        got = b.download(out, np.float32)
+    compare("fma_peak accumulators", got, np.full(items, FMA_PER_ITERATION * iters, np.float32))
+    check(seconds > 0, f"the GPU timestamps around the dispatch give {seconds} s")
+    flops = items * iters * FMA_PER_ITERATION * 2 / seconds
+    r.summary = _share(ctx, r, "fp32", flops, compute_peak(ctx.node, "fp32"), "TFLOPS", 1e12)
+
+
+def peak_wmma(ctx, r):
+    """FP16 WMMA throughput against compute units x clock x 512 flop"""
+    per_cu, iters = ctx.size(*WMMA_SIZE)
+    groups = per_cu * ctx.node.compute_units if not ctx.emulated else per_cu
+    items = groups * BLOCK
+    waves = items // 32
+    with Buffers(ctx.dev) as b:
+        out = b.empty(items * 16, fill=0)
+        r.step(f"{groups} workgroups x {BLOCK // 32} waves x {iters} iterations x {WMMA_PER_ITERATION} WMMA")
+        seconds = run(ctx, "wmma_peak", out, iters, grid=(groups, 1, 1), block=(BLOCK, 1, 1))
+        got = b.download(out, np.float32)
+    compare("wmma_peak accumulators", got, np.full(items * 4, 16 * iters, np.float32))
+    check(seconds > 0, f"the GPU timestamps around the dispatch give {seconds} s")
+    flops = waves * iters * WMMA_PER_ITERATION * WMMA_FLOPS / seconds
+    r.summary = _share(ctx, r, "fp16_wmma", flops, compute_peak(ctx.node, "fp16_matrix"), "TFLOPS", 1e12)
+
+
+def peak_memory(ctx, r):
+    """Device memory bandwidth of a copy kernel against bus width x memory clock x data rate"""
+    nbytes, repeats = ctx.size(*BANDWIDTH_SIZE)
+    peak, rule = memory_peak(ctx.node)
+    r.measure("peak_rule", rule)
+    check(peak is not None, f"no theoretical memory bandwidth: {rule}")
+    groups = max(1, min(ctx.node.compute_units * 4 if not ctx.emulated else 4, nbytes // (16 * BLOCK)))
+    total = groups * BLOCK
+    count = nbytes // (16 * total)
+    nbytes = count * total * 16
+    src = np.random.default_rng(21).integers(0, 1 << 32, nbytes // 4, dtype=np.uint64).astype(np.uint32)
+    with Buffers(ctx.dev) as b:
+        s, d = b.upload(src), b.empty(nbytes, fill=0)
+        best = None
+        for k in range(repeats):
+            r.step(f"copy {size(nbytes)} ({k + 1}/{repeats})")
+            t = run(ctx, "copy_bw", d, s, count, total, grid=(groups, 1, 1), block=(BLOCK, 1, 1))
+            best = t if best is None else min(best, t)
+        compare("copy_bw destination", b.download(d, np.uint32), src)
+    check(best > 0, f"the GPU timestamps around the dispatch give {best} s")
+    r.summary = _share(ctx, r, "memory", 2 * nbytes / best, peak, "GB/s", 1e9) + f" ({rule})"
+
+
+def register(reg):
+    reg.add("peak_fp32", peak_fp32, depends=["isa_vopd"])
+    reg.add("peak_wmma", peak_wmma, depends=["isa_wmma"])
+    reg.add("peak_memory", peak_memory, depends=["isa_global"])
