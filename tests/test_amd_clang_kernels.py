@@ -8,7 +8,7 @@ Two executors run the dispatches:
   argument's bytes, applies the case's numpy reference and writes the outputs back through the
   VM. It proves the driver end to end for each kernel signature: metadata-driven kernarg
   packing, SDMA copies in and out, dispatch shape, signals and waits.
-* "simulator": the RDNA3 wave simulator, when the virtual GPU comes with one attached.
+* "simulator": the RDNA3 wave simulator (drivers.emu.shader) actually running the code.
 """
 import copy
 
@@ -54,8 +54,14 @@ def reference_executor(case, host_args, kernel):
 
 
 def simulator_executor(kernel):
-    """The wave simulator if the virtual GPU has one attached by default."""
-    return kernel.gpu.executor
+    """The wave simulator: the one the virtual GPU comes with, or drivers.emu.shader's."""
+    if kernel.gpu.executor is not None:
+        return kernel.gpu.executor
+    try:
+        from drivers.emu.shader import WaveExecutor
+    except ImportError:
+        return None
+    return WaveExecutor()
 
 
 def make_simulate(queue_kind, executor_kind):
@@ -69,6 +75,8 @@ def make_simulate(queue_kind, executor_kind):
             k = prg[kernel_name]
             if executor_kind == "reference":
                 kernel.gpu.executor = reference_executor(C.CASES_BY_NAME[simulate.case], args, k)
+            else:
+                kernel.gpu.executor = sim
             bufs, launch_args = {}, []
             for i, a in enumerate(args):
                 if isinstance(a, np.ndarray):
@@ -84,10 +92,32 @@ def make_simulate(queue_kind, executor_kind):
     return simulate
 
 
+# Where the wave simulator still falls short (seen through this driver); each entry says what the
+# simulator reports. They run anyway and show up as XPASS once the simulator catches up.
+SIMULATOR_GAPS = {
+    ("lds_reduce", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
+    ("lds_scan", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
+    ("lds_histogram", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
+    ("matmul_tiled", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
+    ("f64_math", None): "the simulator returns the denormal 0x1 where the f64 reference is +0.0",
+    ("scratch_array", "pm4"): "a PM4 dispatch carries no private_segment_size and the simulator sizes "
+                              "per-lane scratch from it instead of COMPUTE_TMPRING_SIZE.WAVESIZE",
+}
+
+
+def _gap(case, queue_kind, executor_kind):
+    if executor_kind != "simulator":
+        return None
+    return SIMULATOR_GAPS.get((case.name, queue_kind)) or SIMULATOR_GAPS.get((case.name, None))
+
+
 @pytest.mark.parametrize("executor_kind", ["reference", "simulator"])
 @pytest.mark.parametrize("queue_kind", ["pm4", "aql"])
 @pytest.mark.parametrize("case", C.CASES, ids=lambda c: c.name)
-def test_clang_kernel_through_the_driver(case, queue_kind, executor_kind):
+def test_clang_kernel_through_the_driver(case, queue_kind, executor_kind, request):
+    gap = _gap(case, queue_kind, executor_kind)
+    if gap:
+        request.applymarker(pytest.mark.xfail(reason=gap, strict=False))
     simulate = make_simulate(queue_kind, executor_kind)
     simulate.case = case.name
     C.run_case(case, simulate)
