@@ -77,11 +77,14 @@ class WaveExecutor:
 
     budget: wave-instructions a dispatch may execute before ShaderHang (default 50M, or the
     GPU_EMULATE_BUDGET environment variable); valu: an op registry replacing the VALU library;
-    batch_waves: waves simulated together (workgroups are never split).
+    batch_waves: waves simulated together (workgroups are never split); keep_state: keep the
+    final WaveState of every batch in ``states``.
     """
 
-    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES):
+    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False):
         self.budget = budget_from_env() if budget is None else budget
+        self.keep_state = keep_state          # keep each batch's final WaveState (tests inspect it)
+        self.states = []
         self.env = ValuEnv(valu)
         self.batch_waves = batch_waves
         self.programs = {}
@@ -123,6 +126,8 @@ class WaveExecutor:
         st = build_state(d, wg_ids, vgprs, scratch[:3] if scratch is not None else None)
         stats.workgroups += len(wg_ids)
         stats.waves += st.W
+        if self.keep_state:
+            self.states.append(st)
         try:
             run_waves(st, program, budget)
         finally:
