@@ -18,8 +18,9 @@ llvm-mc-19 by tests/test_amdgpu_codeobj_directives.py):
   .amdhsa_float_denorm_mode_32/16_64, .amdhsa_dx10_clamp, .amdhsa_ieee_mode,
   .amdhsa_fp16_overflow, .amdhsa_workgroup_processor_mode, .amdhsa_memory_ordered,
   .amdhsa_forward_progress, .amdhsa_shared_vgpr_count, .amdhsa_exception_* (7 FP/int enables),
-  and on gfx90a-class processors .amdhsa_accum_offset (required) and .amdhsa_tg_split.
-  Values are integer expressions (expr.py). Not supported: kernarg preloading directives.
+  and on gfx90a-class processors .amdhsa_accum_offset (required), .amdhsa_tg_split and
+  .amdhsa_user_sgpr_kernarg_preload_length/_offset (preloaded SGPRs count as user SGPRs).
+  Values are integer expressions (expr.py).
 * `.amdgpu_metadata` ... `.end_amdgpu_metadata`: the YAML LLVM writes (yaml_subset.py).
 
 Every problem raises AssemblerError with the line, the column and the directive's name.
@@ -120,7 +121,10 @@ _SPECIAL = {
     ".amdhsa_reserve_vcc": (1, _any), ".amdhsa_reserve_flat_scratch": (1, _not_architected_fs),
     ".amdhsa_reserve_xnack_mask": (1, _any), ".amdhsa_user_sgpr_count": (5, _any),
     ".amdhsa_accum_offset": (None, _gfx90a_class),
+    ".amdhsa_user_sgpr_kernarg_preload_length": (None, _gfx90a_class),
+    ".amdhsa_user_sgpr_kernarg_preload_offset": (9, _gfx90a_class),
 }
+MAX_KERNARG_PRELOAD_SGPRS = 16
 KERNEL_DIRECTIVES = frozenset(_BITS) | frozenset(_WORDS) | frozenset(_SPECIAL)
 
 _FIELD_TABLES = {_R1: COMPUTE_PGM_RSRC1, _R2: COMPUTE_PGM_RSRC2, _P: KERNEL_CODE_PROPERTIES}
@@ -329,8 +333,11 @@ def _kernel_block(kname, kline, body, tgt, source):
             width = _SPECIAL[name][0]
             if width is not None and not 0 <= value < (1 << width):
                 raise out_of_range(f"0..{(1 << width) - 1}")
-            if name in (".amdhsa_next_free_vgpr", ".amdhsa_next_free_sgpr") and value < 0:
+            if name in (".amdhsa_next_free_vgpr", ".amdhsa_next_free_sgpr",
+                        ".amdhsa_user_sgpr_kernarg_preload_length") and value < 0:
                 raise out_of_range("must be >= 0")
+            if name == ".amdhsa_user_sgpr_kernarg_preload_length" and not 0 <= value <= MAX_KERNARG_PRELOAD_SGPRS:
+                raise out_of_range(f"0..{MAX_KERNARG_PRELOAD_SGPRS}")
             if name == ".amdhsa_accum_offset" and not (4 <= value <= 256 and value % 4 == 0):
                 raise AssemblerError(f"{name}: {value} not in 4..256 in steps of 4", line_no, col, source)
             if name == ".amdhsa_reserve_xnack_mask" and value != (tgt.xnack in ("any", "on")):
@@ -365,7 +372,10 @@ def _finish_block(kname, kline, kd, values, where, tgt, source):
     if ".amdhsa_accum_offset" in values:
         kd.compute_pgm_rsrc3 = set_bits(kd.compute_pgm_rsrc3, COMPUTE_PGM_RSRC3_GFX90A["ACCUM_OFFSET"],
                                         values[".amdhsa_accum_offset"] // 4 - 1)
-    implied = implied_user_sgpr_count(kd.kernel_code_properties)
+    preload = values.get(".amdhsa_user_sgpr_kernarg_preload_length", 0)
+    kd.set("KERNARG_PRELOAD_SPEC_LENGTH", preload)
+    kd.set("KERNARG_PRELOAD_SPEC_OFFSET", values.get(".amdhsa_user_sgpr_kernarg_preload_offset", 0))
+    implied = implied_user_sgpr_count(kd.kernel_code_properties) + preload
     count = values.get(".amdhsa_user_sgpr_count", implied)
     if count < implied:
         line_no, col = where[".amdhsa_user_sgpr_count"]
@@ -418,5 +428,7 @@ def descriptor_directives(kd, target):
                                                         kd.wave32, tgt.gfx90a_class)
     out[".amdhsa_user_sgpr_count"] = kd.user_sgpr_count
     if tgt.gfx90a_class:
+        out[".amdhsa_user_sgpr_kernarg_preload_length"] = kd.get("KERNARG_PRELOAD_SPEC_LENGTH")
+        out[".amdhsa_user_sgpr_kernarg_preload_offset"] = kd.get("KERNARG_PRELOAD_SPEC_OFFSET")
         out[".amdhsa_accum_offset"] = (get_bits(kd.compute_pgm_rsrc3, COMPUTE_PGM_RSRC3_GFX90A["ACCUM_OFFSET"]) + 1) * 4
     return out
