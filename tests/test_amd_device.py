@@ -573,3 +573,13 @@ def test_launch_time_is_within_the_host_wall_time(dev):
     secs = prg["grid3d"](out, out, grid=(1, 1, 1), block=(1, 1, 1), wait=True)
     wall = time.perf_counter() - start
     assert 0.015 <= secs <= wall
+
+
+def test_kernel_of_a_freed_program_is_refused(dev):
+    prg = dev.load(code_object("grid3d"))
+    k = prg["grid3d"]
+    assert "grid3d" in prg
+    prg.free()
+    out = dev.alloc(64)
+    with pytest.raises(GPUError, match="its program was freed"):
+        k(out, out, grid=(1, 1, 1), block=(1, 1, 1))

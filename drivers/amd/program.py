@@ -56,6 +56,8 @@ class Kernel:
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), wait=False, timeout=None):
         """Launch; with ``wait=True`` block until done and return the GPU execution time (s)."""
+        if self.program.buffer.freed:
+            raise GPUError(f"kernel {self.name}: its program was freed (code at 0x{self.code_va:x} is gone)")
         return self.program.device.launch(self, args, grid, block, wait=wait, timeout=timeout)
 
     def __repr__(self):
