@@ -583,3 +583,16 @@ def test_kernel_of_a_freed_program_is_refused(dev):
     out = dev.alloc(64)
     with pytest.raises(GPUError, match="its program was freed"):
         k(out, out, grid=(1, 1, 1), block=(1, 1, 1))
+
+
+def test_sdma_fault_is_gpu_fault_and_copies_work_after(dev):
+    src = dev.alloc(4096)
+    dev.copier.copy(0xBAD0_0000_0000, src.va, 256)
+    with pytest.raises(GPUFault) as err:
+        dev.synchronize()
+    assert err.value.va == 0xBAD0_0000_0000
+    data = np.arange(1024, dtype=np.uint32)
+    src.copyin(data)
+    out = np.zeros_like(data)
+    src.copyout(out)
+    assert np.array_equal(out, data)
