@@ -207,6 +207,7 @@ def test_bad_va_in_a_packet_is_a_memory_exception(c, pm4):
     d = data[0].memory_exception_data
     assert result == COMPLETE and d.va == bad & ~0xFFF and d.failure.NotPresent == 1 and d.failure.ReadOnly == 0
     assert d.gpu_id == c.gpu_id and f"0x{bad:x}" in c.k.gpu.last_error
+    assert "(executing WRITE_DATA at ring dword 0)" in c.k.gpu.last_error
 
 
 def test_write_to_a_read_only_buffer_is_a_read_only_fault(c, pm4):

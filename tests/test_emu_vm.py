@@ -105,3 +105,12 @@ def test_dispatch_derived_fields():
                  grid_size=(16, 3, 4), lds_bytes=0, wave32=False, vm=None)
     assert d.user_sgpr_count == 4 and d.tgid_enabled == (True, False, True)
     assert d.workitem_id_dims == 2 and d.wavefront_size == 64 and d.workgroup_count == 24
+
+
+def test_fill_checks_every_page_first_and_keeps_the_pattern_across_buffers(vm):
+    with pytest.raises(MemoryFault) as e:
+        vm.fill(0x20000, b"\xAA", 1 << 40)              # huge: refused at the first hole, nothing built
+    assert e.value.va == 0x21000 and vm.read(0x20000, 1) == b"\x03"
+    vm.map(0x21000, mem(1))
+    vm.fill(0x20FFD, b"abcd", 7)
+    assert vm.read(0x20FFD, 7) == b"abcdabc"

@@ -49,6 +49,7 @@ class AQLQueue:
         self.rptr = 0
         self.pm4 = PM4Engine(gpu, queue)   # runs the IBs of PM4-IB vendor packets
         self.pm4_busy = False
+        self.where = None
 
     @property
     def amd_queue_va(self):
@@ -75,6 +76,7 @@ class AQLQueue:
                 return progress          # the producer has not published this header yet
             what = f"{TYPE_NAMES.get(kind, f'type {kind}')} packet {self.rptr} (ring byte {index * PACKET_SIZE}, VA 0x{va:x})"
             log(2, f"AQL queue {q.queue_id}: {what}: {bytes(pkt).hex()}")
+            self.where = what
             if self.handle(kind, pkt, what, va) == BLOCKED:
                 return progress
             self.complete(_u(pkt, 56, np.uint64), what)
@@ -88,7 +90,8 @@ class AQLQueue:
             return self.kernel_dispatch(pkt, what, va)
         if kind in (BARRIER_AND, BARRIER_OR):
             deps = [_u(pkt, 8 + 8 * i, np.uint64) for i in range(5)]
-            values = [self.vm.i64(d + 8) for d in deps if d]
+            values = [self.signal_value(d, f"{what}: dep_signal[{i}] (dword {2 + 2 * i})")
+                      for i, d in enumerate(deps) if d]
             if kind == BARRIER_AND:
                 return None if all(v == 0 for v in values) else BLOCKED
             return None if not values or any(v == 0 for v in values) else BLOCKED
@@ -116,12 +119,18 @@ class AQLQueue:
         if fmt == AMD_AQL_FORMAT_BARRIER_VALUE:
             signal, value, mask, cond = (_u(pkt, 8, np.uint64), _u(pkt, 16, np.int64),
                                          _u(pkt, 24, np.int64), _u(pkt, 32, np.uint32))
-            current = self.vm.i64(signal + 8) & mask
+            current = self.signal_value(signal, f"{what}: signal (dword 2)") & mask
             if cond > 3:
                 raise PacketError(f"{what}: barrier-value condition {cond} (dword 8) is not EQ/NE/LT/GTE")
             ok = (current == value, current != value, current < value, current >= value)[cond]
             return None if ok else BLOCKED
         raise PacketError(f"{what}: AMD vendor format {fmt} (dword 0 bits 31:16) is not supported")
+
+    def signal_value(self, signal, what):
+        """amd_signal_t.value of the signal whose handle (address) a packet names."""
+        if signal % 8:
+            raise PacketError(f"{what} 0x{signal:x} is not 8-byte aligned")
+        return self.vm.i64(signal + 8)
 
     def complete(self, signal, what):
         if not signal:

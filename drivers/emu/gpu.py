@@ -113,6 +113,9 @@ class VirtualGPU:
     def queue_failed(self, process, q, exc):
         """Stop ``q`` and tell the process the way amdkfd would (exception events)."""
         msg = f"{q.kind} queue {q.queue_id}: {exc}"
+        where = getattr(q.processor, "where", None)
+        if where and not isinstance(exc, PacketError):     # packet errors already say where
+            msg += f" (executing {where})"
         q.error = self.last_error = msg
         log(1, f"gpu {self.gpu_id:#x}: {msg}")
         if isinstance(exc, MemoryFault):

@@ -57,6 +57,7 @@ class PM4Engine:
         self.vm = queue.process.vm
         self.regs = {}
         self.frames = []                 # [ib_va, dwords (np.uint32), pos, level]
+        self.where = None                # the packet being executed, for fault messages
 
     # -- IB frames ----------------------------------------------------------------------------
     def push_ib(self, va, size_dw, chain, where):
@@ -115,6 +116,7 @@ class PM4Engine:
 
     def execute(self, opcode, p, where, packet_va):
         """Run one packet (``p``: its dwords incl. header).  None, BLOCKED or an IB to push."""
+        self.where = f"{self.name(opcode)} at {where}"
         if debug_level() >= 2:
             print(f"PM4 queue {self.queue.queue_id}: {self.name(opcode)} at {where}: "
                   + " ".join(f"{int(x):08x}" for x in p), file=sys.stderr)

@@ -26,6 +26,7 @@ class SDMAQueue:
         self.gpu, self.queue, self.vm = gpu, queue, queue.process.vm
         self.ring = queue.ring.view(np.uint32)
         self.rptr = 0                         # bytes
+        self.where = None
 
     def _dwords(self, pos, n):
         size = self.ring.size
@@ -58,6 +59,7 @@ class SDMAQueue:
                 raise PacketError(f"{where}: needs {length} dwords but only {(target - self.rptr) // 4} "
                                   "were published by the write pointer")
             packet = self._dwords(pos, length)
+            self.where = where
             log(2, f"SDMA queue {q.queue_id}: {where}: " + " ".join(f"{d:08x}" for d in packet[:8]))
             if self.execute(op, sub, packet, where) is False:
                 return progress
@@ -118,9 +120,8 @@ class SDMAQueue:
                     return False
         elif op == CONST_FILL:
             dst, data, count = self._addr(p[1], p[2]), p[3], (p[4] & 0x3FFFFFFF) + 1
-            fill = 1 << ((p[0] >> 30) & 3)             # fillsize: 1, 2, 4 (or 8) bytes of data repeated
-            pattern = np.frombuffer(int(data).to_bytes(4, "little") * 2, np.uint8)[:min(fill, 4)]
-            self.vm.write(dst, np.resize(pattern, count))
+            fill = min(1 << ((p[0] >> 30) & 3), 4)     # fillsize: 1, 2 or 4 bytes of data repeated
+            self.vm.fill(dst, int(data).to_bytes(4, "little")[:fill], count)
         elif op == TIMESTAMP:
             dst = self._addr(p[1], p[2])
             if dst % 8:

@@ -120,21 +120,35 @@ class GpuVM:
 
     def write(self, va, data):
         src = np.frombuffer(bytes(data), np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8).ravel()
-        pos, done = va, 0
-        # validate every page first so a faulting write changes nothing
-        while done < src.size:
-            r = self.lookup(pos)
-            if r is None:
-                raise MemoryFault(pos, NOT_PRESENT, True)
-            self._check(r, pos, True, False)
-            step = min(src.size - done, r.end - pos)
-            pos, done = pos + step, done + step
+        self._walk(va, src.size, True)          # a faulting write changes nothing
         pos, done = va, 0
         while done < src.size:
             r = self.lookup(pos)
             step = min(src.size - done, r.end - pos)
             r.mem[pos - r.start:pos - r.start + step] = src[done:done + step]
             pos, done = pos + step, done + step
+
+    def fill(self, va, pattern, nbytes):
+        """Repeat ``pattern`` (bytes) over [va, va+nbytes); every page is checked before any write."""
+        self._walk(va, nbytes, True)
+        pat = np.frombuffer(bytes(pattern), np.uint8)
+        pos, done = va, 0
+        while done < nbytes:
+            r = self.lookup(pos)
+            step = min(nbytes - done, r.end - pos)
+            phase = done % pat.size             # keep the pattern continuous across buffers
+            r.mem[pos - r.start:pos - r.start + step] = np.resize(np.roll(pat, -phase), step)
+            pos, done = pos + step, done + step
+
+    def _walk(self, va, nbytes, write):
+        """Raise the MemoryFault an access of [va, va+nbytes) would take, touching nothing."""
+        pos, end = va, va + nbytes
+        while pos < end:
+            r = self.lookup(pos)
+            if r is None:
+                raise MemoryFault(pos, NOT_PRESENT, write)
+            self._check(r, pos, write, False)
+            pos = r.end
 
     def view(self, va, dtype, count=1, write=False):
         """A typed view (``va`` must be aligned to the type, as the hardware requires)."""
