@@ -596,3 +596,11 @@ def test_sdma_fault_is_gpu_fault_and_copies_work_after(dev):
     out = np.zeros_like(data)
     src.copyout(out)
     assert np.array_equal(out, data)
+
+
+def test_devices_on_the_host_share_one_kernel(monkeypatch):
+    """Without emulation every AMDDevice must reach the same KFD process (one /dev/kfd per
+    address space), so they all use one RealKernel."""
+    from drivers.amd import device as device_module
+    monkeypatch.delenv("GPU_EMULATE", raising=False)
+    assert device_module._host_kernel() is device_module._host_kernel()

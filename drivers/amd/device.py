@@ -40,6 +40,17 @@ TMPRING_WAVESIZE_UNIT = 256           # COMPUTE_TMPRING_SIZE.WAVESIZE counts 256
 TMPRING_WAVESIZE_MAX = (1 << 15) - 1
 
 
+_HOST_KERNEL = []
+
+
+def _host_kernel():
+    """One RealKernel for the whole Python process: amdkfd keeps one process per address space,
+    so every device must share one /dev/kfd (and its event page) through it."""
+    if not _HOST_KERNEL:
+        _HOST_KERNEL.append(RealKernel())
+    return _HOST_KERNEL[0]
+
+
 def _env_flag(name):
     return os.environ.get(name, "").strip() not in ("", "0")
 
@@ -71,7 +82,7 @@ class AMDDevice:
         if kernel is None:
             from drivers.emu import emulation_target, make_kernel
             target = emulation_target(emulate)
-            kernel = make_kernel(target) if target else RealKernel()
+            kernel = make_kernel(target) if target else _host_kernel()
         self.kernel, self.index, self.timeout = kernel, index, timeout
         self.closed = False
         self.debug = _debug()
