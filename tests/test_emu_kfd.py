@@ -9,6 +9,7 @@ import kfd_ioctl as K
 from drivers.emu import make_kernel
 from drivers.emu.kfd_client import GTT, VRAM, KfdClient
 from drivers.errors import IoctlError
+from drivers.kernel import MAP_PRIVATE
 
 COMPUTE, AQL, SDMA = K.KFD_IOC_QUEUE_TYPE_COMPUTE, K.KFD_IOC_QUEUE_TYPE_COMPUTE_AQL, K.KFD_IOC_QUEUE_TYPE_SDMA
 
@@ -236,6 +237,9 @@ def test_render_node_mmap_rules(c, kernel):
         with pytest.raises(OSError) as e:
             kernel.mmap(c.drm, length, off)
         assert e.value.errno == errno.EINVAL
+    with pytest.raises(OSError) as e:
+        kernel.mmap(c.drm, 4096, mmap_offset, flags=MAP_PRIVATE)
+    assert e.value.errno == errno.EINVAL and "copy-on-write" in str(e.value)
     m = kernel.mmap(c.drm, 4096, mmap_offset + 4096)     # a window of the BO
     m.view(np.uint32)[0] = 0xCAFE
     assert kernel.gpu.processes[0].vm.u32(buf.va + 4096) == 0xCAFE

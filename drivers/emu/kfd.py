@@ -1,7 +1,7 @@
 """The virtual amdkfd: /dev/kfd and the GPU's render node, validating every ioctl like Linux.
 
 ``kfd_ioctl()`` in kfd_chardev.c dispatches on _IOC_NR alone: a number outside the command table
-is EINVAL, the caller's _IOC_SIZE bytes are copied in and the rest of the kernel's struct is
+is ENOTTY, the caller's _IOC_SIZE bytes are copied in and the rest of the kernel's struct is
 zero-filled (so the 88- and 96-byte CREATE_QUEUE both work), and the caller's bytes are copied
 back even when the command fails.  Each command lives in a handler here or in kfd_memory.py
 (buffers), kfd_queues.py (queues) and events.py (events); a refusal raises the kernel's errno
@@ -23,7 +23,7 @@ from drivers.emu.kfd_memory import (DRM_FILE_PAGE_OFFSET_START, KFD_MMAP_GPU_ID_
 from drivers.emu.kfd_queues import QueueIoctls
 from drivers.emu.memory import PAGE_SIZE, HostMemory
 from drivers.emu.process import KfdError, KfdProcess, fail
-from drivers.kernel import RealKernel
+from drivers.kernel import MAP_PRIVATE, PROT_NONE, RealKernel
 
 KFD_ABI_MINOR = 18                      # the level of kfd_ioctl's declarations (RUNTIME_ENABLE: >= 1.14)
 DEPRECATED_NRS = range(0x0D, 0x11)      # the removed DBG_* commands answer EPERM
@@ -238,7 +238,8 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         0x14: get_process_apertures_new, 0x15: acquire_vm,
         0x16: MemoryIoctls.alloc_memory_of_gpu, 0x17: MemoryIoctls.free_memory_of_gpu,
         0x18: MemoryIoctls.map_memory_to_gpu, 0x19: MemoryIoctls.unmap_memory_from_gpu,
-        0x1A: QueueIoctls.set_cu_mask, 0x21: set_xnack_mode, 0x23: MemoryIoctls.get_available_memory, 0x25: runtime_enable,
+        0x1A: QueueIoctls.set_cu_mask, 0x21: set_xnack_mode, 0x23: MemoryIoctls.get_available_memory,
+        0x25: runtime_enable,
     }
 
     # -- mmap ---------------------------------------------------------------------------------
@@ -299,6 +300,9 @@ class RenderFile(DeviceFile):
             raise OSError(errno.EACCES, f"mmap of {bo}: the buffer belongs to the render node fd passed to ACQUIRE_VM")
         if bo.kind == "USERPTR":
             raise OSError(errno.EPERM, f"mmap of {bo}: USERPTR buffers are already host memory")
+        if flags & MAP_PRIVATE and prot != PROT_NONE:
+            raise OSError(errno.EINVAL, f"mmap of {bo}: TTM refuses copy-on-write (MAP_PRIVATE) mappings; "
+                          "the GPU would never see the CPU's writes")
         start = offset - bo.mmap_offset
         if start % PAGE_SIZE or start + length > bo.size:
             raise OSError(errno.EINVAL, f"mmap of {length:#x} bytes at +{start:#x} does not fit {bo}")
