@@ -36,7 +36,10 @@ def node_queue_sizes(card):
     """CWSR, control-stack, debug-memory and EOP sizes a compute queue must bring (kfd_queue.c)."""
     gfxv = card.gfx_target_version
     cu_num = card.compute_units // card.num_xcc
-    wave_num = cu_num * 32 if gfxv >= 100100 else min(cu_num * 40, card.array_count // card.simd_arrays_per_engine * 512)
+    if gfxv >= 100100:
+        wave_num = cu_num * 32
+    else:
+        wave_num = min(cu_num * 40, card.array_count // card.simd_arrays_per_engine * 512)
     vgpr = 0x60000 if gfxv in (110000, 110001, 120000, 120001) else \
         0x80000 if gfxv // 100 * 100 == 90400 or gfxv in (90010, 90008, 90500) else 0x40000
     align = lambda v: -(-v // PAGE_SIZE) * PAGE_SIZE    # noqa: E731
@@ -73,7 +76,8 @@ class VirtualGPU:
         if self.executor is None:
             raise PacketError("no shader executor is attached to the virtual GPU (set gpu.executor)")
         self.dispatch_count += 1
-        log(1, f"gpu {self.gpu_id:#x}: {d.source} dispatch of {d.grid_workgroups} x {d.workgroup_size} at 0x{d.code_va:x}")
+        log(1, f"gpu {self.gpu_id:#x}: {d.source} dispatch of {d.grid_workgroups} workgroups of "
+               f"{d.workgroup_size} at 0x{d.code_va:x}")
         self.executor(d)
 
     def live(self):
