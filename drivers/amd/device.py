@@ -105,7 +105,7 @@ class AMDDevice:
         self.gpu_id, self.target = self.node.gpu_id, self.node.gfx_target
         handle = proc.event_page_handle(self.gpu)
         signal, memory, hw = create_events(self.kfd, handle or 0)
-        self.events = Events(self.kfd, proc.event_page[0], signal, memory, hw)
+        self.events = Events(self.kfd, proc.event_page[0], signal, memory, hw, self.gpu_id)
         self.signal_page = self.memory.alloc(PAGE, GTT)
         self.hdp_flush_word = self._map_hdp_flush()
         self.timestamps_va = self.signal_page.va + TIMESTAMPS_OFFSET

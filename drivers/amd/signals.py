@@ -32,8 +32,8 @@ class Events:
     """The KFD events one device waits on: its queues' completion event plus the process's
     memory- and hardware-exception events. ``mailbox`` is the event-page slot the GPU writes."""
 
-    def __init__(self, kfd, event_page, signal_event, memory_event, hw_event):
-        self.kfd, self.event_page = kfd, event_page
+    def __init__(self, kfd, event_page, signal_event, memory_event, hw_event, gpu_id=0):
+        self.kfd, self.event_page, self.gpu_id = kfd, event_page, gpu_id
         self.signal_event, self.memory_event, self.hw_event = signal_event, memory_event, hw_event
         self.event_id = signal_event.event_id
         self.mailbox = event_page.va + 8 * signal_event.event_slot_index
@@ -50,11 +50,13 @@ class Events:
         return result
 
     def check_exceptions(self):
+        # Exception events reach every device of the process; each reports only its own GPU's.
         mem = self.data[1].memory_exception_data
-        if mem.gpu_id or mem.va or mem.failure.NotPresent or mem.failure.ReadOnly or mem.failure.NoExecute:
+        if (mem.gpu_id or mem.va or mem.failure.NotPresent or mem.failure.ReadOnly or mem.failure.NoExecute) \
+                and mem.gpu_id in (0, self.gpu_id):
             raise GPUFault(mem.va, fault_reason(mem), f"gpu_id {mem.gpu_id}")
         hw = self.data[2].hw_exception_data
-        if hw.gpu_id or hw.reset_type or hw.memory_lost:
+        if (hw.gpu_id or hw.reset_type or hw.memory_lost) and hw.gpu_id in (0, self.gpu_id):
             lost = "; VRAM contents were lost" if hw.memory_lost else ""
             raise HardwareException(f"KFD reported a GPU reset on gpu_id {hw.gpu_id} (reset_type {hw.reset_type}, "
                                     f"cause {hw.reset_cause}){lost}")
