@@ -663,3 +663,15 @@ def test_aql_ring_wraps_around(c):
     for i in range(40):
         aql.write(barrier_packet(3, [], done.va))
     assert aql.read_dispatch_id == 40 and done.view(np.int64)[1] == 0 and c.k.gpu.last_error is None
+
+
+def test_an_ib_chain_that_loops_is_stopped(c, pm4, monkeypatch):
+    from drivers.emu import pm4 as pm4_module
+    monkeypatch.setattr(pm4_module, "MAX_IB_PACKETS", 1000)
+    hw = c.create_event(K.KFD_IOC_EVENT_HW_EXCEPTION)
+    ib = c.alloc(4096)
+    body = pkt3(0x10, 0) + indirect_buffer(ib.va, 6, chain=True)     # NOP, then chain to itself
+    ib.view(np.uint32)[:len(body)] = body
+    pm4.submit(indirect_buffer(ib.va, len(body)))
+    assert c.wait([hw.event_id], timeout_ms=0)[0] == COMPLETE
+    assert "1000 IB packets ran without the chain ending" in c.k.gpu.last_error

@@ -26,6 +26,7 @@ SH_REG_START, SH_REG_END = 0x2C00, 0x3000
 UCONFIG_REG_START, UCONFIG_REG_END = 0xC000, 0x10000
 IB_VALID, IB_CHAIN = 1 << 23, 1 << 20
 MAX_IB_LEVEL = 2                        # the ring may call IB1, IB1 may call IB2
+MAX_IB_PACKETS = 1 << 20                # per doorbell: more means a chain that loops back on itself
 
 # gfx11 COMPUTE_* registers (absolute dword addresses, amd.md §2.3)
 COMPUTE_DISPATCH_INITIATOR = 0x2E00
@@ -76,7 +77,14 @@ class PM4Engine:
 
     def run_frames(self):
         """Run IB frames until they are done (True) or a packet blocks (False)."""
+        budget = MAX_IB_PACKETS
         while self.frames:
+            budget -= 1
+            if budget < 0:
+                va = self.frames[-1][0]
+                self.frames.clear()
+                raise PacketError(f"IB 0x{va:x}: {MAX_IB_PACKETS} IB packets ran without the chain ending "
+                                  "(an INDIRECT_BUFFER chain that loops?)")
             frame = self.frames[-1]
             va, dwords, pos, _ = frame
             if pos >= dwords.size:
