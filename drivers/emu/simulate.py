@@ -160,7 +160,7 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     executor = executor or WaveExecutor(budget=budget, valu=valu, **({"batch_waves": batch_waves} if batch_waves else {}))
     scratch_base, tmpring = 0, 0
     if private_size or kd.compute_pgm_rsrc2 & 1:
-        per_lane = -(-max(private_size, 4) // 16) * 16
+        per_lane = -(-max(private_size, 4) // 4) * 4
         slots = min(total_waves, executor.batch_waves)
         scratch_base, _ = heap.alloc(slots * per_lane * 32)
         wave_units = -(-(per_lane * 32) // 256)

@@ -45,6 +45,7 @@ class ValuEnv:
         self.registry = VALU if registry is None else registry
         self.Ctx, self.FloatMode = Ctx, FloatMode
         self._modes = {}
+        self._lanes = {}                       # lane-id arrays per group size (read-only views)
 
     def float_mode(self, mode):
         fm = self._modes.get(mode)
@@ -58,8 +59,11 @@ class ValuEnv:
     def ctx_factory(self, st, sel, lane_mask, kw):
         first = int(st.wave_ids[sel][0]) if not isinstance(sel, slice) else 0
         n = st.pc[sel].shape[0]
-        return self.Ctx(mode=self.float_mode(int(st.mode[first])), mask=lane_mask,
-                        lane=np.broadcast_to(LANE_IDS, (n, WAVE32)), wave32=True, **kw)
+        lane = self._lanes.get(n)
+        if lane is None:
+            lane = self._lanes[n] = np.broadcast_to(LANE_IDS, (n, WAVE32))
+        return self.Ctx(mode=self.float_mode(int(st.mode[first])), mask=lane_mask, lane=lane,
+                        wave32=True, **kw)
 
 
 def budget_from_env():
@@ -140,9 +144,12 @@ def scratch_layout(d):
     per_lane = d.private_segment_size
     if not (d.rsrc2 & 1) and not per_lane:
         return None
-    per_lane = -(-per_lane // 16) * 16
     tmpring_waves = d.tmpring_size & 0xFFF
     tmpring_wave_bytes = ((d.tmpring_size >> 12) & 0x7FFF) * 256
+    if per_lane:
+        per_lane = -(-per_lane // 4) * 4
+    else:                       # PM4 dispatches only say how much scratch a wave has (TMPRING_SIZE)
+        per_lane = tmpring_wave_bytes // WAVE32 // 4 * 4
     per_wave = max(tmpring_wave_bytes, per_lane * WAVE32)
     return (d.scratch_base, per_wave, per_lane, tmpring_waves)
 

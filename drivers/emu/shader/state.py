@@ -64,4 +64,21 @@ class WaveState:
 
     def exec_mask(self, sel):
         """bool (w, 32): the EXEC bit of every lane of the selected waves."""
-        return (self.sgpr[sel, EXEC_LO][:, None] & LANE_BITS) != 0
+        return unpack_lanes(self.sgpr[sel, EXEC_LO])
+
+    def exec_or_none(self, sel):
+        """exec_mask, or None when every lane of every selected wave is active (the common case
+        the VALU writes take without a mask)."""
+        ex = self.sgpr[sel, EXEC_LO]
+        if (ex == FULL_EXEC).all():
+            return None
+        return unpack_lanes(ex)
+
+
+FULL_EXEC = np.uint32(0xFFFFFFFF)
+
+
+def unpack_lanes(bits):
+    """uint32 (w,) lane masks -> bool (w, 32)."""
+    b = np.ascontiguousarray(bits, np.uint32).view(np.uint8).reshape(-1, 4)
+    return np.unpackbits(b, axis=1, bitorder="little").view(bool)

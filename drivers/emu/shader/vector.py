@@ -12,7 +12,7 @@ from drivers.emu.faults import IllegalInstruction
 
 from .dpp import DppSelect
 from .operands import scalar_reader, scalar_writer, vector_reader, vgpr_index
-from .state import EXEC_LO, LANE_BITS, LANE_IDS, NULL, VCC_LO, WAVE32
+from .state import EXEC_LO, LANE_IDS, NULL, VCC_LO, WAVE32, unpack_lanes
 
 U32, U64 = np.uint32, np.uint64
 SOURCE_ROLES = ("src0", "vsrc1", "src1", "src2", "simm32")
@@ -35,7 +35,7 @@ def pack_mask(mask):
 
 
 def unpack_mask(bits):
-    return (bits[:, None] & LANE_BITS) != 0
+    return unpack_lanes(bits)
 
 
 class VectorOp:
@@ -81,12 +81,14 @@ class VectorOp:
         self.dst_bits = op.dst_bits
 
     def compute(self, st, sel, exec_mask):
-        """Results for the waves ``sel``: (dst or None, mask or None, lanes allowed to write)."""
+        """Results for the waves ``sel``: (dst or None, mask or None, lanes allowed to write,
+        old destination).  exec_mask None means every lane is active."""
         srcs = [r(st, sel) for r in self.readers]
         write = exec_mask
         if self.dpp is not None:
-            srcs[0], enabled = self.dpp.apply(srcs[0], exec_mask)
-            write = exec_mask & enabled
+            ex = exec_mask if exec_mask is not None else np.ones(srcs[0].shape, bool)
+            srcs[0], enabled = self.dpp.apply(srcs[0], ex)
+            write = ex & enabled
         if self.mask_reader is not None:
             lane_mask = unpack_mask(self.mask_reader(st, sel))
         elif self.op.mask_in:
@@ -109,11 +111,11 @@ class VectorOp:
         if dst is not None:
             write_vgpr(st, sel, self.vdst, self.dst_bits, dst, write, old)
         if mask is not None and self.mask_dst != NULL:
-            bits = pack_mask(np.asarray(mask, bool) & exec_mask)
-            st.sgpr[sel, self.mask_dst] = bits
+            mask = np.asarray(mask, bool)
+            st.sgpr[sel, self.mask_dst] = pack_mask(mask if exec_mask is None else mask & exec_mask)
 
     def __call__(self, st, sel):
-        exec_mask = st.exec_mask(sel)
+        exec_mask = st.exec_or_none(sel)
         dst, mask, write, old = self.compute(st, sel, exec_mask)
         self.commit(st, sel, dst, mask, write, old, exec_mask)
 
@@ -127,6 +129,16 @@ class _VgprOperand:
 
 def write_vgpr(st, sel, reg, bits, value, write, old):
     """Store a result under a lane mask: 32-bit (w,32), 64-bit (w,32) uint64, or (w,k,32)."""
+    if write is None:                         # every lane active
+        if bits == 32:
+            st.vgpr[sel, reg] = value
+        elif bits == 64:
+            v = value.astype(U64, copy=False)
+            st.vgpr[sel, reg] = v & U64(0xFFFFFFFF)
+            st.vgpr[sel, reg + 1] = v >> U64(32)
+        else:
+            st.vgpr[sel, reg:reg + bits // 32] = value
+        return
     if bits == 32:
         new = value.astype(U32, copy=False)
         if isinstance(sel, slice):
@@ -166,7 +178,7 @@ def build_vopd(ins, pc, vgprs, registry, modes):
     y = VectorOp(ins.second, pc, vgprs, registry, modes)
 
     def dual(st, sel):
-        exec_mask = st.exec_mask(sel)
+        exec_mask = st.exec_or_none(sel)
         rx = x.compute(st, sel, exec_mask)
         ry = y.compute(st, sel, exec_mask)      # reads happen before either half writes
         x.commit(st, sel, *rx, exec_mask)
