@@ -27,6 +27,19 @@ def parse_device(text):
     return vendor, int(m.group(2))
 
 
+def attach_simulator(kernel):
+    """Give the virtual GPU the RDNA3 wave simulator when it has no shader executor yet (without
+    one every dispatch fails; the kernels stage then names the missing layer)."""
+    gpu = getattr(kernel, "gpu", None)
+    if gpu is None or gpu.executor is not None:
+        return
+    try:
+        from drivers.emu.shader import WaveExecutor
+    except ImportError:
+        return
+    gpu.executor = WaveExecutor()
+
+
 class Context:
     def __init__(self, device="amd:0", emulate=None, kernel=None):
         self.vendor, self.index = parse_device(device)
@@ -38,11 +51,13 @@ class Context:
                     kernel = make_kernel(emulate)
                 except UnknownTarget as e:
                     raise UsageError(f"--emulate: {e}") from None
+                attach_simulator(kernel)
             else:
                 kernel = RealKernel()
         self.kernel = kernel
         self.topology = self.node = self.dev = None
         self.shared = {}                # results one stage leaves for the stages after it
+        self._gpu_error_seen = None
 
     @property
     def emulated(self):
@@ -62,7 +77,18 @@ class Context:
         return self.dev
 
     def after_stage(self, stage, result):
-        """Called after every stage that ran, whatever its outcome."""
+        """Called after every stage that ran. On the virtual GPU a failed stage gets the reason the
+        simulator stopped the queue; an instruction it cannot execute marks the simulator as the
+        layer that blocks the stage (the kernels are checked against llvm-mc-19 by the tests)."""
+        gpu = getattr(self.kernel, "gpu", None)
+        error = getattr(gpu, "last_error", None)
+        if error is None or error == self._gpu_error_seen:
+            return
+        self._gpu_error_seen = error
+        if result.status == "FAIL":
+            result.note(f"virtual GPU: {error}")
+            if "illegal instruction" in error and result.error is not None:
+                result.error.setdefault("layer", "drivers.emu.shader")
 
     def close(self):
         programs = self.shared.pop("programs", {})

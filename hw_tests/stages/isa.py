@@ -18,7 +18,7 @@ ULP_BOUNDS = {"exp2": 1, "log2": 1, "rcp": 1, "rsq": 1, "sqrt": 1, "sin": 2, "co
 
 def compare(what, got, want):
     """Bit-exact comparison of two arrays; the failure names the first differing element."""
-    got, want = np.asarray(got), np.asarray(want)
+    got, want = np.ascontiguousarray(got), np.ascontiguousarray(want)
     if got.shape != want.shape or not np.array_equal(got.view(np.uint8), want.view(np.uint8)):
         bad = np.flatnonzero(got.reshape(-1).view(np.uint8) != want.reshape(-1).view(np.uint8))
         i = bad[0] // got.dtype.itemsize if bad.size else 0
