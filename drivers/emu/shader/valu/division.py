@@ -1,14 +1,20 @@
 """The division helpers v_div_scale / v_div_fmas / v_div_fixup (f16, f32, f64).
 
-They implement the RDNA3 ISA pseudocode. v_div_scale scales its first source by 2**(+-64) (f32)
-or 2**(+-128) (f64) when the quotient would meet denormals, and sets VCC when the final quotient
-needs the opposite post-scaling; v_div_fmas applies it: fma * 2**64 when S2's exponent is above
-the bias (|S2| >= 2), else fma * 2**-64 (2**128 / 2**-128 for f64). v_div_fmas reads its inputs
-without denormal flushing.
+They follow the RDNA3 ISA pseudocode, corrected where its text cannot be what the hardware does
+(each correction is what makes LLVM's division sequence return the correctly rounded quotient,
+which tests/test_emu_sim_valu_division.py checks end to end):
+- v_div_scale scales its first source by 2**(+-64) (f32) / 2**(+-128) (f64) and sets VCC when the
+  quotient needs post-scaling. When both 1/den and num/den are denormal, the denominator is scaled
+  *down* (the text's ldexp(S0, 64) would overflow a denominator above 2**126 to infinity).
+- v_div_fmas post-scales the fma by 2**64 when S2's exponent is above the bias (|S2| >= 2), else
+  by 2**-64 (2**+-128 for f64), with one rounding overall; it reads its inputs unflushed.
+- v_div_fixup: UNDERFLOW is a signed zero (|quotient| < 2**-150 rounds to 0), and the OVERFLOW
+  case tests the quotient S0 (an inf/NaN quotient from an overflowed sequence becomes a signed
+  infinity; the text's exponent(S1) == max is unreachable after the inf/NaN cases).
 """
 import numpy as np
 
-from .fp import F16, F32, F64, exponent, fma64, fma_narrow, is_denorm
+from .fp import F16, F32, F64, _round_to_odd_sum, exponent, fma64, is_denorm
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -27,8 +33,11 @@ def _div_scale(kind):
         with np.errstate(all="ignore"):
             up = np.ldexp(s0.astype(np.float64), scale).astype(fmt.dtype)
             down = np.ldexp(s0.astype(np.float64), -scale).astype(fmt.dtype)
-            rcp_denorm = is_denorm(F64, 1.0 / s1.astype(np.float64))
-            quot_denorm = is_denorm(fmt, (s2 / s1).astype(fmt.dtype))
+            # "1/S1 is denormal", "S2/S1 is denormal": magnitudes below the format's smallest
+            # normal (computed in double, so a quotient that would underflow to 0 counts too)
+            below_normal = lambda v: (v != 0) & (np.abs(v) < np.finfo(fmt.dtype).tiny)
+            rcp_denorm = below_normal(1.0 / s1.astype(np.float64))
+            quot_denorm = below_normal(s2.astype(np.float64) / s1.astype(np.float64))
         d = s0.copy()
         vcc = np.zeros(s0.shape, bool)
         done = np.zeros(s0.shape, bool)
@@ -47,7 +56,7 @@ def _div_scale(kind):
         case(near_max, None, True)
         case(is_denorm(fmt, s1), up)
         both = rcp_denorm & quot_denorm
-        case(both & (s0 == s1), up, True)
+        case(both & (s0 == s1), down, True)
         case(both, None, True)
         case(rcp_denorm, down)
         case(quot_denorm & (s0 == s2), up, True)
@@ -65,12 +74,14 @@ def _div_fmas(kind):
     @op("v_div_fmas_" + fmt.name, (bits, bits, bits), bits, mask_in=True)
     def run(ctx, srcs, old):
         a, b, c = (kind.read(ctx, srcs, i, flush_denorm=False) for i in range(3))
-        r = fma64(a, b, c) if fmt is F64 else fma_narrow(fmt, a, b, c)
-        post = np.where(exponent(fmt, c) > fmt.bias, scale, -scale)
-        with np.errstate(all="ignore"):
-            scaled = np.ldexp(r.astype(np.float64), post).astype(fmt.dtype) if fmt is not F64 \
-                else np.ldexp(r, post)
-        return kind.write(ctx, old, np.where(ctx.mask, scaled, r))
+        post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
+        if fmt is F64:
+            r = fma64_scaled(a, b, c, post)
+        else:                       # the fma rounded to odd in float64, scaled, rounded once
+            p = _round_to_odd_sum(a.astype(np.float64) * b.astype(np.float64),
+                                  c.astype(np.float64))
+            r = np.ldexp(p, post).astype(fmt.dtype)
+        return kind.write(ctx, old, r)
     return run
 
 
@@ -93,10 +104,8 @@ def _div_fixup(kind):
         if fmt is not F16:
             e1, e2 = exponent(fmt, s1), exponent(fmt, s2)
             under = {F32: -150, F64: -1075}[fmt]
-            conds += [(e2 - e1) < under, e1 == fmt.emax]
-            # UNDERFLOW / OVERFLOW: the smallest denormal / largest finite value of the format
-            values += [signed(np.nextafter(fmt.dtype(0), fmt.dtype(1))),
-                       signed(np.finfo(fmt.dtype).max)]
+            conds += [(e2 - e1) < under, exponent(fmt, s0) == fmt.emax]
+            values += [signed(0.0), signed(np.inf)]
         r = np.select(conds, values, np.where(neg, -np.abs(s0), np.abs(s0)))
         return kind.write(ctx, old, r.astype(fmt.dtype))
     return run
@@ -107,3 +116,20 @@ for _k in (K32, K64):
     _div_fmas(_k)
 for _k in (K16, K32, K64):
     _div_fixup(_k)
+
+
+def fma64_scaled(a, b, c, post):
+    """fma(a, b, c) * 2**post for doubles with a single rounding: lanes whose scaled result
+    could round differently (denormal or overflowing range) are redone exactly."""
+    r = np.ldexp(fma64(a, b, c), post)
+    risky = (post != 0) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & \
+        ((np.abs(r) < 2.0 ** -1020) | ~np.isfinite(r))
+    if risky.any():
+        from fractions import Fraction
+        from .fp import _exact_to_double
+        r = np.array(r)
+        for idx in zip(*np.nonzero(risky)):
+            exact = (Fraction(float(a[idx])) * Fraction(float(b[idx])) + Fraction(float(c[idx])))
+            r[idx] = _exact_to_double(exact * Fraction(2) ** int(post[idx]),
+                                      float(a[idx]) * float(b[idx]) + float(c[idx]))
+    return r

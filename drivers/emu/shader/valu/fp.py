@@ -205,15 +205,20 @@ def _two_prod(a, b):
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-def _fma_exact_lane(a, b, c):
-    from fractions import Fraction
-    exact = Fraction(a) * Fraction(b) + Fraction(c)
+def _exact_to_double(exact, zero):
+    """A rational rounded to the nearest double (ties to even); `zero` is returned for an exact
+    zero so that its IEEE sign is kept."""
     if exact == 0:
-        return a * b + c                                   # IEEE sign of an exact zero
+        return zero
     try:
-        return float(exact)
+        return float(exact)                  # int / int true division is correctly rounded
     except OverflowError:
         return float("inf") if exact > 0 else float("-inf")
+
+
+def _fma_exact_lane(a, b, c):
+    from fractions import Fraction
+    return _exact_to_double(Fraction(a) * Fraction(b) + Fraction(c), a * b + c)
 
 
 def fma64(a, b, c):
