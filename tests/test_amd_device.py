@@ -604,3 +604,41 @@ def test_devices_on_the_host_share_one_kernel(monkeypatch):
     from drivers.amd import device as device_module
     monkeypatch.delenv("GPU_EMULATE", raising=False)
     assert device_module._host_kernel() is device_module._host_kernel()
+
+
+IMPLICIT = os.path.join(os.path.dirname(__file__), "data", "codeobj", "implicit.hsaco")
+
+
+def test_dynamic_lds_argument_sizes_the_dispatch(dev):
+    """tail(global uint *out, local float *scratch): scratch is sized at launch; the kernel gets
+    its LDS offset, hidden_dynamic_lds_size says how much, hidden_queue_ptr is the queue."""
+    seen = []
+    dev.kernel.gpu.executor = seen.append
+    prg = dev.load(IMPLICIT)
+    k = prg["tail"]
+    assert [a.kind for a in k.layout.args] == ["pointer", "lds"]
+    out = dev.alloc(256)
+    k(out, 300, grid=(1, 1, 1), block=(64, 1, 1), wait=True)
+    d = seen[0]
+    assert d.lds_bytes >= k.group_segment_size + 300
+    ka = kernarg_va(d)
+    assert struct.unpack("<I", d.vm.read(ka + 8, 4))[0] == k.group_segment_size     # first dynamic byte
+    assert struct.unpack("<I", d.vm.read(ka + 136, 4))[0] == 300                    # hidden_dynamic_lds_size
+    assert d.vm.u64(ka + 216) == dev.compute.queue_ptr                              # hidden_queue_ptr
+    with pytest.raises(KernargError, match=r"argument 1 .*size in bytes of its dynamic LDS array"):
+        k(out, out, grid=(1, 1, 1), block=(64, 1, 1))
+    with pytest.raises(ValueError, match=r"needs 70000 bytes of LDS \(0 static \+ 70000 dynamic\)"):
+        k(out, 70000, grid=(1, 1, 1), block=(64, 1, 1))
+
+
+def test_dynamic_lds_replay_update_resizes(dev):
+    seen = []
+    dev.kernel.gpu.executor = seen.append
+    k = dev.load(IMPLICIT)["tail"]
+    out = dev.alloc(256)
+    cb = dev.command_buffer()
+    cb.add(k, out, 128, grid=(1, 1, 1), block=(64, 1, 1))
+    cb.submit(wait=True)
+    cb.update(0, out, 4096)
+    cb.submit(wait=True)
+    assert 128 <= seen[0].lds_bytes < 4096 <= seen[1].lds_bytes          # PM4 counts 512-byte granules

@@ -34,12 +34,14 @@ _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIA
 
 
 class Launch:
-    """What one dispatch needs, resolved: the kernel, where its kernargs are, and the grid."""
-    __slots__ = ("kernel", "kernarg_va", "dispatch_packet_va", "grid", "block")
+    """What one dispatch needs, resolved: the kernel, where its kernargs are, the grid and the
+    LDS per workgroup (static + dynamic)."""
+    __slots__ = ("kernel", "kernarg_va", "dispatch_packet_va", "grid", "block", "lds_bytes")
 
-    def __init__(self, kernel, kernarg_va, dispatch_packet_va, grid, block):
+    def __init__(self, kernel, kernarg_va, dispatch_packet_va, grid, block, lds_bytes=None):
         self.kernel, self.kernarg_va, self.dispatch_packet_va = kernel, kernarg_va, dispatch_packet_va
         self.grid, self.block = grid, block
+        self.lds_bytes = kernel.group_segment_size if lds_bytes is None else lds_bytes
 
 
 class ComputeQueue:
@@ -119,18 +121,19 @@ class ComputeQueue:
                 values.append(kernel.private_segment_size)
         return values + [0] * padding
 
-    def pm4_program(self, kernel):
-        """The launch-independent register writes for ``kernel`` (cached until scratch moves):
-        cache invalidation, code address, RSRC1/2/3, scratch ring, restart and limits."""
+    def pm4_program(self, kernel, lds_bytes):
+        """The launch-independent register writes for ``kernel`` (cached until scratch or the
+        LDS size changes): cache invalidation, code address, RSRC1/2/3, scratch ring, limits."""
         dev = self.device
-        key = (dev.scratch_va, dev.tmpring_size)
+        key = (dev.scratch_va, dev.tmpring_size, lds_bytes)
         cached = getattr(kernel, "pm4_program_cache", None)
         if cached is not None and cached[0] == key:
             return cached[1]
         code, scratch = kernel.code_va, dev.scratch_va
         cmds = pm4.acquire_mem()
         cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_LO, (code >> 8) & 0xFFFFFFFF, code >> 40)
-        cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_RSRC1, kernel.rsrc1, kernel.rsrc2)
+        rsrc2 = kernel.rsrc2 if lds_bytes == kernel.group_segment_size else kernel.rsrc2_for(lds_bytes)
+        cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_RSRC1, kernel.rsrc1, rsrc2)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_RSRC3, kernel.rsrc3)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_TMPRING_SIZE, dev.tmpring_size)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_DISPATCH_SCRATCH_BASE_LO, (scratch >> 8) & 0xFFFFFFFF, scratch >> 40)
@@ -144,7 +147,7 @@ class ComputeQueue:
         gx, gy, gz = launch.grid
         bx, by, bz = launch.block
         user = self.user_sgprs(kernel, launch)
-        cmds = list(self.pm4_program(kernel))
+        cmds = list(self.pm4_program(kernel, launch.lds_bytes))
         if user:
             cmds += [pm4.header(pm4.SET_SH_REG, 1 + len(user)), pm4.COMPUTE_USER_DATA_0 - pm4.SET_SH_REG_START, *user]
         cmds += [_SET_START_HEADER, _START_X_INDEX, 0, 0, 0, bx, by, bz,
@@ -272,7 +275,7 @@ class ComputeQueue:
 
     def aql_dispatch_packet(self, kernel, launch):
         return aql.kernel_dispatch(kernel.kd_va, launch.kernarg_va, launch.grid, launch.block,
-                                   group_segment_size=kernel.group_segment_size,
+                                   group_segment_size=launch.lds_bytes,
                                    private_segment_size=kernel.private_segment_size)
 
 

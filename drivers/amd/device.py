@@ -245,10 +245,13 @@ class AMDDevice:
         off = q.kernargs.alloc(total, max(64, layout.align))
         mem = q.kernarg_bytes
         mem[off:off + total] = 0
-        layout.pack_into(mem, off, args, grid, block, q.queue_ptr)
+        lds = layout.pack_into(mem, off, args, grid, block, q.queue_ptr, kernel.group_segment_size)
+        if lds > self.node.lds_bytes:
+            raise ValueError(f"kernel {kernel.name} needs {lds} bytes of LDS ({kernel.group_segment_size} static + "
+                             f"{lds - kernel.group_segment_size} dynamic); {self.target} has {self.node.lds_bytes}")
         kernarg_va = q.kernarg_buf.va + off
         packet_va = kernarg_va + size if kernel.needs_dispatch_ptr else 0
-        launch = Launch(kernel, kernarg_va, packet_va, grid, block)
+        launch = Launch(kernel, kernarg_va, packet_va, grid, block, lds)
         if packet_va:
             mem[off + size:off + total] = q.aql_dispatch_packet(kernel, launch).view(np.uint8)
         what = f"dispatch of {kernel.name} grid {grid} block {block}"

@@ -39,17 +39,19 @@ HIDDEN_FIELDS = {
     "hidden_remainder_x": ("zero", 0), "hidden_remainder_y": ("zero", 0), "hidden_remainder_z": ("zero", 0),
     "hidden_global_offset_x": ("zero", 0), "hidden_global_offset_y": ("zero", 0),
     "hidden_global_offset_z": ("zero", 0), "hidden_grid_dims": ("dims", 0),
-    "hidden_queue_ptr": ("queue_ptr", 0), "hidden_dynamic_lds_size": ("zero", 0),
+    "hidden_queue_ptr": ("queue_ptr", 0), "hidden_dynamic_lds_size": ("dynamic_lds", 0),
 }
 
 
 class ArgSpec:
-    """One explicit argument: where it goes and what it accepts ('pointer', 'float', 'int')."""
-    __slots__ = ("index", "name", "type_name", "offset", "size", "kind", "fmt")
+    """One explicit argument: where it goes and what it accepts ('pointer', 'float', 'int', or
+    'lds': a dynamically sized LDS array, given as its size in bytes, passed as its LDS offset)."""
+    __slots__ = ("index", "name", "type_name", "offset", "size", "kind", "fmt", "align")
 
-    def __init__(self, index, name, type_name, offset, size, kind):
+    def __init__(self, index, name, type_name, offset, size, kind, align=4):
         self.index, self.name, self.type_name, self.offset, self.size, self.kind = \
             index, name, type_name, offset, size, kind
+        self.align = align
         self.fmt = "<" + ((_FLOAT_FORMATS if kind == "float" else _INT_FORMATS).get(size) or f"{size}s")
 
     def describe(self):
@@ -83,7 +85,10 @@ class KernargLayout:
             if a.hidden:
                 what = HIDDEN_FIELDS.get(a.value_kind, ("zero", 0))
                 hidden.append((a.offset, a.size, what))
-            elif a.value_kind in ("global_buffer", "dynamic_shared_pointer") or a.address_space in ("global", "generic"):
+            elif a.value_kind == "dynamic_shared_pointer":
+                align = a.raw.get(".pointee_align", 4) if isinstance(a.raw, dict) else 4
+                args.append(ArgSpec(len(args), a.name, a.type_name, a.offset, a.size, "lds", max(1, int(align))))
+            elif a.value_kind == "global_buffer" or a.address_space in ("global", "generic"):
                 args.append(ArgSpec(len(args), a.name, a.type_name, a.offset, a.size, "pointer"))
             else:
                 args.append(ArgSpec(len(args), a.name, a.type_name, a.offset, a.size,
@@ -120,11 +125,20 @@ class KernargLayout:
             raise KernargError(f"kernel {self.kernel_name}({sig}) takes {len(self.args)} arguments, "
                                f"{len(values)} given")
 
-    def pack_into(self, out, base, values, grid, block, queue_ptr=0):
-        """Write the whole segment at ``out[base:]`` (a writable buffer, pre-zeroed)."""
+    def pack_into(self, out, base, values, grid, block, queue_ptr=0, static_lds=0):
+        """Write the whole segment at ``out[base:]`` (a writable buffer, pre-zeroed). Returns the
+        LDS the dispatch needs: ``static_lds`` plus the dynamically sized LDS arguments, each
+        placed after the previous at its pointee alignment (its offset is what the kernel gets)."""
         self.check_count(values)
+        lds = static_lds
         for spec, v in zip(self.args, values):
-            self.pack_arg(out, base, spec, v)
+            if spec.kind == "lds":
+                nbytes = self.convert(spec, v)
+                lds = -(-lds // spec.align) * spec.align
+                struct.pack_into(spec.fmt, out, base + spec.offset, lds)
+                lds += nbytes
+            else:
+                self.pack_arg(out, base, spec, v)
         for off, size, (what, axis) in self.hidden:
             if what == "grid":
                 value = grid[axis]
@@ -134,9 +148,12 @@ class KernargLayout:
                 value = 3 if grid[2] > 1 or block[2] > 1 else 2 if grid[1] > 1 or block[1] > 1 else 1
             elif what == "queue_ptr":
                 value = queue_ptr
+            elif what == "dynamic_lds":
+                value = lds - static_lds
             else:
                 continue
             struct.pack_into(_INT_FORMATS[size], out, base + off, value)
+        return lds
 
     def pack_arg(self, out, base, spec, v):
         struct.pack_into(spec.fmt, out, base + spec.offset, self.convert(spec, v))
@@ -144,6 +161,10 @@ class KernargLayout:
     def convert(self, spec, v):
         """The value ``struct`` packs for ``spec``, or KernargError saying what is wrong."""
         kind = spec.kind
+        if kind == "lds":
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise self._error(spec, v, "the size in bytes of its dynamic LDS array (an int >= 0)")
+            return int(v)
         if kind == "pointer":
             va = getattr(v, "va", None)
             if va is None:

@@ -28,9 +28,8 @@ class Kernel:
             raise GPUError(f"kernel {self.name}: entry 0x{self.code_va:x} is not 256-byte aligned")
         self.group_segment_size = kd.group_segment_fixed_size
         self.private_segment_size = kd.private_segment_fixed_size
-        lds_blocks = -(-self.group_segment_size // LDS_GRANULE)
         self.rsrc1 = kd.compute_pgm_rsrc1
-        self.rsrc2 = (kd.compute_pgm_rsrc2 & ~(0x1FF << 15)) | (lds_blocks << 15)
+        self.rsrc2 = self.rsrc2_for(self.group_segment_size)
         self.rsrc3 = kd.compute_pgm_rsrc3
         self.wave32 = kd.wave32
         self.needs_scratch = bool(kd.compute_pgm_rsrc2 & 1) or self.private_segment_size > 0
@@ -43,6 +42,11 @@ class Kernel:
         else:
             self.layout = None
         self._sequential = {}
+
+    def rsrc2_for(self, lds_bytes):
+        """COMPUTE_PGM_RSRC2 with LDS_SIZE covering ``lds_bytes`` (static + dynamic LDS)."""
+        lds_blocks = -(-lds_bytes // LDS_GRANULE)
+        return (self.descriptor.compute_pgm_rsrc2 & ~(0x1FF << 15)) | (lds_blocks << 15)
 
     def layout_for(self, args):
         """The kernarg layout (from metadata, or by the Python types of ``args`` without it)."""

@@ -13,8 +13,6 @@ dispatch packets are copied into the ring as a block instead (the AQL packet pro
 dispatches from its own ring). ``update`` rewrites just the explicit arguments of one launch,
 after the previous replay that reads them has finished.
 """
-import struct
-
 import numpy as np
 
 from drivers.amd.compute import GPU_CLOCK_HZ, Launch
@@ -25,11 +23,12 @@ from drivers.amd import aql
 
 
 class _Recorded:
-    __slots__ = ("kernel", "layout", "offset", "size", "grid", "block", "args")
+    __slots__ = ("kernel", "layout", "offset", "size", "grid", "block", "args", "lds")
 
     def __init__(self, kernel, layout, grid, block, args):
         self.kernel, self.layout, self.grid, self.block, self.args = kernel, layout, grid, block, args
         self.offset = self.size = 0
+        self.lds = kernel.group_segment_size
 
 
 class CommandBuffer:
@@ -80,13 +79,14 @@ class CommandBuffer:
 
     def _launch(self, r):
         va = self.buffer.va + r.offset
-        return Launch(r.kernel, va, va + r.size if r.kernel.needs_dispatch_ptr else 0, r.grid, r.block)
+        return Launch(r.kernel, va, va + r.size if r.kernel.needs_dispatch_ptr else 0, r.grid, r.block, r.lds)
 
     def _pack(self, r):
         mem = self.bytes
         end = r.offset + r.size + (aql.PACKET_BYTES if r.kernel.needs_dispatch_ptr else 0)
         mem[r.offset:end] = 0
-        r.layout.pack_into(mem, r.offset, r.args, r.grid, r.block, self.device.compute.queue_ptr)
+        r.lds = r.layout.pack_into(mem, r.offset, r.args, r.grid, r.block, self.device.compute.queue_ptr,
+                                   r.kernel.group_segment_size)
         if r.kernel.needs_dispatch_ptr:
             mem[r.offset + r.size:end] = self.device.compute.aql_dispatch_packet(r.kernel, self._launch(r)).view(np.uint8)
 
@@ -140,16 +140,19 @@ class CommandBuffer:
             raise IndexError(f"launch {index} out of range: {len(self.launches)} recorded")
         r = self.launches[index]
         r.layout.check_count(args)
-        converted = [r.layout.convert(spec, v) for spec, v in zip(r.layout.args, args)]
+        for spec, v in zip(r.layout.args, args):
+            r.layout.convert(spec, v)
         if self.buffer is None:
             r.args = list(args)
             return
         q = self.device.compute
         if q.timeline.value < self.last_value:       # the previous replay still reads them
             self.device._wait(q.timeline, self.last_value)
-        for spec, value in zip(r.layout.args, converted):
-            struct.pack_into(spec.fmt, self.bytes, r.offset + spec.offset, value)
         r.args = list(args)
+        lds = r.lds
+        self._pack(r)
+        if r.lds != lds:                             # a dynamic LDS size changed the dispatch itself
+            self._build()
 
     def free(self):
         if self.buffer is not None:
