@@ -88,7 +88,7 @@ def vopc(m, src0, vsrc1):
     return _words(put("VOPC", op=opcode("VOPC", m), src0=src0, vsrc1=vsrc1), 4)
 
 
-def vop3(m, vdst, src0, src1=128, src2=128, literal=None, fam="VOP3", **mods):
+def vop3(m, vdst, src0, src1=0, src2=0, literal=None, fam="VOP3", **mods):
     return _words(put(fam, op=opcode(fam, m), vdst=vdst, src0=src0, src1=src1, src2=src2, **mods), 8, literal)
 
 
