@@ -99,9 +99,6 @@ SIMULATOR_GAPS = {
     ("lds_scan", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
     ("lds_histogram", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
     ("matmul_tiled", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
-    ("f64_math", None): "the simulator returns the denormal 0x1 where the f64 reference is +0.0",
-    ("scratch_array", "pm4"): "a PM4 dispatch carries no private_segment_size and the simulator sizes "
-                              "per-lane scratch from it instead of COMPUTE_TMPRING_SIZE.WAVESIZE",
 }
 
 
