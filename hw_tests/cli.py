@@ -9,6 +9,7 @@ Exit status: 0 when every stage passed or was skipped for a stated reason, 1 whe
 2 for a bad command line.
 """
 import argparse
+import os
 import sys
 import time
 
@@ -72,13 +73,19 @@ def main(argv=None):
     console = Console()
     try:
         only = parse_only(args.only, registry) if args.only else None
+        if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
+            raise UsageError(f"--json {args.json}: directory {os.path.dirname(os.path.abspath(args.json))} does not exist")
         ctx = Context(args.device, emulation_target(args.emulate))
     except UsageError as e:
         print(f"hw_tests: error: {e}", file=sys.stderr)
         return 2
     where = f"virtual {ctx.target}" if ctx.emulated else args.device
     console.write(f"hw_tests: bring-up of {where}")
-    report, code = run(ctx, registry, console, only, argv)
+    try:
+        report, code = run(ctx, registry, console, only, argv)
+    except KeyboardInterrupt:
+        console.write("hw_tests: interrupted; the device was closed")
+        return 130
     if args.json:
         try:
             write_report(report, args.json)

@@ -11,6 +11,7 @@ import numpy as np
 
 from drivers.amd.copy import CPUCopier
 from hw_tests.runner import CheckFailed, Skip, check
+from hw_tests.stages.memory import heaps
 from hw_tests.units import rate, size
 
 MiB = 1 << 20
@@ -22,6 +23,7 @@ GUARD = 64                                    # bytes checked on each side of a 
 BANDWIDTH_BYTES = (256 * MiB, 32 * MiB)
 BANDWIDTH_REPEATS = (5, 2)
 SENTINEL = 0xA5
+HEAP_PROBE_BYTES = 64 << 10
 
 
 def _mismatch(got, want):
@@ -67,9 +69,38 @@ def sdma_copy(ctx, r):
     finally:
         a.free()
         b.free()
+    heaps = every_heap_reachable(ctx, r)
     r.measure("copies_checked", checked)
     r.measure("largest_bytes", sizes[-1], "B")
-    r.summary = f"{checked} copies of {size(sizes[0])} .. {size(sizes[-1])} at odd offsets: every byte right, guards intact"
+    r.summary = (f"{checked} copies of {size(sizes[0])} .. {size(sizes[-1])} at odd offsets: every byte right, "
+                 f"guards intact; {', '.join(heaps)} reachable by the engine")
+
+
+def every_heap_reachable(ctx, r):
+    """The copy engine reads and writes a buffer of every heap (its GPU mapping is real)."""
+    dev = ctx.dev
+    data = np.random.default_rng(8).integers(0, 256, HEAP_PROBE_BYTES, dtype=np.uint8)
+    names = []
+    for heap in heaps(ctx):
+        r.step(f"{heap.name}: copy engine writes and reads it")
+        a, b = dev.memory.alloc(HEAP_PROBE_BYTES, heap), dev.alloc(HEAP_PROBE_BYTES)
+        a.device = dev
+        try:
+            dev.copyin(b, data)
+            dev.copy(a, b)
+            if heap.cpu_visible:
+                seen = a.view().copy()
+                if not np.array_equal(seen, data):
+                    raise CheckFailed(f"{heap.name}: the CPU sees other bytes than the engine wrote: {_mismatch(seen, data)}")
+            back = np.empty_like(data)
+            dev.copyout(back, a)
+            if not np.array_equal(back, data):
+                raise CheckFailed(f"{heap.name}: engine round trip: {_mismatch(back, data)}")
+        finally:
+            a.free()
+            b.free()
+        names.append(heap.name)
+    return names
 
 
 def _best(fn, repeats):
