@@ -642,3 +642,35 @@ def test_dynamic_lds_replay_update_resizes(dev):
     cb.update(0, out, 4096)
     cb.submit(wait=True)
     assert 128 <= seen[0].lds_bytes < 4096 <= seen[1].lds_bytes          # PM4 counts 512-byte granules
+
+
+def wave_simulator():
+    shader = pytest.importorskip("drivers.emu.shader", reason="no RDNA3 wave simulator in this tree")
+    return shader.WaveExecutor()
+
+
+def test_hidden_arguments_read_by_real_code(dev):
+    """grid_info reads block count, group size and remainder through the implicit-argument
+    pointer: the wave simulator runs clang's code on what this driver packed."""
+    dev.kernel.gpu.executor = wave_simulator()
+    prg = dev.load(IMPLICIT)
+    n = 100
+    out = dev.alloc(16 * 128)
+    out.copyin(np.full(4 * 128, 0xEEEEEEEE, np.uint32))
+    prg["grid_info"](out, n, grid=(4, 1, 1), block=(32, 1, 1), wait=True)
+    got = np.zeros((128, 4), np.uint32)
+    out.copyout(got)
+    assert (got[:n] == [4, 32, 0, 0]).all()
+    assert (got[n:] == 0xEEEEEEEE).all()                 # i >= n wrote nothing
+
+
+def test_dynamic_lds_and_queue_ptr_read_by_real_code(dev, request):
+    request.applymarker(pytest.mark.xfail(reason="the simulator rejects s_barrier (0xbfbd0000)", strict=False))
+    dev.kernel.gpu.executor = wave_simulator()
+    k = dev.load(IMPLICIT)["tail"]
+    out = dev.alloc(256)
+    k(out, 256, grid=(1, 1, 1), block=(64, 1, 1), wait=True)
+    got = np.zeros(64, np.uint32)
+    out.copyout(got)
+    want = (256 + (dev.compute.queue_ptr & 0xFFFFFFFF) + 63 - np.arange(64)) & 0xFFFFFFFF
+    assert np.array_equal(got, want)
