@@ -240,3 +240,16 @@ def test_min3_max3_minmax_maxmin_med3():
     got = flat(run("v_med3_f32", [plain, shift(1), shift(2)]))[2:6]
     vals = [3.0, -1.0, 2.0, 7.0, 5.0, 6.0]
     assert got == [f32_bits(sorted(vals[i - 2:i + 1])[1]) for i in range(2, 6)]
+
+
+def test_ldexp_f32_rounds_once_and_saturates_exponents():
+    x = lanes([f32_bits(v) for v in (1.5, 1.5, 3.0, 1.0, -1.0, 1.0)] + [QNAN])
+    n = lanes([v & 0xFFFFFFFF for v in (4, -149, -150, 128, 2**31 - 1, -2**31, 0)])
+    got = flat(run("v_ldexp_f32", [x, n]))[:7]
+    # 1.5 * 2^-149 ties to even (2 * 2^-149); 3 * 2^-150 = 1.5 * 2^-149 likewise
+    assert got[:6] == [f32_bits(24.0), 2, 2, INF, NEG_INF, 0]
+    assert is_nan(got[6])
+    assert flat(run("v_ldexp_f32", [x, n], denorm_f32=False))[1] == 0
+
+
+COVERED.add("v_ldexp_f32")

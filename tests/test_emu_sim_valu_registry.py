@@ -110,3 +110,17 @@ def test_every_entry_runs_on_two_waves():
         dtype = np.uint64 if o.dst_bits == 64 else np.uint32
         shape = (2, 32) if o.dst_bits <= 64 else (2, o.dst_bits // 32, 32)
         assert r.dtype == dtype and r.shape == shape, name
+
+
+FAMILY_TESTS = ["f32", "f16", "f64", "convert", "rounding", "transcendental", "int", "compare",
+                "packed", "division", "wmma", "moves"]
+
+
+def test_every_entry_has_a_value_test():
+    """Each family test module lists (COVERED) the ops its value tests exercise."""
+    import importlib
+    covered = set()
+    for family in FAMILY_TESTS:
+        covered |= importlib.import_module("test_emu_sim_valu_" + family).COVERED
+    assert covered - set(VALU) == set()
+    assert set(VALU) - covered == set()
