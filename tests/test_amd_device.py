@@ -674,3 +674,11 @@ def test_dynamic_lds_and_queue_ptr_read_by_real_code(dev, request):
     out.copyout(got)
     want = (256 + (dev.compute.queue_ptr & 0xFFFFFFFF) + 63 - np.arange(64)) & 0xFFFFFFFF
     assert np.array_equal(got, want)
+
+
+def test_debug_3_disassembles_each_kernel(monkeypatch, capsys):
+    monkeypatch.setenv("DEBUG", "3")
+    with AMDDevice(emulate="gfx1100") as d:
+        d.load(code_object("grid3d"))
+    err = capsys.readouterr().err
+    assert "kernel grid3d:" in err and "s_load_b" in err and "s_endpgm" in err

@@ -8,11 +8,13 @@ clang-19/ld.lld-19 output), copies the relocated image into VRAM and exposes eac
 A kernel keeps what every launch needs precomputed: code and descriptor addresses, RSRC1/2/3
 (RSRC2 with the LDS size the dispatch must reserve), wave size, and the kernarg layout.
 """
+import sys
+
 from assembler.amdgpu.elf_reader import load_code_object
 
 from drivers.amd.kernargs import KernargLayout
 from drivers.amd.memory import PAGE, round_up
-from drivers.errors import GPUError
+from drivers.errors import AssemblerError, GPUError
 
 LDS_GRANULE = 512                     # RSRC2.LDS_SIZE unit on gfx10+ compute
 MAX_WORKGROUP_ITEMS = 1024
@@ -68,6 +70,25 @@ class Kernel:
         return f"Kernel({self.name!r} at 0x{self.code_va:x})"
 
 
+def disassembly(code_object, info, target):
+    """The kernel's instructions as text (DEBUG=3), from the in-tree RDNA3 decoder."""
+    head = f"kernel {info.name}: {info.code_size if info.code_size is not None else '?'} bytes of {target} code"
+    if not target.startswith("gfx11"):
+        return head + " (no disassembler for this target)"
+    from assembler.rdna3.decoder import decode
+    end = info.entry_offset + (info.code_size or 0)
+    lines, pc = [head], info.entry_offset
+    while pc < end:
+        try:
+            ins, size = decode(code_object.image, pc)
+        except AssemblerError as e:
+            lines.append(f"  {pc:#06x}: {e}")
+            break
+        lines.append(f"  {pc:#06x}: {ins.text}")
+        pc += size
+    return "\n".join(lines)
+
+
 class Program:
     def __init__(self, device, data, source="<code object>"):
         self.device = device
@@ -82,6 +103,9 @@ class Program:
         except BaseException:
             self.buffer.free()
             raise
+        if device.debug >= 3:
+            for info in co.kernels.values():
+                print(disassembly(co, info, device.target), file=sys.stderr)
 
     def __getitem__(self, name):
         try:
