@@ -109,8 +109,17 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
 
     kernarg = bytearray(max(meta.kernarg_segment_size, 8))
     copies = []
+    lds = kd.group_segment_fixed_size
     for i, (arg, value) in enumerate(zip(explicit, args)):
-        if arg.value_kind == "global_buffer" or arg.value_kind == "dynamic_shared_pointer":
+        if arg.value_kind == "dynamic_shared_pointer":
+            # the value is the byte size of the dynamic LDS array; the kernel gets its LDS offset
+            if not isinstance(value, (int, np.integer)) or value < 0:
+                raise LaunchError(f"argument {i} is dynamic LDS: pass its size in bytes")
+            align = max(1, int(arg.raw.get(".pointee_align", 4)) if arg.raw else 4)
+            lds = -(-lds // align) * align
+            raw = struct.pack("<I", lds)[:arg.size]
+            lds += int(value)
+        elif arg.value_kind == "global_buffer":
             if isinstance(value, np.ndarray):
                 if not value.flags.c_contiguous:
                     raise LaunchError(f"argument {i}: the array must be C-contiguous")
@@ -135,6 +144,7 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     packet_va, packet = heap.alloc(64)
     grid_items = tuple(g * b for g, b in zip(grid3, block3))
     private_size = max(kd.private_segment_fixed_size, meta.private_segment_fixed_size)
+    dynamic_lds += lds - kd.group_segment_fixed_size
     lds = kd.group_segment_fixed_size + dynamic_lds
     hidden = {
         "hidden_block_count_x": grid3[0], "hidden_block_count_y": grid3[1], "hidden_block_count_z": grid3[2],

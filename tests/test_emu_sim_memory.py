@@ -1,0 +1,162 @@
+"""Vector and scalar memory of the wave simulator: global loads/stores of every width, atomics
+executed lane after lane, scratch, LDS (bounds: reads 0, writes dropped), the LDS permutes and
+SMEM, with expected values computed here."""
+import struct
+
+import numpy as np
+import pytest
+
+from drivers.emu.faults import MemoryFault
+from tests.test_emu_sim_helpers import (DATA_VA, EXEC, LIT, const, ds, endpgm, flat, program, run_code,
+                                        s_mov, smem, sopp, v, vop1, vop2, vop3)
+
+LANES = np.arange(32, dtype=np.uint32)
+M32 = 0xFFFFFFFF
+BASE = program(s_mov(2, DATA_VA), s_mov(3, 0))           # s[2:3] = data buffer
+
+
+def data_words(vm, count, offset=0):
+    return vm.view(DATA_VA + offset, np.uint32, count).copy()
+
+
+def lane_offsets(shift, reg=1):
+    """v[reg] = lane << shift."""
+    return vop2("v_lshlrev_b32_e32", reg, const(shift), v(0))
+
+
+def test_global_widths_and_sign_extension():
+    data = bytes(range(256)) * 4
+    code = program(BASE, lane_offsets(2),
+                   flat("global_load_i8", "GLOBAL", vdst=2, addr=1, saddr=2, offset=0x80),
+                   flat("global_load_u16", "GLOBAL", vdst=3, addr=1, saddr=2, offset=0x100),
+                   flat("global_load_b64", "GLOBAL", vdst=4, addr=1, saddr=2, offset=4),      # dword-aligned
+                   vop1("v_mov_b32_e32", 6, const(5)),
+                   flat("global_load_d16_hi_b16", "GLOBAL", vdst=6, addr=1, saddr=2, offset=0x200),
+                   endpgm())
+    _, st, _ = run_code(code, data=data)
+    b = np.frombuffer(data, np.uint8)
+    off = LANES * 4
+    assert st.vgpr[0, 2].tolist() == [x & M32 for x in b[off + 0x80].astype(np.int8).astype(np.int64)]
+    assert st.vgpr[0, 3].tolist() == (b[off + 0x100] | b[off + 0x101].astype(np.uint32) << 8).tolist()
+    w = np.frombuffer(data, np.uint32)
+    assert st.vgpr[0, 4].tolist() == w[LANES + 1].tolist() and st.vgpr[0, 5].tolist() == w[LANES + 2].tolist()
+    hi = (b[off + 0x200] | b[off + 0x201].astype(np.uint32) << 8).astype(np.uint32)
+    assert st.vgpr[0, 6].tolist() == (hi << 16 | 5).tolist()
+
+
+def test_stores_of_every_width_and_exec():
+    code = program(BASE, lane_offsets(4), vop2("v_add_nc_u32_e32", 2, LIT, v(0), 0xA0B0C000),
+                   vop2("v_add_nc_u32_e32", 3, const(1), 2), vop2("v_add_nc_u32_e32", 4, const(2), 2),
+                   vop2("v_add_nc_u32_e32", 5, const(3), 2),
+                   s_mov(EXEC, 0x5555_5555),
+                   flat("global_store_b96", "GLOBAL", addr=1, data=2, saddr=2),
+                   flat("global_store_b8", "GLOBAL", addr=1, data=5, saddr=2, offset=12),
+                   flat("global_store_d16_hi_b16", "GLOBAL", addr=1, data=5, saddr=2, offset=14),
+                   endpgm())
+    _, st, vm = run_code(code, data=bytes(512))
+    got = data_words(vm, 128).reshape(32, 4)
+    for lane in range(32):
+        if lane % 2:
+            assert got[lane].tolist() == [0, 0, 0, 0]
+        else:
+            x = 0xA0B0C000 + lane
+            assert got[lane].tolist() == [x, x + 1, x + 2, ((x + 3) & 0xFF) | ((x + 3) >> 16) << 16]
+
+
+def test_global_atomics_run_lane_after_lane():
+    code = program(BASE, vop1("v_mov_b32_e32", 1, const(0)), vop1("v_mov_b32_e32", 2, const(1)),
+                   flat("global_atomic_add_u32", "GLOBAL", vdst=3, addr=1, data=2, saddr=2, glc=1),
+                   vop2("v_add_nc_u32_e32", 4, const(10), v(0)),
+                   flat("global_atomic_max_u32", "GLOBAL", addr=1, data=4, saddr=2, offset=4),
+                   endpgm())
+    _, st, vm = run_code(code, waves=2, data=bytes(64))
+    assert sorted(st.vgpr[:, 3].ravel().tolist()) == list(range(64))
+    assert st.vgpr[0, 3].tolist() == list(range(32))                   # wave 0 first, lanes in order
+    assert data_words(vm, 2).tolist() == [64, 41]
+
+
+def test_cmpswap_64():
+    init = struct.pack("<Q", 7) + bytes(56)
+    code = program(BASE, vop1("v_mov_b32_e32", 1, const(0)),
+                   vop2("v_add_nc_u32_e32", 2, const(8), v(0)), vop1("v_mov_b32_e32", 3, const(0)),   # new = lane + 8
+                   vop2("v_add_nc_u32_e32", 4, const(7), v(0)), vop1("v_mov_b32_e32", 5, const(0)),   # cmp = lane + 7
+                   flat("global_atomic_cmpswap_b64", "GLOBAL", vdst=6, addr=1, data=2, saddr=2, glc=1),
+                   endpgm())
+    _, st, vm = run_code(code, data=init)
+    # lane L succeeds when memory holds L + 7: a chain 7 -> 8 -> ... -> 39
+    assert int(vm.u64(DATA_VA)) == 39
+    assert st.vgpr[0, 6].tolist() == [l + 7 for l in range(32)]
+
+
+def test_lds_out_of_range_reads_zero_and_drops_writes():
+    code = program(lane_offsets(2), vop2("v_add_nc_u32_e32", 2, const(1), v(0)),
+                   ds("ds_store_b32", addr=1, data0=2, offset0=0x70),            # lanes 4.. past 128 bytes
+                   ds("ds_load_b32", vdst=3, addr=1, offset0=0x70),
+                   ds("ds_load_2addr_b32", vdst=4, addr=1, offset0=0, offset1=1),
+                   endpgm())
+    _, st, _ = run_code(code, lds=128)
+    inside = LANES * 4 + 0x70 + 4 <= 128
+    assert st.vgpr[0, 3].tolist() == np.where(inside, LANES + 1, 0).tolist()
+    lds = st.lds[:128].view(np.uint32)
+    assert lds[28:32].tolist() == [1, 2, 3, 4]
+
+
+def test_lds_is_per_workgroup_and_atomics_count_every_lane():
+    code = program(vop1("v_mov_b32_e32", 1, const(0)), vop1("v_mov_b32_e32", 2, const(1)),
+                   ds("ds_add_rtn_u32", vdst=3, addr=1, data0=2),
+                   ds("ds_max_u32", addr=1, data0=0, offset0=4),
+                   ds("ds_load_2addr_b32", vdst=4, addr=1, offset0=0, offset1=1),
+                   endpgm())
+    _, st, _ = run_code(code, waves=3, block=64, lds=64)
+    for w in range(6):                       # two waves per 64-lane workgroup
+        assert st.vgpr[w, 4].tolist() == [64] * 32
+        assert st.vgpr[w, 5].tolist() == [63] * 32
+    assert st.vgpr[1, 3].tolist() == list(range(32, 64))
+
+
+def test_ds_bpermute_and_swizzle():
+    code = program(vop2("v_add_nc_u32_e32", 1, LIT, v(0), 300),
+                   vop2("v_xor_b32_e32", 2, const(1), v(0)), vop2("v_lshlrev_b32_e32", 2, const(2), v(2)),
+                   s_mov(EXEC, 0xFFFF_FFFE),
+                   ds("ds_bpermute_b32", vdst=3, addr=2, data0=1),                 # lane L reads lane L ^ 1
+                   # bitmask mode: and 0x1f, or 0, xor 1 (offset 0x41f): lane L reads lane L ^ 1
+                   ds("ds_swizzle_b32", vdst=4, addr=1, offset0=0x1F, offset1=0x04),
+                   endpgm())
+    _, st, _ = run_code(code)
+    for reg in (3, 4):
+        got = st.vgpr[0, reg].tolist()
+        assert got[1] == 0                              # lane 0 is inactive: it contributes 0
+        assert got[2:] == [300 + (l ^ 1) for l in range(2, 32)]
+
+
+def test_scratch_is_private_per_lane_and_bounded():
+    code = program(vop2("v_add_nc_u32_e32", 1, LIT, v(0), 700), vop1("v_mov_b32_e32", 2, const(8)),
+                   flat("scratch_store_b32", "SCRATCH", addr=2, data=1, sve=1),
+                   flat("scratch_load_b32", "SCRATCH", vdst=3, addr=2, sve=1),
+                   endpgm())
+    _, st, _ = run_code(code, waves=2, private=16)
+    assert st.vgpr[1, 3].tolist() == (LANES + 700).tolist()
+    code = program(vop1("v_mov_b32_e32", 2, const(16)),
+                   flat("scratch_load_b32", "SCRATCH", vdst=3, addr=2, sve=1), endpgm())
+    with pytest.raises(MemoryFault, match="past the 16-byte private segment"):
+        run_code(code, private=16)
+
+
+def test_smem_loads_and_buffer_range():
+    data = struct.pack("<16I", *range(100, 116))
+    vsharp = program(s_mov(8, DATA_VA), s_mov(9, 0), s_mov(10, 12), s_mov(11, 0))   # num_records = 12
+    code = program(BASE, smem("s_load_b128", 4, 2, offset=8), vsharp,
+                   smem("s_buffer_load_b128", 12, 8, offset=4), endpgm())
+    _, st, _ = run_code(code, data=data)
+    assert st.sgpr[0, 4:8].tolist() == [102, 103, 104, 105]
+    assert st.sgpr[0, 12:16].tolist() == [101, 102, 0, 0]          # bytes 12.. are past num_records
+
+
+def test_flat_addresses_in_the_shared_aperture_reach_lds():
+    from drivers.emu.shader.operands import SHARED_APERTURE
+    code = program(lane_offsets(2), s_mov(4, SHARED_APERTURE >> 32), vop1("v_mov_b32_e32", 2, 4),
+                   vop2("v_add_nc_u32_e32", 3, LIT, v(0), 900),
+                   flat("flat_store_b32", "FLAT", addr=1, data=3),
+                   ds("ds_load_b32", vdst=5, addr=1), endpgm())
+    _, st, _ = run_code(code, lds=128)
+    assert st.vgpr[0, 5].tolist() == (LANES + 900).tolist()
