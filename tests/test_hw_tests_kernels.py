@@ -80,20 +80,13 @@ def oracle_runner(oracle):
         ctx.close()
 
 
-# Failures the virtual GPU's own gaps cause, recognised by the simulator's exact message.
-KNOWN_GAPS = {"past the 0-byte private segment": "the virtual PM4 CP gives dispatches no private segment size "
-                                                 "(COMPUTE_TMPRING_SIZE is not turned into one)"}
-
-
 @needs_llvm
 @pytest.mark.parametrize("name", COMPUTE_STAGES)
 def test_compute_stage_passes_with_the_oracles_code(oracle_runner, name):
     r = oracle_runner.run_stage(name)
-    if r.status != "PASS":
-        text = " ".join(r.notes) + (r.skip_reason or "")
-        if r.error and r.error.get("layer"):
-            pytest.xfail(f"blocked by {r.error['layer']}: {' '.join(r.notes) or r.error['message']}")
-        for needle, why in KNOWN_GAPS.items():
-            if needle in text or (r.status == "SKIP" and "which failed" in text):
-                pytest.xfail(why if needle in text else r.skip_reason)
+    blocking = r
+    while blocking.status == "SKIP" and blocking.skip_reason.startswith("depends on "):
+        blocking = oracle_runner.results[blocking.skip_reason.split()[2].rstrip(",")]
+    if blocking.status == "FAIL" and blocking.error.get("layer"):
+        pytest.xfail(f"blocked by {blocking.error['layer']}: {' '.join(blocking.notes) or blocking.error['message']}")
     assert r.status == "PASS", f"{r.status}: {r.error or r.skip_reason}; notes: {r.notes}"
