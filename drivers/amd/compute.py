@@ -166,10 +166,18 @@ class ComputeQueue:
         return pm4.wait_reg_mem(copy.address, copy.last_submitted)
 
     def pm4_signal(self, value):
-        events = self.device.events
-        return pm4.release_mem(self.timeline.address, value) + \
-            pm4.release_mem(events.mailbox, events.event_id, pm4.DATA_SEL_32, pm4.INT_SEL_AFTER_WRITE_CONFIRM,
-                            int_ctxid=events.event_id, gcr=0)
+        """Timeline write (caches written back first), then mailbox write + interrupt."""
+        words = self._signal_list
+        if words is None:
+            events = self.device.events
+            words = self._signal_list = pm4.release_mem(self.timeline.address, 0) + \
+                pm4.release_mem(events.mailbox, events.event_id, pm4.DATA_SEL_32, pm4.INT_SEL_AFTER_WRITE_CONFIRM,
+                                int_ctxid=events.event_id, gcr=0)
+        words = list(words)
+        words[5], words[6] = value & 0xFFFFFFFF, value >> 32
+        return words
+
+    _signal_list = None
 
     def pm4_timestamp(self, address):
         return pm4.release_mem(address, 0, pm4.DATA_SEL_GPU_CLOCK, gcr=0, event_type=pm4.BOTTOM_OF_PIPE_TS)

@@ -25,10 +25,10 @@ from kfd_ioctl import KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL
 from drivers.amd import aql
 from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue, Launch
 from drivers.amd.copy import CPUCopier, SDMACopier, as_bytes, check_range
-from drivers.amd.memory import GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
+from drivers.amd.memory import Buffer, GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
 from drivers.amd.process import KFDProcess
 from drivers.amd.program import Program
-from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events
+from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events, describe
 from drivers.errors import GPUError, GPUFault, GPUHang, IoctlError
 from drivers.kernel import RealKernel
 
@@ -234,8 +234,7 @@ class AMDDevice:
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
         for a in args:                        # a buffer of another GPU must be in this GPU's VM
-            mapped = getattr(a, "mapped_gpus", None)
-            if mapped is not None and self.gpu_id not in mapped and not a.freed:
+            if type(a) is Buffer and self.gpu_id not in a.mapped_gpus and not a.freed:
                 a.memory.map_peer(a, self.gpu_id)
         q = self.compute
         layout = kernel.layout_for(args)
@@ -254,9 +253,9 @@ class AMDDevice:
         launch = Launch(kernel, kernarg_va, packet_va, grid, block, lds)
         if packet_va:
             mem[off + size:off + total] = q.aql_dispatch_packet(kernel, launch).view(np.uint8)
-        what = f"dispatch of {kernel.name} grid {grid} block {block}"
+        what = ("dispatch of {} grid {} block {}", kernel.name, grid, block)     # formatted on demand
         if self.debug >= 1:
-            print(f"AMDDevice {self.index}: {what}", file=sys.stderr)
+            print(f"AMDDevice {self.index}: {describe(what)}", file=sys.stderr)
         if self.flush_hdp_on_submit:
             self.hdp_flush()
         value = self._guard(lambda: q.launch(kernel, launch, wait, what))

@@ -46,12 +46,12 @@ HIDDEN_FIELDS = {
 class ArgSpec:
     """One explicit argument: where it goes and what it accepts ('pointer', 'float', 'int', or
     'lds': a dynamically sized LDS array, given as its size in bytes, passed as its LDS offset)."""
-    __slots__ = ("index", "name", "type_name", "offset", "size", "kind", "fmt", "align")
+    __slots__ = ("index", "name", "type_name", "offset", "size", "kind", "fmt", "align", "limit")
 
     def __init__(self, index, name, type_name, offset, size, kind, align=4):
         self.index, self.name, self.type_name, self.offset, self.size, self.kind = \
             index, name, type_name, offset, size, kind
-        self.align = align
+        self.align, self.limit = align, 1 << (8 * size)
         self.fmt = "<" + ((_FLOAT_FORMATS if kind == "float" else _INT_FORMATS).get(size) or f"{size}s")
 
     def describe(self):
@@ -156,7 +156,17 @@ class KernargLayout:
         return lds
 
     def pack_arg(self, out, base, spec, v):
-        struct.pack_into(spec.fmt, out, base + spec.offset, self.convert(spec, v))
+        # the common cases first (a live buffer, a float, an in-range int); the rest is checked
+        kind, t = spec.kind, type(v)
+        if kind == "pointer" and t is not Pointer and hasattr(v, "freed") and not v.freed:
+            value = v.va
+        elif kind == "float" and t is float:
+            value = v
+        elif kind == "int" and t is int and 0 <= v < spec.limit:
+            value = v
+        else:
+            value = self.convert(spec, v)
+        struct.pack_into(spec.fmt, out, base + spec.offset, value)
 
     def convert(self, spec, v):
         """The value ``struct`` packs for ``spec``, or KernargError saying what is wrong."""

@@ -62,6 +62,11 @@ class Events:
                                     f"cause {hw.reset_cause}){lost}")
 
 
+def describe(work):
+    """What a submission was: a string, or (format, *args) formatted only when someone asks."""
+    return work[0].format(*work[1:]) if isinstance(work, tuple) else str(work)
+
+
 def fault_reason(mem):
     f = mem.failure
     reasons = [name for name, bit in (("page not present", f.NotPresent), ("write to read-only page", f.ReadOnly),
@@ -79,7 +84,7 @@ class TimelineSignal:
         self._word = buffer.view(np.uint64, offset, 1)
         self._word[0] = 0
         self.last_submitted = 0          # the value the newest submission will write
-        self.in_flight = {}              # value -> description of the work that writes it
+        self.in_flight = {}              # value -> what writes it (see describe())
 
     @property
     def value(self):
@@ -121,7 +126,7 @@ class TimelineSignal:
         done = self.value
         pending = sorted(v for v in self.in_flight if v > done)
         what = self.in_flight.get(pending[0], "unknown work") if pending else "nothing recorded"
-        text = f"{self.name} value {pending[0] if pending else done + 1}: {what}"
+        text = f"{self.name} value {pending[0] if pending else done + 1}: {describe(what)}"
         return GPUHang(done, target, text + (f" ({cause})" if cause else ""))
 
     def reset(self, value):
