@@ -54,39 +54,36 @@ def workgroup_ids(d):
 def build_state(d, wg_ids, vgprs, scratch):
     """WaveState for the workgroups ``wg_ids``; scratch = (base VA of wave 0, bytes per wave,
     bytes per lane) or None."""
-    extents = [workgroup_extent(d, w) for w in wg_ids]
-    counts = [waves_in(e) for e in extents]
-    W = sum(counts)
+    extents = np.array([workgroup_extent(d, w) for w in wg_ids], np.int64).reshape(-1, 3)
+    items = extents.prod(axis=1)
+    counts = -(-items // WAVE32)
+    W = int(counts.sum())
     st = WaveState(W, vgprs, len(wg_ids), d.lds_bytes, d.vm)
     n_user = d.user_sgpr_count
     user = list(d.user_sgprs)[:n_user]
     st.sgpr[:, :len(user)] = np.array(user, np.uint32)
     st.pc[:] = d.code_va
     st.mode[:] = mode_from_rsrc1(d.rsrc1)
-    tgid = d.tgid_enabled
-    row = 0
-    for g, (wg_id, ext, n) in enumerate(zip(wg_ids, extents, counts)):
-        rows = slice(row, row + n)
-        st.wg[rows] = g
-        k = n_user
-        for axis in range(3):
-            if tgid[axis]:
-                st.sgpr[rows, k] = wg_id[axis]
-                k += 1
-        if d.rsrc2 & RSRC2_TG_SIZE_EN:
-            st.sgpr[rows, k] = n                     # workgroup info: waves in the workgroup
+    group = np.repeat(np.arange(len(wg_ids)), counts)                # workgroup of each wave
+    first = np.repeat(np.cumsum(counts) - counts, counts)
+    k_in_group = np.arange(W) - first                                 # wave index inside it
+    st.wg[:] = group
+    ids = np.array(wg_ids, np.uint32).reshape(-1, 3)[group]
+    k = n_user
+    for axis in range(3):
+        if d.tgid_enabled[axis]:
+            st.sgpr[:, k] = ids[:, axis]
             k += 1
-        flat = np.arange(n * WAVE32).reshape(n, WAVE32)
-        items = ext[0] * ext[1] * ext[2]
-        x = flat % max(ext[0], 1)
-        y = (flat // max(ext[0], 1)) % max(ext[1], 1)
-        z = flat // max(ext[0] * ext[1], 1)
-        ids = x | y << 10 | z << 20
-        valid = flat < items
-        st.vgpr[rows, 0, :] = np.where(valid, ids, 0).astype(np.uint32)
-        st.sgpr[rows, EXEC_LO] = np.packbits(valid, axis=1, bitorder="little").view(np.uint32)[:, 0]
-        st.hw_id[rows] = (np.arange(n) & 31) | (g % 48) << 10
-        row += n
+    if d.rsrc2 & RSRC2_TG_SIZE_EN:
+        st.sgpr[:, k] = counts[group]                                 # workgroup info: its wave count
+    ext = extents[group]
+    flat = k_in_group[:, None] * WAVE32 + np.arange(WAVE32)
+    ex, ey = np.maximum(ext[:, :1], 1), np.maximum(ext[:, 1:2], 1)
+    x, y, z = flat % ex, (flat // ex) % ey, flat // (ex * ey)
+    valid = flat < items[group][:, None]
+    st.vgpr[:, 0, :] = np.where(valid, x | y << 10 | z << 20, 0).astype(np.uint32)
+    st.sgpr[:, EXEC_LO] = np.packbits(valid, axis=1, bitorder="little").view(np.uint32)[:, 0]
+    st.hw_id[:] = (k_in_group & 31) | (group % 48) << 10
     if scratch is not None:
         base, per_wave, per_lane = scratch
         st.scratch_base[:] = np.uint64(base) + np.arange(W, dtype=np.uint64) * np.uint64(per_wave)

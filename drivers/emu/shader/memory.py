@@ -12,7 +12,7 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
-from .state import WAVE32
+from .state import EXEC_LO, FULL_EXEC, WAVE32, unpack_lanes
 from .vmaccess import gather, locate, scatter
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
@@ -57,21 +57,61 @@ def store_bytes(dwords, nbytes, shift):
 
 
 class LaneAccess:
-    """The active lanes of one instruction: global wave rows, lane ids and, for every lane, its VA."""
-    __slots__ = ("rows", "lanes", "addrs")
+    """The active lanes of one instruction, in (wave, lane) order, with each lane's VA.
 
-    def __init__(self, rows, lanes, addrs):
-        self.rows, self.lanes, self.addrs = rows, lanes, addrs
+    Dense when every lane of every selected wave is active: then the lanes are simply the
+    (w, 32) block of ``sel`` and registers are read and written without fancy indexing."""
+    __slots__ = ("st", "sel", "addrs", "_rows", "_lanes")
+
+    def __init__(self, st, sel, rows=None, lanes=None, addrs=None):
+        self.st, self.sel, self._rows, self._lanes, self.addrs = st, sel, rows, lanes, addrs
+
+    @property
+    def dense(self):
+        return self._rows is None
+
+    @property
+    def rows(self):
+        if self._rows is None:
+            return np.repeat(self.st.wave_ids[self.sel], WAVE32)
+        return self._rows
+
+    @property
+    def lanes(self):
+        if self._lanes is None:
+            return np.tile(np.arange(WAVE32), self.st.pc[self.sel].shape[0])
+        return self._lanes
+
+
+def active_lanes(st, sel):
+    """LaneAccess (without addresses) of the lanes with EXEC set, or None when there are none."""
+    ex = st.sgpr[sel, EXEC_LO]
+    if (ex == FULL_EXEC).all():
+        return LaneAccess(st, sel)
+    w, lanes = np.nonzero(unpack_lanes(ex))
+    if w.size == 0:
+        return None
+    return LaneAccess(st, sel, st.wave_ids[sel][w], lanes)
+
+
+def lane_regs(st, acc, reg):
+    """(N,) uint32: register ``reg`` of every accessing lane."""
+    if acc.dense:
+        return st.vgpr[acc.sel, reg].reshape(-1)
+    return st.vgpr[acc.rows, reg, acc.lanes]
 
 
 def _vgpr_lanes(st, acc, reg, k):
     """(N, k) uint32: registers reg..reg+k-1 of the accessing lanes."""
-    return np.stack([st.vgpr[acc.rows, reg + j, acc.lanes] for j in range(k)], axis=1)
+    return np.stack([lane_regs(st, acc, reg + j) for j in range(k)], axis=1)
 
 
 def _write_lanes(st, acc, reg, values):
     for j in range(values.shape[1]):
-        st.vgpr[acc.rows, reg + j, acc.lanes] = values[:, j]
+        if acc.dense:
+            st.vgpr[acc.sel, reg + j] = values[:, j].reshape(-1, WAVE32)
+        else:
+            st.vgpr[acc.rows, reg + j, acc.lanes] = values[:, j]
 
 
 def build_flat(ins, pc, vgprs):
@@ -171,53 +211,51 @@ def global_atomic(vm, addrs, name, src, cmp):
     return old_all
 
 
-def _active(st, sel):
-    mask = st.exec_mask(sel)
-    w, lanes = np.nonzero(mask)
-    return st.wave_ids[sel][w], lanes, mask
-
-
 def _address_fn(seg, ops, offset, pc, ins):
-    """Build (st, sel, nbytes, write) -> LaneAccess (None when no lane is active)."""
+    """Build (st, sel, nbytes, write) -> LaneAccess with addresses (None when no lane is active)."""
     addr = ops.get("addr")
     saddr = ops.get("saddr")
     use_saddr = saddr is not None and saddr.kind == "sgpr"
+    off64 = U64(offset & 0xFFFFFFFFFFFFFFFF)
     if seg == "GLOBAL" or seg == "FLAT":
+        a = addr.value
         if use_saddr:
             s = saddr.value
-            a = addr.value
 
-            def lane_va(st, rows, lanes):
+            def lane_va(st, acc):
+                if acc.dense:
+                    base = st.sgpr[acc.sel, s].astype(U64) | st.sgpr[acc.sel, s + 1].astype(U64) << U64(32)
+                    return (base[:, None] + st.vgpr[acc.sel, a].astype(U64)).reshape(-1) + off64
+                rows = acc.rows
                 base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
-                return base + st.vgpr[rows, a, lanes].astype(U64) + U64(offset & 0xFFFFFFFFFFFFFFFF)
+                return base + st.vgpr[rows, a, acc.lanes].astype(U64) + off64
         else:
-            a = addr.value
-
-            def lane_va(st, rows, lanes):
-                va = st.vgpr[rows, a, lanes].astype(U64) | st.vgpr[rows, a + 1, lanes].astype(U64) << U64(32)
-                return va + U64(offset & 0xFFFFFFFFFFFFFFFF)
+            def lane_va(st, acc):
+                return (lane_regs(st, acc, a).astype(U64) | lane_regs(st, acc, a + 1).astype(U64) << U64(32)) + off64
 
         def access(st, sel, nbytes, write):
-            rows, lanes, _ = _active(st, sel)
-            if rows.size == 0:
-                return None
-            return LaneAccess(rows, lanes, lane_va(st, rows, lanes))
+            acc = active_lanes(st, sel)
+            if acc is not None:
+                acc.addrs = lane_va(st, acc)
+            return acc
         return access
     # SCRATCH: a per-lane offset into the lane's private segment
     s = saddr.value if use_saddr else None
     a = addr.value if addr is not None and addr.kind == "vgpr" else None
 
     def scratch_access(st, sel, nbytes, write):
-        rows, lanes, _ = _active(st, sel)
-        if rows.size == 0:
+        acc = active_lanes(st, sel)
+        if acc is None:
             return None
+        rows = acc.rows
         off = np.full(rows.shape, offset, I64)
         if s is not None:
             off += st.sgpr[rows, s].astype(I64)
         if a is not None:
-            off += st.vgpr[rows, a, lanes].astype(I64)
+            off += lane_regs(st, acc, a).astype(I64)
         off &= 0xFFFFFFFF
-        return LaneAccess(rows, lanes, scratch_va(st, rows, lanes, off, nbytes, write))
+        acc.addrs = scratch_va(st, rows, acc.lanes, off, nbytes, write)
+        return acc
     return scratch_access
 
 
