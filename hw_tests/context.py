@@ -27,6 +27,10 @@ def parse_device(text):
     return vendor, int(m.group(2))
 
 
+def _shown(value):
+    return " x ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
 def attach_simulator(kernel):
     """Give the virtual GPU the RDNA3 wave simulator when it has no shader executor yet (without
     one every dispatch fails; the kernels stage then names the missing layer)."""
@@ -67,9 +71,14 @@ class Context:
     def spec(self):
         return f"emulate:{self.target}" if self.emulated else f"{self.vendor}:{self.index}"
 
-    def size(self, hardware, simulator):
-        """A problem size: the full one on a real card, the small one on the virtual GPU."""
-        return simulator if self.emulated else hardware
+    def size(self, hardware, simulator, result=None, what="problem size"):
+        """A problem size: the full one on a real card, the small one on the virtual GPU (noted in
+        ``result`` so the report says what was scaled)."""
+        if not self.emulated:
+            return hardware
+        if result is not None and simulator != hardware:
+            result.note(f"virtual GPU: {what} {_shown(simulator)} (a card runs {_shown(hardware)})")
+        return simulator
 
     def open_device(self):
         from drivers.amd.device import AMDDevice

@@ -39,7 +39,7 @@ def sdma_copy(ctx, r):
     largest = ctx.size(*MAX_SIZE)
     sizes = [s for s in SIZES if s <= largest]
     if largest < SIZES[-1]:
-        r.note(f"virtual GPU: sizes capped at {size(largest)} (the hardware run goes to {size(SIZES[-1])})")
+        r.note(f"virtual GPU: sizes capped at {size(largest)} (a card goes to {size(SIZES[-1])})")
     span = largest + 2 * 4096 + 2 * GUARD
     rng = np.random.default_rng(7)
     a, b = dev.alloc(span), dev.alloc(span)
@@ -116,8 +116,8 @@ def _best(fn, repeats):
 def sdma_bandwidth(ctx, r):
     """Copy bandwidth host->device, device->host, device->device (GB/s, best of several)"""
     dev = ctx.dev
-    n = ctx.size(*BANDWIDTH_BYTES)
-    repeats = ctx.size(*BANDWIDTH_REPEATS)
+    n = ctx.size(*BANDWIDTH_BYTES, r, "bytes per copy")
+    repeats = ctx.size(*BANDWIDTH_REPEATS, r, "repeats")
     host = np.random.default_rng(3).integers(0, 256, n, dtype=np.uint8)
     back = np.empty_like(host)
     a, b = dev.alloc(n), dev.alloc(n)

@@ -35,7 +35,7 @@ def dispatch_shapes(ctx, r):
             got = b.download(out, np.uint32)
             compare(f"work-item ids of grid {grid} x block {block}", got[:total], ids_expected(grid, block))
             check((got[total:] == 0xFFFFFFFF).all(), f"grid {grid} x block {block} wrote past its {total} work-items")
-        groups = ctx.size(*MANY_GROUPS)
+        groups = ctx.size(*MANY_GROUPS, r, "workgroups in the large grid")
         r.step(f"{groups} workgroups of one work-item")
         marks = b.empty(groups + 64, fill=0)
         seconds = run(ctx, "grid_mark", marks, grid=(groups, 1, 1), block=(1, 1, 1))

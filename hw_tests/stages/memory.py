@@ -81,7 +81,7 @@ def memory_limits(ctx, r):
     dev = ctx.dev
     before = live_state(ctx)
     available = dev.kfd.available_memory(dev.gpu_id)
-    host_cap = ctx.size(*HOST_HEAP_CAP)
+    host_cap = ctx.size(*HOST_HEAP_CAP, r, "largest host-heap size tried (bytes)")
     parts = []
     for heap in heaps(ctx):
         upper = min(available, ctx.node.visible_vram_bytes) if heap is VRAM_PUBLIC else \

@@ -13,10 +13,18 @@ BLOCK = 256
 FMA_PER_ITERATION = 16                    # 8 VOPD instructions of 2 FMAs per work-item
 WMMA_PER_ITERATION = 4
 WMMA_FLOPS = 2 * 16 * 16 * 16             # one v_wmma_f32_16x16x16_f16 per wave
-# (workgroups per CU, iterations) on hardware; (workgroups, iterations) on the simulator
+# Sizes on a card (workgroups per compute unit, loop iterations) and on the simulator (workgroups,
+# iterations); the iteration counts keep every accumulator an exact float (below 2^24).
 FMA_SIZE = ((8, 4096), (2, 8))
 WMMA_SIZE = ((8, 1024), (1, 4))
 BANDWIDTH_SIZE = ((256 << 20, 3), (1 << 20, 1))   # (bytes copied, repeats)
+
+
+def _grid(ctx, r, sizes):
+    """(workgroups, iterations) for a compute peak: enough to fill every CU on a card."""
+    (per_cu, iters), (sim_groups, sim_iters) = sizes
+    groups = ctx.size(per_cu * ctx.node.compute_units, sim_groups, r, "workgroups")
+    return groups, ctx.size(iters, sim_iters, r, "iterations")
 
 
 def _share(ctx, r, key, measured, peak, unit, scale):
@@ -32,8 +40,7 @@ def _share(ctx, r, key, measured, peak, unit, scale):
 
 def peak_fp32(ctx, r):
     """FP32 FMA throughput (VOPD dual issue) against compute units x clock x 256 flop"""
-    per_cu, iters = ctx.size(*FMA_SIZE)
-    groups = per_cu * ctx.node.compute_units if not ctx.emulated else per_cu
+    groups, iters = _grid(ctx, r, FMA_SIZE)
     items = groups * BLOCK
     with Buffers(ctx.dev) as b:
         out = b.empty(items * 4, fill=0)
@@ -48,8 +55,7 @@ def peak_fp32(ctx, r):
 
 def peak_wmma(ctx, r):
     """FP16 WMMA throughput against compute units x clock x 512 flop"""
-    per_cu, iters = ctx.size(*WMMA_SIZE)
-    groups = per_cu * ctx.node.compute_units if not ctx.emulated else per_cu
+    groups, iters = _grid(ctx, r, WMMA_SIZE)
     items = groups * BLOCK
     waves = items // 32
     with Buffers(ctx.dev) as b:
@@ -65,11 +71,13 @@ def peak_wmma(ctx, r):
 
 def peak_memory(ctx, r):
     """Device memory bandwidth of a copy kernel against bus width x memory clock x data rate"""
-    nbytes, repeats = ctx.size(*BANDWIDTH_SIZE)
+    (hw_bytes, hw_repeats), (sim_bytes, sim_repeats) = BANDWIDTH_SIZE
+    nbytes = ctx.size(hw_bytes, sim_bytes, r, "bytes copied")
+    repeats = ctx.size(hw_repeats, sim_repeats, r, "repeats")
     peak, rule = memory_peak(ctx.node)
     r.measure("peak_rule", rule)
     check(peak is not None, f"no theoretical memory bandwidth: {rule}")
-    groups = max(1, min(ctx.node.compute_units * 4 if not ctx.emulated else 4, nbytes // (16 * BLOCK)))
+    groups = max(1, min(ctx.size(ctx.node.compute_units * 4, 4), nbytes // (16 * BLOCK)))
     total = groups * BLOCK
     count = nbytes // (16 * total)
     nbytes = count * total * 16

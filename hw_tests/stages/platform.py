@@ -1,5 +1,4 @@
 """The device as the kernel describes it (sysfs topology), then opened: /dev/kfd, render node, VM."""
-from drivers.amd import probe
 from drivers.amd.topology import TOPOLOGY, read_topology
 from hw_tests.runner import check
 from hw_tests.units import gib
@@ -74,12 +73,11 @@ def open_device(ctx, r):
     r.step("AVAILABLE_MEMORY")
     avail = r.measure("available_vram_bytes", dev.kfd.available_memory(dev.gpu_id), "B")
     check(0 < avail <= ctx.node.vram_bytes, f"KFD reports {avail} bytes of VRAM available of {ctx.node.vram_bytes}")
-    report = probe.device_record(ctx.index, ctx.node, None, True)
     copies = type(dev.copier).__name__
     r.measure("compute_queue", dev.compute.name)
     r.measure("copy_engine", "SDMA" if copies == "SDMACopier" else "CPU")
     r.summary = (f"KFD {version[0]}.{version[1]}, gpu_id {dev.gpu_id:#x}, {dev.compute.name}, "
-                 f"{r.numbers['copy_engine']['value']} copies, {gib(avail)} VRAM free ({report['pci_address']})")
+                 f"{r.numbers['copy_engine']['value']} copies, {gib(avail)} VRAM free (PCI {ctx.node.pci_address})")
 
 
 def register(reg):
