@@ -67,13 +67,15 @@ FORMATS = {  # name: (mantissa bits, exponent bias, exponent max field, width)
     "f16": (10, 15, 31, 16), "f32": (23, 127, 255, 32), "f64": (52, 1023, 2047, 64)}
 
 
-def round_fraction(x, fmt="f32"):
-    """Exact round-to-nearest-even of a rational to the format's bits (denormals, overflow)."""
+def round_fraction(x, fmt="f32", mode=0):
+    """Exact rounding of a rational to the format's bits (denormals, overflow); mode is
+    MODE.FP_ROUND: 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward zero."""
     mant, bias, emax, width = FORMATS[fmt]
     sign = 1 << (width - 1)
     if x == 0:
         return 0
     s = sign if x < 0 else 0
+    up = {0: None, 1: x > 0, 2: x < 0, 3: False}[mode]      # round the magnitude up?
     x = abs(x)
     e = x.numerator.bit_length() - x.denominator.bit_length()
     if Fraction(2) ** e > x:
@@ -81,14 +83,16 @@ def round_fraction(x, fmt="f32"):
     e = max(e, 1 - bias)                         # denormals share the minimum exponent
     scaled = x / Fraction(2) ** (e - mant)       # integer part carries mant+1 bits
     q, r = divmod(scaled.numerator, scaled.denominator)
-    if 2 * r > scaled.denominator or (2 * r == scaled.denominator and q & 1):
-        q += 1
+    if up is None:
+        q += 2 * r > scaled.denominator or (2 * r == scaled.denominator and q & 1)
+    else:
+        q += bool(up and r)
     if q >> (mant + 1):                          # rounding carried into a new binade
         q >>= 1
         e += 1
     biased = e + bias if q >> mant else 0
-    if biased >= emax:
-        return s | (emax << mant)                # overflow to infinity
+    if biased >= emax:                           # overflow: infinity or the largest finite
+        return s | (emax << mant) if up is None or up else s | ((emax << mant) - 1)
     return s | (biased << mant) | (q & ((1 << mant) - 1))
 
 

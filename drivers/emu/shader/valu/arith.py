@@ -1,19 +1,20 @@
 """Float add / sub / mul / fma / min / max / ldexp for f16, f32 and f64.
 
 Sources are read per kinds.Kind (modifiers, op_sel, input denormal flush); the result goes through
-fp.finish (NaN quieting, output denormal flush, omod, clamp). Arithmetic is numpy IEEE round to
-nearest even at the destination precision; fma is correctly rounded (fp.fma_narrow / fp.fma64).
+fp.finish (NaN quieting, output denormal flush, omod, clamp). add / sub / mul / fma / ldexp are
+correctly rounded under MODE.FP_ROUND (fp_round); min / max follow the IEEE-mode rules (fp).
 """
 import numpy as np
 
+from . import fp_round
 from .bits import i16, i32
-from .fp import F64, fma64, fma_narrow, fmax, fmed3, fmin
+from .fp import fmax, fmed3, fmin
 from .kinds import K16, K32, K64
 from .registry import op
 
 
-def _fma(kind, a, b, c):
-    return fma64(a, b, c) if kind.fmt is F64 else fma_narrow(kind.fmt, a, b, c)
+def _fma(ctx, kind, a, b, c):
+    return fp_round.fma(ctx, kind.fmt, a, b, c)
 
 
 def _binary(kind, name, f):
@@ -44,7 +45,7 @@ def _fmac(kind, name):
     @op(name, (bits, bits), bits)
     def run(ctx, srcs, old):
         a, b = kind.read(ctx, srcs, 0), kind.read(ctx, srcs, 1)
-        return kind.write(ctx, old, _fma(kind, a, b, kind.accumulator(ctx, old, 2)))
+        return kind.write(ctx, old, _fma(ctx, kind, a, b, kind.accumulator(ctx, old, 2)))
     return run
 
 
@@ -57,28 +58,29 @@ def _ldexp(kind, name, exp_bits):
         # the exponent is an integer operand: i16 (op_sel-selected half) for f16, else i32
         n = i16(K16.raw(ctx, srcs, 1)) if exp_bits == 16 else i32(srcs[1])
         n = np.clip(n.astype(np.int64), -1200, 1200)
-        with np.errstate(all="ignore"):
-            r = np.ldexp(x.astype(np.float64), n)       # exact in float64, rounded once below
-        return kind.write(ctx, old, r.astype(kind.fmt.dtype))
+        if kind.fmt is K64.fmt:
+            return kind.write(ctx, old, np.ldexp(x, n))
+        r = np.ldexp(x.astype(np.float64), n)           # exact in float64, rounded once below
+        return kind.write(ctx, old, fp_round.narrow(kind.fmt, r, fp_round.round_mode(ctx, kind.fmt)))
     return run
 
 
 for _t, _k in (("f16", K16), ("f32", K32), ("f64", K64)):
     fmt = _k.fmt
-    _binary(_k, "v_add_" + _t, lambda ctx, a, b: a + b)
-    _binary(_k, "v_mul_" + _t, lambda ctx, a, b: a * b)
+    _binary(_k, "v_add_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, a, b))
+    _binary(_k, "v_mul_" + _t, lambda ctx, a, b, f=fmt: fp_round.mul(ctx, f, a, b))
     _binary(_k, "v_min_" + _t, lambda ctx, a, b, f=fmt: fmin(ctx, f, a, b))
     _binary(_k, "v_max_" + _t, lambda ctx, a, b, f=fmt: fmax(ctx, f, a, b))
-    _ternary(_k, "v_fma_" + _t, lambda ctx, a, b, c, k=_k: _fma(k, a, b, c))
+    _ternary(_k, "v_fma_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c))
     _ldexp(_k, "v_ldexp_" + _t, 16 if _t == "f16" else 32)
     if _t == "f64":
         continue
-    _binary(_k, "v_sub_" + _t, lambda ctx, a, b: a - b)
-    _binary(_k, "v_subrev_" + _t, lambda ctx, a, b: b - a)
+    _binary(_k, "v_sub_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, a, -b))
+    _binary(_k, "v_subrev_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, b, -a))
     _fmac(_k, "v_fmac_" + _t)
     # fmamk (S0 * K + S1) and fmaak (S0 * S1 + K) are fma over the printed operand order
-    _ternary(_k, "v_fmamk_" + _t, lambda ctx, a, b, c, k=_k: _fma(k, a, b, c))
-    _ternary(_k, "v_fmaak_" + _t, lambda ctx, a, b, c, k=_k: _fma(k, a, b, c))
+    _ternary(_k, "v_fmamk_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c))
+    _ternary(_k, "v_fmaak_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c))
     _ternary(_k, "v_min3_" + _t, lambda ctx, a, b, c, f=fmt: fmin(ctx, f, fmin(ctx, f, a, b), c))
     _ternary(_k, "v_max3_" + _t, lambda ctx, a, b, c, f=fmt: fmax(ctx, f, fmax(ctx, f, a, b), c))
     _ternary(_k, "v_med3_" + _t, lambda ctx, a, b, c, f=fmt: fmed3(ctx, f, a, b, c))

@@ -2,14 +2,16 @@
 
 ISA rules: float -> int truncates toward zero, saturates out-of-range values (and infinities) and
 turns NaN into 0; v_cvt_nearest_i32_f32 is floor(S0 + 0.5) (the add in f32), v_cvt_floor_i32_f32
-is floor(S0); float -> float narrowing rounds to nearest even (v_cvt_pk_rtz_f16_f32: toward zero)
-and makes denormals of the destination type, flushed when MODE drops them; *_norm_* scale a value
+is floor(S0); float -> float narrowing and int -> float round per MODE.FP_ROUND of the
+destination type (v_cvt_pk_rtz_f16_f32: always toward zero) and make denormals of the
+destination type, flushed when MODE drops them; *_norm_* scale a value
 clamped to [-1, 1] / [0, 1] by 32767 / 65535 and round to nearest even.
 """
 import numpy as np
 
 from .bits import U16, U32, U64, byte, half, i16, i32, pack16
-from .fp import F16, F32, F64, finish, flush, modify, neg_abs
+from .fp import F16, finish, neg_abs
+from .fp_round import narrow, round_mode
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -55,8 +57,8 @@ _f2i("v_cvt_floor_i32_f32", K32, -2**31, 2**31 - 1, np.floor)
 def _i2f(name, kind, src_view):
     @op(name, (32,), kind.reg_bits)
     def run(ctx, srcs, old):
-        v = src_view(ctx, srcs[0])
-        return kind.write(ctx, old, v.astype(np.float64).astype(kind.fmt.dtype))
+        v = src_view(ctx, srcs[0]).astype(np.float64)          # exact
+        return kind.write(ctx, old, narrow(kind.fmt, v, round_mode(ctx, kind.fmt)))
     return run
 
 
@@ -83,9 +85,8 @@ def v_cvt_off_f32_i4(ctx, srcs, old):
 def _f2f(name, src, dst):
     @op(name, (src.reg_bits,), dst.reg_bits)
     def run(ctx, srcs, old):
-        x = src.read(ctx, srcs, 0)
-        with np.errstate(all="ignore"):
-            return dst.write(ctx, old, x.astype(dst.fmt.dtype))
+        x = src.read(ctx, srcs, 0).astype(np.float64)          # exact
+        return dst.write(ctx, old, narrow(dst.fmt, x, round_mode(ctx, dst.fmt)))
     return run
 
 

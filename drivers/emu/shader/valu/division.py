@@ -14,7 +14,7 @@ which tests/test_emu_sim_valu_division.py checks end to end):
 """
 import numpy as np
 
-from .fp import F16, F32, F64, _round_to_odd_sum, exponent, fma64, is_denorm
+from .fp import F16, F32, F64, round_to_odd_sum, exponent, fma64, is_denorm
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -78,7 +78,7 @@ def _div_fmas(kind):
         if fmt is F64:
             r = fma64_scaled(a, b, c, post)
         else:                       # the fma rounded to odd in float64, scaled, rounded once
-            p = _round_to_odd_sum(a.astype(np.float64) * b.astype(np.float64),
+            p = round_to_odd_sum(a.astype(np.float64) * b.astype(np.float64),
                                   c.astype(np.float64))
             r = np.ldexp(p, post).astype(fmt.dtype)
         return kind.write(ctx, old, r)
@@ -126,10 +126,10 @@ def fma64_scaled(a, b, c, post):
         ((np.abs(r) < 2.0 ** -1020) | ~np.isfinite(r))
     if risky.any():
         from fractions import Fraction
-        from .fp import _exact_to_double
+        from .fp import exact_to_double
         r = np.array(r)
         for idx in zip(*np.nonzero(risky)):
             exact = (Fraction(float(a[idx])) * Fraction(float(b[idx])) + Fraction(float(c[idx])))
-            r[idx] = _exact_to_double(exact * Fraction(2) ** int(post[idx]),
+            r[idx] = exact_to_double(exact * Fraction(2) ** int(post[idx]),
                                       float(a[idx]) * float(b[idx]) + float(c[idx]))
     return r

@@ -166,17 +166,17 @@ def fmed3(ctx, fmt, a, b, c):
 
 # ---- fused multiply-add, correctly rounded ------------------------------------------------------
 
-def _two_sum(a, b):
+def two_sum(a, b):
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
 
 
-def _round_to_odd_sum(a, b):
+def round_to_odd_sum(a, b):
     """a + b in float64 rounded to odd: an inexact sum gets its last mantissa bit forced to 1,
     so a second rounding to any format of <= 51 bits is exact (Boldo & Melquiond)."""
     with np.errstate(invalid="ignore", over="ignore"):
-        s, err = _two_sum(a, b)
+        s, err = two_sum(a, b)
         fix = np.isfinite(s) & np.isfinite(err) & (err != 0) & ((s.view(U64) & U64(1)) == 0)
         toward = np.where(err > 0, np.inf, -np.inf)
         return np.where(fix, np.nextafter(s, toward), s)
@@ -187,7 +187,7 @@ def fma_narrow(fmt, a, b, c):
     then rounded once to the destination format."""
     with np.errstate(invalid="ignore", over="ignore"):
         p = a.astype(np.float64) * b.astype(np.float64)
-        s = _round_to_odd_sum(p, c.astype(np.float64))
+        s = round_to_odd_sum(p, c.astype(np.float64))
         exact_zero = (p + c.astype(np.float64)) == 0        # signed zero of p + c per IEEE
         s = np.where(exact_zero & (s == 0), p + c.astype(np.float64), s)
         return s.astype(fmt.dtype)
@@ -196,7 +196,7 @@ def fma_narrow(fmt, a, b, c):
 _SPLIT = 134217729.0        # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
 
 
-def _two_prod(a, b):
+def two_prod(a, b):
     p = a * b
     ca, cb = _SPLIT * a, _SPLIT * b
     ah = ca - (ca - a)
@@ -205,7 +205,7 @@ def _two_prod(a, b):
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-def _exact_to_double(exact, zero):
+def exact_to_double(exact, zero):
     """A rational rounded to the nearest double (ties to even); `zero` is returned for an exact
     zero so that its IEEE sign is kept."""
     if exact == 0:
@@ -218,16 +218,16 @@ def _exact_to_double(exact, zero):
 
 def _fma_exact_lane(a, b, c):
     from fractions import Fraction
-    return _exact_to_double(Fraction(a) * Fraction(b) + Fraction(c), a * b + c)
+    return exact_to_double(Fraction(a) * Fraction(b) + Fraction(c), a * b + c)
 
 
 def fma64(a, b, c):
     """Correctly rounded double fma. Error-free product + round-to-odd sum where no intermediate
     can overflow or lose bits to underflow; the rare remaining lanes use exact rationals."""
     with np.errstate(all="ignore"):
-        ph, pl = _two_prod(a, b)
-        th, tl = _two_sum(c, ph)
-        v = _round_to_odd_sum(tl, pl)
+        ph, pl = two_prod(a, b)
+        th, tl = two_sum(c, ph)
+        v = round_to_odd_sum(tl, pl)
         r = th + v
         ea = np.abs(a)
         eb = np.abs(b)
