@@ -282,9 +282,8 @@ class AMDDevice:
             old.free()
         self.scratch_va, self.scratch_wave_bytes = self.scratch.va, wave_bytes
         self.tmpring_size = waves | (wave_bytes // TMPRING_WAVESIZE_UNIT) << 12
-        if self.compute.use_aql:
-            aql.set_scratch(self.compute.hw.ctl.view(), self.tmpring_size, self.scratch_va, self.scratch.size,
-                            wave_bytes // 64 if lanes == 64 else wave_bytes // 32, self.scratch_srd())
+        aql.set_scratch(self.compute.hw.ctl.view(), self.tmpring_size, self.scratch_va, self.scratch.size,
+                        wave_bytes // lanes, self.scratch_srd())   # what the AQL CP reads
 
     def scratch_srd(self):
         """Buffer resource (V#) over the scratch backing, for kernels that take the private

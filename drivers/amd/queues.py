@@ -183,6 +183,12 @@ class HWQueue:
         return self.wptr
 
 
+def _fill_amd_queue(queue, size):
+    node = queue.device.node
+    aql.fill_amd_queue(queue.ctl.view(), queue.ring.va, size, 0, max_cu_id=max(0, node.compute_units - 1),
+                       max_wave_id=max(0, node.max_waves_per_simd * node.simd_per_cu - 1))
+
+
 def _debug_level():
     try:
         return int(os.environ.get("DEBUG", "0"))
@@ -194,6 +200,11 @@ class PM4Queue(HWQueue):
     """Compute queue of type COMPUTE: PM4 packets, pointers in dwords; packets may wrap."""
     QUEUE_TYPE = K.QUEUE_TYPE_COMPUTE
     UNIT = 4
+
+    def _init_ring(self):
+        # The CP only uses the pointer words, but kernels that read hidden_queue_ptr (or
+        # QUEUE_PTR) find a described queue here, as on an AQL queue.
+        _fill_amd_queue(self, self.capacity)
 
     def submit(self, dwords, value, timeline):
         if self.debug >= 2:
@@ -248,10 +259,7 @@ class AQLQueue(HWQueue):
     def _init_ring(self):
         self.ring_slots = self.ring_u32.reshape(-1, 16)
         self.ring_slots[:, 0] = aql.INVALID_PACKET_DWORD0
-        node = self.device.node
-        aql.fill_amd_queue(self.ctl.view(), self.ring.va, self.capacity, 0,
-                           max_cu_id=max(0, node.compute_units - 1),
-                           max_wave_id=max(0, node.max_waves_per_simd * node.simd_per_cu - 1))
+        _fill_amd_queue(self, self.capacity)
 
     def doorbell_value(self):
         return self.wptr - 1
