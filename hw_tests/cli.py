@@ -73,8 +73,9 @@ def main(argv=None):
     console = Console()
     try:
         only = parse_only(args.only, registry) if args.only else None
-        if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
-            raise UsageError(f"--json {args.json}: directory {os.path.dirname(os.path.abspath(args.json))} does not exist")
+        folder = os.path.dirname(os.path.abspath(args.json)) if args.json else None
+        if folder and not os.path.isdir(folder):
+            raise UsageError(f"--json {args.json}: directory {folder} does not exist")
         ctx = Context(args.device, emulation_target(args.emulate))
     except UsageError as e:
         print(f"hw_tests: error: {e}", file=sys.stderr)

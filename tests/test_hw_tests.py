@@ -95,11 +95,13 @@ def test_runner_fail_skips_dependents_with_the_reason():
     assert "traceback" in results["broken"].error and results["broken"].notes == ["got this far"]
     assert results["after_broken"].status == SKIP
     assert results["after_broken"].skip_reason == "depends on broken, which failed"
-    assert results["transitive"].skip_reason.startswith("depends on after_broken, which was skipped (depends on broken")
+    assert results["transitive"].skip_reason.startswith(
+        "depends on after_broken, which was skipped (depends on broken")
     assert results["short"].error == {"type": "CheckFailed", "message": "1 + 1 is not 3"}
     assert results["missing"].status == FAIL and results["missing"].error["layer"] == "assembler.rdna3"
     assert results["optional"].status == SKIP and results["optional"].skip_reason == "the card has no such engine"
-    assert results["after_optional"].skip_reason == "depends on optional, which was skipped (the card has no such engine)"
+    assert results["after_optional"].skip_reason == \
+        "depends on optional, which was skipped (the card has no such engine)"
     assert ctx.ran == ["base", "broken"]                 # skipped stages never ran
     assert "after_broken" not in ctx.after and "broken" in ctx.after
     assert runner.exit_code == 1
@@ -214,3 +216,30 @@ def test_plugin_skips_with_the_reason_when_there_is_no_device():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no GPU to test: /dev/kfd does not exist" in proc.stdout
     assert " passed" not in proc.stdout and " skipped" in proc.stdout
+
+
+def test_plugin_runs_stages_on_the_virtual_gpu():
+    proc = subprocess.run([sys.executable, "-m", "pytest", "hw_tests", "--emulate", "gfx1100", "-q",
+                           "-p", "no:cacheprovider", "-k", "sysfs or open or memory and not peak"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "4 passed" in proc.stdout
+
+
+def test_plugin_reports_a_failed_stage_with_its_error(tmp_path):
+    """A conftest-level monkeypatch breaks the memory stage: its test fails with the stage's error and
+    the stages after it are skipped naming it."""
+    plugin = tmp_path / "break_memory.py"
+    plugin.write_text("from hw_tests.stages import memory\n"
+                      "def broken(ctx, r):\n"
+                      "    raise RuntimeError('deliberately broken')\n"
+                      "memory.memory_heaps = broken\n")
+    env = dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "hw_tests", "--emulate", "gfx1100", "-q", "-rs",
+                           "-p", "no:cacheprovider", "-p", "break_memory",
+                           "-k", "sysfs or open or memory and not peak"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "memory: RuntimeError: deliberately broken" in proc.stdout
+    assert "memory_limits: depends on memory, which failed" in proc.stdout
+    assert "2 passed" in proc.stdout and "1 failed" in proc.stdout and "1 skipped" in proc.stdout

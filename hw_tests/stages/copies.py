@@ -91,7 +91,8 @@ def every_heap_reachable(ctx, r):
             if heap.cpu_visible:
                 seen = a.view().copy()
                 if not np.array_equal(seen, data):
-                    raise CheckFailed(f"{heap.name}: the CPU sees other bytes than the engine wrote: {_mismatch(seen, data)}")
+                    raise CheckFailed(f"{heap.name}: the CPU sees other bytes than the engine wrote: "
+                                      f"{_mismatch(seen, data)}")
             back = np.empty_like(data)
             dev.copyout(back, a)
             if not np.array_equal(back, data):

@@ -79,7 +79,8 @@ def _elementwise(ctx, name, a, b, c, per_item):
     n = a.size                                     # every input holds one 4-byte value per work-item
     with Buffers(ctx.dev) as bufs:
         out = bufs.empty(n * per_item * 4, fill=0)
-        run(ctx, name, out, bufs.upload(a), bufs.upload(b), bufs.upload(c), grid=(n // BLOCK, 1, 1), block=(BLOCK, 1, 1))
+        run(ctx, name, out, bufs.upload(a), bufs.upload(b), bufs.upload(c),
+            grid=(n // BLOCK, 1, 1), block=(BLOCK, 1, 1))
         return bufs.download(out, np.uint32).reshape(n, per_item)
 
 
@@ -207,8 +208,9 @@ def vopd(ctx, r):
 def wmma(ctx, r):
     """WMMA: v_wmma_f32_16x16x16_f16 against numpy (exact on integers, 1e-6 relative on random)"""
     rng = np.random.default_rng(14)
-    trials = {"integers": (rng.integers(-4, 5, (16, 16)), rng.integers(-4, 5, (16, 16)), rng.integers(-64, 65, (16, 16))),
-              "random": (rng.uniform(-1, 1, (16, 16)), rng.uniform(-1, 1, (16, 16)), rng.uniform(-1, 1, (16, 16)))}
+    square = (16, 16)
+    trials = {"integers": (rng.integers(-4, 5, square), rng.integers(-4, 5, square), rng.integers(-64, 65, square)),
+              "random": (rng.uniform(-1, 1, square), rng.uniform(-1, 1, square), rng.uniform(-1, 1, square))}
     worst = 0.0
     with Buffers(ctx.dev) as bufs:
         for what, (A, B, C) in trials.items():
@@ -230,7 +232,8 @@ def wmma(ctx, r):
                 scale = np.abs(A16.astype(np.float64)) @ np.abs(B16.astype(np.float64)) + np.abs(C32)
                 rel = float(np.max(np.abs(D - want) / scale))
                 worst = max(worst, rel)
-                check(rel <= 1e-6, f"v_wmma_f32_16x16x16_f16: relative error {rel:.2e} (bound 1e-6 of the sum of |terms|)")
+                check(rel <= 1e-6, f"v_wmma_f32_16x16x16_f16: relative error {rel:.2e} "
+                      "(bound 1e-6 of the sum of |terms|)")
     r.measure("random_max_relative_error", worst)
     r.summary = f"16x16x16 f16 -> f32 exact on integers, {worst:.1e} relative error on random inputs"
 
