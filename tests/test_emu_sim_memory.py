@@ -160,3 +160,27 @@ def test_flat_addresses_in_the_shared_aperture_reach_lds():
                    ds("ds_load_b32", vdst=5, addr=1), endpgm())
     _, st, _ = run_code(code, lds=128)
     assert st.vgpr[0, 5].tolist() == (LANES + 900).tolist()
+
+
+def test_barrier_exchanges_lds_between_the_waves_of_a_workgroup():
+    from tests.test_emu_sim_clang import decoder_knows_s_barrier
+    if not decoder_knows_s_barrier():
+        pytest.skip("assembler.rdna3 does not decode s_barrier (SOPP 61) yet")
+    from tests.test_emu_sim_helpers import sopc, sop2
+    # wave 0 of each workgroup spins 20 iterations before it writes, so the data it publishes is
+    # only there for wave 1 if wave 1 really waited in s_barrier
+    spin = program(sop2("s_sub_u32", 5, 5, const(1)), sopc("s_cmp_lg_u32", 5, const(0)))
+    code = program(vop1("v_readfirstlane_b32", 4, v(0)),              # s4 = first work-item id of the wave
+                   s_mov(5, 20), sopc("s_cmp_eq_u32", 4, const(0)),
+                   sopp("s_cbranch_scc0", len(spin) // 4 + 1),
+                   spin, sopp("s_cbranch_scc1", -(len(spin) + 4) // 4),
+                   lane_offsets(2), vop2("v_add_nc_u32_e32", 2, LIT, v(0), 1000),
+                   ds("ds_store_b32", addr=1, data0=2),
+                   sopp("s_barrier"),
+                   vop2("v_xor_b32_e32", 3, LIT, v(1), 128),                 # the other wave's slot
+                   ds("ds_load_b32", vdst=4, addr=3),
+                   endpgm())
+    _, st, _ = run_code(code, waves=2, block=64, lds=256)
+    for w in range(4):
+        other = (w % 2 ^ 1) * 32
+        assert st.vgpr[w, 4].tolist() == [1000 + other + l for l in range(32)]
