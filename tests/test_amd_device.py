@@ -682,3 +682,15 @@ def test_debug_3_disassembles_each_kernel(monkeypatch, capsys):
         d.load(code_object("grid3d"))
     err = capsys.readouterr().err
     assert "kernel grid3d:" in err and "s_load_b" in err and "s_endpgm" in err
+
+
+def test_scratch_survives_queue_recreation(dev):
+    """After a fault the queue (and its amd_queue_t) is new; scratch must still be described."""
+    seen = []
+    dev.kernel.gpu.executor = seen.append
+    k = dev.load(code_object("scratch_array"))["scratch_array"]
+    a = dev.alloc(256)
+    k(a, a, a, 4, grid=(1, 1, 1), block=(32, 1, 1), wait=True)
+    dev.recover()
+    k(a, a, a, 4, grid=(1, 1, 1), block=(32, 1, 1), wait=True)
+    assert seen[1].scratch_base == dev.scratch_va and seen[1].tmpring_size == dev.tmpring_size

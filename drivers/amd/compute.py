@@ -50,12 +50,17 @@ class ComputeQueue:
     def __init__(self, device, use_aql, ring_size=1 << 20):
         self.device, self.use_aql = device, use_aql
         self.hw = (AQLQueue if use_aql else PM4Queue)(device, ring_size, "AQL compute queue" if use_aql else "PM4 compute queue")
-        self.timeline = device.new_timeline("compute")
-        mem = device.memory
-        self.kernarg_buf = mem.alloc(KERNARG_ARENA_BYTES, GTT)
+        self.kernarg_buf = self.ib_buf = None
+        try:
+            self.timeline = device.new_timeline("compute")
+            mem = device.memory
+            self.kernarg_buf = mem.alloc(KERNARG_ARENA_BYTES, GTT)
+            self.ib_buf = mem.alloc(IB_ARENA_BYTES, GTT)
+        except BaseException:
+            self.destroy()
+            raise
         self.kernargs = Arena(self.kernarg_buf, self.timeline, "kernarg arena")
         self.kernarg_bytes = self.kernarg_buf.view()
-        self.ib_buf = mem.alloc(IB_ARENA_BYTES, GTT)
         self.ibs = Arena(self.ib_buf, self.timeline, "indirect buffer arena")
         self.ib_u32 = self.ib_buf.view(np.uint32)
         self.dispatch_id = 0

@@ -280,10 +280,15 @@ class AMDDevice:
         self.scratch = self.memory.alloc(waves * wave_bytes, VRAM)
         if old is not None:
             old.free()
-        self.scratch_va, self.scratch_wave_bytes = self.scratch.va, wave_bytes
+        self.scratch_va, self.scratch_wave_bytes, self.scratch_lanes = self.scratch.va, wave_bytes, lanes
         self.tmpring_size = waves | (wave_bytes // TMPRING_WAVESIZE_UNIT) << 12
-        aql.set_scratch(self.compute.hw.ctl.view(), self.tmpring_size, self.scratch_va, self.scratch.size,
-                        wave_bytes // lanes, self.scratch_srd())   # what the AQL CP reads
+        self._describe_scratch()
+
+    def _describe_scratch(self):
+        """The scratch fields of the queue's amd_queue_t (what the AQL CP reads)."""
+        if self.scratch is not None:
+            aql.set_scratch(self.compute.hw.ctl.view(), self.tmpring_size, self.scratch_va, self.scratch.size,
+                            self.scratch_wave_bytes // self.scratch_lanes, self.scratch_srd())
 
     def scratch_srd(self):
         """Buffer resource (V#) over the scratch backing, for kernels that take the private
@@ -332,6 +337,7 @@ class AMDDevice:
         for q in (self.compute, self.copier):
             if q is not None:
                 q.recreate()
+        self._describe_scratch()                 # the new queue's amd_queue_t starts blank
 
     def close(self):
         if self.closed:
