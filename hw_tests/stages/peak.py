@@ -15,9 +15,9 @@ WMMA_PER_ITERATION = 4
 WMMA_FLOPS = 2 * 16 * 16 * 16             # one v_wmma_f32_16x16x16_f16 per wave
 # Sizes on a card (workgroups per compute unit, loop iterations) and on the simulator (workgroups,
 # iterations); the iteration counts keep every accumulator an exact float (below 2^24).
-FMA_SIZE = ((8, 4096), (2, 8))
-WMMA_SIZE = ((8, 1024), (1, 4))
-BANDWIDTH_SIZE = ((256 << 20, 3), (1 << 20, 1))   # (bytes copied, repeats)
+FMA_SIZE = ((8, 4096), (8, 64))
+WMMA_SIZE = ((8, 1024), (4, 16))
+BANDWIDTH_SIZE = ((256 << 20, 3), (4 << 20, 2))   # (bytes copied, repeats)
 
 
 def _grid(ctx, r, sizes):
@@ -30,12 +30,16 @@ def _grid(ctx, r, sizes):
 def _share(ctx, r, key, measured, peak, unit, scale):
     name = ctx.node.marketing_name
     r.measure(f"{key}_measured", measured / scale, unit)
+    if peak is None:
+        r.note(f"no per-CU rate is known for {ctx.node.family}: no theoretical peak to compare with")
+        return f"{rate(measured / scale, unit)} (no theoretical peak for {ctx.node.family})"
     r.measure(f"{key}_peak", peak / scale, unit)
     pct = 100 * measured / peak
     r.measure(f"{key}_percent_of_peak", round(pct, 4), "%")
     where = "virtual GPU: " if ctx.emulated else ""
     tail = " -- this measures the simulator" if ctx.emulated else ""
-    return f"{where}{rate(measured / scale, unit)}, {pct:.1f}% of the {name}'s {rate(peak / scale, unit)}{tail}"
+    shown = f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
+    return f"{where}{rate(measured / scale, unit)}, {shown} of the {name}'s {rate(peak / scale, unit)}{tail}"
 
 
 def peak_fp32(ctx, r):
