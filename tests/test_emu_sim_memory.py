@@ -166,20 +166,22 @@ def test_barrier_exchanges_lds_between_the_waves_of_a_workgroup():
     from tests.test_emu_sim_clang import decoder_knows_s_barrier
     if not decoder_knows_s_barrier():
         pytest.skip("assembler.rdna3 does not decode s_barrier (SOPP 61) yet")
-    from tests.test_emu_sim_helpers import sopc, sop2
-    # wave 0 of each workgroup spins 20 iterations before it writes, so the data it publishes is
-    # only there for wave 1 if wave 1 really waited in s_barrier
-    spin = program(sop2("s_sub_u32", 5, 5, const(1)), sopc("s_cmp_lg_u32", 5, const(0)))
-    code = program(vop1("v_readfirstlane_b32", 4, v(0)),              # s4 = first work-item id of the wave
-                   s_mov(5, 20), sopc("s_cmp_eq_u32", 4, const(0)),
-                   sopp("s_cbranch_scc0", len(spin) // 4 + 1),
-                   spin, sopp("s_cbranch_scc1", -(len(spin) + 4) // 4),
-                   lane_offsets(2), vop2("v_add_nc_u32_e32", 2, LIT, v(0), 1000),
+    from tests.test_emu_sim_helpers import sop2, sopc
+    # Wave 0 of each workgroup takes a detour placed after s_endpgm (higher PCs, so the scheduler
+    # runs wave 1 first) and spins there before it stores: wave 1 only reads wave 0's data if it
+    # really waits in s_barrier.
+    head = program(vop1("v_readfirstlane_b32", 4, v(0)), sopc("s_cmp_eq_u32", 4, const(0)))
+    body = program(lane_offsets(2), vop2("v_add_nc_u32_e32", 2, LIT, v(0), 1000),
                    ds("ds_store_b32", addr=1, data0=2),
                    sopp("s_barrier"),
                    vop2("v_xor_b32_e32", 3, LIT, v(1), 128),                 # the other wave's slot
                    ds("ds_load_b32", vdst=4, addr=3),
                    endpgm())
+    spin = program(sop2("s_sub_u32", 5, 5, const(1)), sopc("s_cmp_lg_u32", 5, const(0)))
+    detour_start = len(head) + 4 + len(body)
+    detour = program(s_mov(5, 20), spin, sopp("s_cbranch_scc1", -(len(spin) + 4) // 4))
+    back = len(head) + 4 - (detour_start + len(detour) + 4)
+    code = program(head, sopp("s_cbranch_scc1", len(body) // 4), body, detour, sopp("s_branch", back // 4))
     _, st, _ = run_code(code, waves=2, block=64, lds=256)
     for w in range(4):
         other = (w % 2 ^ 1) * 32
