@@ -42,11 +42,13 @@ class SDMACopier:
     def __init__(self, device, ring_bytes=SDMA_RING_BYTES):
         self.device = device
         self.hw = SDMAQueue(device, ring_bytes, "SDMA queue")
+        self.staging = []
         try:
             self.timeline = device.new_timeline("copy")
-            self.staging = [device.memory.alloc(STAGING_BYTES, USERPTR) for _ in range(2)]
+            for _ in range(2):
+                self.staging.append(device.memory.alloc(STAGING_BYTES, USERPTR))
         except BaseException:
-            self.hw.destroy()
+            self.destroy()
             raise
         self.staging_bytes = [s.view() for s in self.staging]
         self.staging_value = [0, 0]
