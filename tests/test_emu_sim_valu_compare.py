@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from drivers.emu.shader.valu import VALU
-from test_emu_sim_valu_util import (bits_f16, bits_f32, bits_f64, f16_bits, f32_bits, f64_bits,
-                                    flat, lanes, run)
+from test_emu_sim_valu_util import f16_bits, f32_bits, f64_bits, flat, lanes, run
 
 NAN = float("nan")
 FLOATS = [0.0, -0.0, 1.0, -1.0, 2.5, float("inf"), float("-inf"), NAN, 1e-40]

@@ -1,6 +1,5 @@
 """Conversions: saturation, NaN -> 0, rounding of narrowing conversions, packed forms."""
 import math
-import random
 import struct
 from fractions import Fraction
 

@@ -1,7 +1,6 @@
 """f16 VALU arithmetic: op_sel halves, the preserved other half, rounding, fma, min/max, modes."""
 import itertools
 import random
-from fractions import Fraction
 
 import numpy as np
 import pytest

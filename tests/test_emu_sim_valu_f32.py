@@ -1,7 +1,6 @@
 """f32 arithmetic: rounding, fma exactness, denormal modes, output modifiers, IEEE min/max."""
 import itertools
 import random
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -186,7 +185,7 @@ def ref_min_max(x, y, want_max, ieee):
         return x
     fx, fy = bits_f32(x), bits_f32(y)
     if fx == fy == 0:
-        neg_x, neg_y = x >> 31, y >> 31
+        neg_x = x >> 31
         if want_max:
             return x if not neg_x else y
         return x if neg_x else y

@@ -4,7 +4,6 @@ import random
 from fractions import Fraction
 
 import numpy as np
-import pytest
 
 from test_emu_sim_valu_util import (bits_f64, exact, f64_bits, flat, lanes, round_fraction, run)
 

@@ -1,12 +1,11 @@
 """VOP3P: v_pk_* with op_sel / op_sel_hi / neg_lo / neg_hi, dot products, v_fma_mix*."""
-import itertools
 import random
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from test_emu_sim_valu_util import (bits_f16, bits_f32, exact, f16_bits, f32_bits, flat, lanes,
+from test_emu_sim_valu_util import (bits_f32, exact, f16_bits, f32_bits, flat, lanes,
                                     round_fraction, run)
 
 

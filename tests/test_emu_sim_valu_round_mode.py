@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from test_emu_sim_valu_util import (bits_f32, exact, f16_bits, f32_bits, f64_bits, flat, lanes,
+from test_emu_sim_valu_util import (exact, f16_bits, f32_bits, f64_bits, flat, lanes,
                                     round_fraction, run)
 
 MODES = [0, 1, 2, 3]          # nearest even, +inf, -inf, toward zero

@@ -9,7 +9,7 @@ clamped to [-1, 1] / [0, 1] by 32767 / 65535 and round to nearest even.
 """
 import numpy as np
 
-from .bits import U16, U32, U64, byte, half, i16, i32, pack16
+from .bits import U16, U32, byte, half, i16, i32, pack16
 from .fp import F16, finish, neg_abs
 from .fp_round import narrow, round_mode
 from .kinds import K16, K32, K64

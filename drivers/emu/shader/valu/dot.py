@@ -11,7 +11,7 @@ the low / high half with the other half preserved).
 """
 import numpy as np
 
-from .bits import U16, U32, bf16_to_f32, half, i32, pack16, sext, write_half
+from .bits import U16, U32, bf16_to_f32, half, i32, sext, write_half
 from .fp import F16, F32, finish, flush, fma_narrow, modify, neg_abs
 from .kinds import K16, K32
 from .packed import f16_lanes, lanes

@@ -12,8 +12,7 @@ import math
 
 import numpy as np
 
-from .bits import U32, i32, join64
-from .fp import F32, F64, flush
+from .fp import flush
 from .kinds import K16, K32, K64
 from .registry import op
 
