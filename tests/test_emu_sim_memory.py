@@ -186,3 +186,41 @@ def test_barrier_exchanges_lds_between_the_waves_of_a_workgroup():
     for w in range(4):
         other = (w % 2 ^ 1) * 32
         assert st.vgpr[w, 4].tolist() == [1000 + other + l for l in range(32)]
+
+
+def test_flat_atomics_follow_the_aperture():
+    from drivers.emu.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
+    code = program(vop1("v_mov_b32_e32", 1, const(8)), s_mov(4, SHARED_APERTURE >> 32), vop1("v_mov_b32_e32", 2, 4),
+                   vop1("v_mov_b32_e32", 3, const(1)),
+                   flat("flat_atomic_add_u32", "FLAT", vdst=5, addr=1, data=3, glc=1),      # LDS[8] += 1
+                   s_mov(4, PRIVATE_APERTURE >> 32), vop1("v_mov_b32_e32", 2, 4),
+                   flat("flat_atomic_add_u32", "FLAT", addr=1, data=3),                     # private[8] += 1
+                   flat("flat_atomic_add_u32", "FLAT", vdst=6, addr=1, data=3, glc=1),
+                   ds("ds_load_b32", vdst=7, addr=1), endpgm())
+    _, st, _ = run_code(code, lds=64, private=16)
+    assert sorted(st.vgpr[0, 5].tolist()) == list(range(32))       # one LDS counter, lane after lane
+    assert st.vgpr[0, 7].tolist() == [32] * 32
+    assert st.vgpr[0, 6].tolist() == [1] * 32                       # each lane's own private word
+
+
+def mubuf(m, vdata, vaddr, srsrc, soffset=128, offset=0, offen=1, idxen=0, glc=0):
+    from assembler.rdna3.formats import put
+    from tests.test_emu_sim_helpers import opcode
+    word = put("MUBUF", op=opcode("MUBUF", m), vdata=vdata, vaddr=vaddr, srsrc=srsrc // 4,
+               soffset=soffset, offset=offset, offen=offen, idxen=idxen, glc=glc)
+    return word.to_bytes(8, "little")
+
+
+def test_buffer_accesses_are_range_checked_by_the_vsharp():
+    data = struct.pack("<32I", *range(500, 532))
+    vsharp = program(s_mov(8, DATA_VA), s_mov(9, 0), s_mov(10, 40), s_mov(11, 0))     # 40 bytes
+    code = program(vsharp, lane_offsets(2),
+                   mubuf("buffer_load_b32", 2, 1, 8),                         # lanes 0..9 inside
+                   vop2("v_add_nc_u32_e32", 3, LIT, v(0), 900),
+                   mubuf("buffer_store_b32", 3, 1, 8, offset=4),              # lanes 0..8 inside
+                   endpgm())
+    _, st, vm = run_code(code, data=data)
+    assert st.vgpr[0, 2].tolist() == [500 + l if l < 10 else 0 for l in range(32)]
+    words = data_words(vm, 32)
+    assert words[1:10].tolist() == [900 + l for l in range(9)]
+    assert words[10:].tolist() == list(range(510, 532))                        # dropped stores

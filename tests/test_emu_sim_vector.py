@@ -229,3 +229,17 @@ def test_float_mode_reaches_the_valu_per_wave():
     assert not st.mode_uniform
     assert int(st.vgpr[0, 2, 0]) == denormal                 # kept
     assert int(st.vgpr[1, 2, 0]) == 0                        # flushed
+
+
+def test_m0_relative_vgpr_moves_per_wave():
+    from tests.test_emu_sim_helpers import M0
+    code = program(vop2("v_add_nc_u32_e32", 5, LIT, v(0), 50), vop2("v_add_nc_u32_e32", 6, LIT, v(0), 60),
+                   sop2("s_add_u32", M0, 0, const(0)),                   # M0 = workgroup id (0 or 1)
+                   vop1("v_movrels_b32_e32", 1, v(5)),                   # v1 = v[5 + M0]
+                   vop1("v_movreld_b32_e32", 8, v(5)),                   # v[8 + M0] = v5
+                   endpgm())
+    _, st, _ = run_code(code, waves=2)
+    assert lanes_of(st, 1, 0).tolist() == (LANES + 50).tolist()
+    assert lanes_of(st, 1, 1).tolist() == (LANES + 60).tolist()
+    assert lanes_of(st, 8, 0).tolist() == (LANES + 50).tolist() and not lanes_of(st, 9, 0).any()
+    assert lanes_of(st, 9, 1).tolist() == (LANES + 50).tolist() and not lanes_of(st, 8, 1).any()

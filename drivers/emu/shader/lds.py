@@ -44,7 +44,7 @@ def lds_write(st, rows, off, data):
     st.lds[base[:, None] + np.arange(nbytes)] = data
 
 
-def _lds_atomic(st, rows, off, name, src, cmp):
+def lds_atomic(st, rows, off, name, src, cmp):
     nbytes = src.dtype.itemsize
     dt = src.dtype
     ok = _inside(st, off, nbytes)
@@ -156,7 +156,7 @@ def build_ds(ins, pc, vgprs):
         off = st.vgpr[rows, addr, lanes].astype(I64) + offset
         src = _combine(_regs(st, rows, lanes, d0, k))
         cmp = _combine(_regs(st, rows, lanes, d1, k)) if d1 is not None else None
-        old = _lds_atomic(st, rows, off, name, src, cmp)
+        old = lds_atomic(st, rows, off, name, src, cmp)
         if vdst is not None:
             _put(st, rows, lanes, vdst, _split(old, k))
     return atomic

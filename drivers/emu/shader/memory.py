@@ -126,7 +126,7 @@ def build_flat(ins, pc, vgprs):
             raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
     if what in ("addtid_b32",):
         raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
-    address = _address_fn(seg, ops, offset, pc, ins)
+    address = _address_fn(seg, ops, offset)
     if kind == "load":
         nbytes, how = LOAD_KINDS[what]
         vdst = ops["vdst"].value
@@ -167,7 +167,7 @@ def build_flat(ins, pc, vgprs):
                 return
             d = _vgpr_lanes(st, acc, data, 2 * k if has_cmp else k)
             src, cmp = _combine(d[:, :k]), _combine(d[:, k:]) if has_cmp else None
-            old = global_atomic(st.vm, acc.addrs, name, src, cmp)
+            old = _atomic(st, acc, seg, name, src, cmp)
             if vdst is not None:
                 _write_lanes(st, acc, vdst, _split(old, k))
         atomic.memory = True
@@ -186,6 +186,29 @@ def _split(v, k):
     if k == 1:
         return v[:, None]
     return np.stack([(v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)], axis=1)
+
+
+def _atomic(st, acc, seg, name, src, cmp):
+    """Atomics of GLOBAL, or of FLAT addresses, which may fall in the LDS or scratch aperture."""
+    if seg != "FLAT":
+        return global_atomic(st.vm, acc.addrs, name, src, cmp)
+    shared, private = _classify_flat(acc.addrs)
+    if not shared.any() and not private.any():
+        return global_atomic(st.vm, acc.addrs, name, src, cmp)
+    from .lds import lds_atomic
+    old = np.zeros(acc.addrs.shape[0], src.dtype)
+    pick = lambda x, m: None if x is None else x[m]       # noqa: E731
+    glob = ~(shared | private)
+    if glob.any():
+        old[glob] = global_atomic(st.vm, acc.addrs[glob], name, src[glob], pick(cmp, glob))
+    if private.any():
+        off = (acc.addrs[private] - U64(PRIVATE_APERTURE)).astype(I64)
+        va = scratch_va(st, acc.rows[private], acc.lanes[private], off, src.dtype.itemsize, True)
+        old[private] = global_atomic(st.vm, va, name, src[private], pick(cmp, private))
+    if shared.any():
+        off = (acc.addrs[shared] - U64(SHARED_APERTURE)).astype(I64)
+        old[shared] = lds_atomic(st, acc.rows[shared], off, name, src[shared], pick(cmp, shared))
+    return old
 
 
 def global_atomic(vm, addrs, name, src, cmp):
@@ -211,7 +234,7 @@ def global_atomic(vm, addrs, name, src, cmp):
     return old_all
 
 
-def _address_fn(seg, ops, offset, pc, ins):
+def _address_fn(seg, ops, offset):
     """Build (st, sel, nbytes, write) -> LaneAccess with addresses (None when no lane is active)."""
     addr = ops.get("addr")
     saddr = ops.get("saddr")
@@ -271,18 +294,17 @@ def scratch_va(st, rows, lanes, off, nbytes, write):
     return va
 
 
-def _classify_flat(st, acc, nbytes, write):
-    """Split a FLAT access into (global, lds, scratch) index arrays, rewriting aperture addresses."""
-    a = acc.addrs
-    shared = (a >= U64(SHARED_APERTURE)) & (a < U64(SHARED_APERTURE + APERTURE_SIZE))
-    private = (a >= U64(PRIVATE_APERTURE)) & (a < U64(PRIVATE_APERTURE + APERTURE_SIZE))
+def _classify_flat(addrs):
+    """bool masks of the FLAT addresses in the shared (LDS) and private (scratch) apertures."""
+    shared = (addrs >= U64(SHARED_APERTURE)) & (addrs < U64(SHARED_APERTURE + APERTURE_SIZE))
+    private = (addrs >= U64(PRIVATE_APERTURE)) & (addrs < U64(PRIVATE_APERTURE + APERTURE_SIZE))
     return shared, private
 
 
 def _read(st, acc, nbytes, seg):
     if seg != "FLAT":
         return gather(st.vm, acc.addrs, nbytes)
-    shared, private = _classify_flat(st, acc, nbytes, False)
+    shared, private = _classify_flat(acc.addrs)
     if not shared.any() and not private.any():
         return gather(st.vm, acc.addrs, nbytes)
     out = np.zeros((acc.addrs.shape[0], nbytes), np.uint8)
@@ -304,7 +326,7 @@ def _write(st, acc, data, seg):
     if seg != "FLAT":
         scatter(st.vm, acc.addrs, data)
         return
-    shared, private = _classify_flat(st, acc, data.shape[1], True)
+    shared, private = _classify_flat(acc.addrs)
     glob = ~(shared | private)
     if glob.any():
         scatter(st.vm, acc.addrs[glob], data[glob])

@@ -12,12 +12,18 @@ from drivers.emu.faults import IllegalInstruction
 
 from .dpp import DppSelect
 from .operands import scalar_reader, scalar_writer, vector_reader, vgpr_index
-from .state import EXEC_LO, LANE_IDS, NULL, VCC_LO, WAVE32, unpack_lanes
+from .state import EXEC_LO, LANE_IDS, M0, NULL, VCC_LO, WAVE32, unpack_lanes
 
 U32, U64 = np.uint32, np.uint64
 SOURCE_ROLES = ("src0", "vsrc1", "src1", "src2", "simm32")
 CORE_OPS = ("v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32", "v_permlane16_b32",
-            "v_permlanex16_b32", "v_nop", "v_pipeflush", "v_swap_b32", "v_permlane64_b32")
+            "v_permlanex16_b32", "v_nop", "v_pipeflush", "v_swap_b32", "v_permlane64_b32",
+            "v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32", "v_swaprel_b32")
+# M0-relative VGPR moves: (source index from M0 bits, destination index from M0 bits), each
+# None (not relative) or (shift, mask) of the M0 field added to the register number.
+_MOVREL = {"v_movrels_b32": ((0, 0xFFFFFFFF), None), "v_movreld_b32": (None, (0, 0xFFFFFFFF)),
+           "v_movrelsd_b32": ((0, 0xFFFFFFFF), (0, 0xFFFFFFFF)),
+           "v_movrelsd_2_b32": ((0, 0x3FF), (16, 0x3FF)), "v_swaprel_b32": ((0, 0x3FF), (16, 0x3FF))}
 
 
 def base_mnemonic(m):
@@ -224,6 +230,8 @@ def build_cross_lane(ins, pc, vgprs):
         return writelane
     if m in ("v_permlane16_b32", "v_permlanex16_b32"):
         return _build_permlane(ins, m, pc, vgprs)
+    if m in _MOVREL:
+        return _build_movrel(ins, m, pc, vgprs)
     if m == "v_swap_b32":
         a, b = ops
         ra, rb = vgpr_index(a, 32, vgprs), vgpr_index(b, 32, vgprs)
@@ -262,3 +270,32 @@ def _build_permlane(ins, m, pc, vgprs):
         result = np.where(ok, picked, U32(0) if bound_ctrl else old)
         st.vgpr[sel, d] = np.where(ex, result, old)
     return permlane
+
+
+def _build_movrel(ins, m, pc, vgprs):
+    """v_movrel*/v_swaprel: registers indexed by M0 per wave; an index past the kernel's VGPRs is
+    an error naming it (the kernel computed a bad index)."""
+    dst, src = ins.operands
+    if src.kind != "vgpr" or dst.kind != "vgpr":
+        raise IllegalInstruction(pc, f"{ins.text}: M0-relative moves take VGPR operands")
+    src_field, dst_field = _MOVREL[m]
+
+    def index(st, sel, base, fld):
+        if fld is None:
+            return np.full(st.pc[sel].shape[0], base, np.int64)
+        shift, mask = fld
+        i = base + ((st.sgpr[sel, M0].astype(np.int64) >> shift) & mask)
+        if (i >= vgprs).any():
+            raise IllegalInstruction(pc, f"{ins.text}: M0 selects v{int(i[i >= vgprs][0])}, beyond the "
+                                         f"{vgprs} VGPRs the kernel allocates")
+        return i
+
+    def movrel(st, sel):
+        rows = st.wave_ids[sel]
+        si, di = index(st, sel, src.value, src_field), index(st, sel, dst.value, dst_field)
+        ex = st.exec_mask(sel)
+        value, old = st.vgpr[rows, si], st.vgpr[rows, di]
+        st.vgpr[rows, di] = np.where(ex, value, old)
+        if m == "v_swaprel_b32":
+            st.vgpr[rows, si] = np.where(ex, old, value)
+    return movrel
