@@ -45,6 +45,7 @@ class StageResult:
         self.summary = ""          # one line for the console
         self.error = None          # {"type", "message", "layer"?, "traceback"?}
         self.skip_reason = None
+        self.root = None           # for a stage skipped through its dependencies: the stage that started it
         self._progress = None
 
     @property
@@ -104,9 +105,15 @@ class Runner:
         start = time.perf_counter()
         if blocked:
             dep, r = blocked[0]
-            result.status = SKIP
-            result.skip_reason = f"depends on {dep}, which " + \
-                ("failed" if r.status == FAIL else f"was skipped ({r.skip_reason})")
+            result.status, result.root = SKIP, r.root or r
+            if r.status == FAIL:
+                why = "failed"
+            elif r.root is None:
+                why = f"was skipped ({r.skip_reason})"
+            else:
+                why = f"was skipped because {r.root.name} " + \
+                    ("failed" if r.root.status == FAIL else f"was skipped ({r.root.skip_reason})")
+            result.skip_reason = f"depends on {dep}, which {why}"
         else:
             self._execute(stage, result)
         result.seconds = time.perf_counter() - start
