@@ -117,6 +117,10 @@ def test_cmp_class_every_mask_bit(t, values):
                                         lanes([m for _, m in sub])]))
             for (i, m), g in zip(sub, got):
                 assert bool(g) == bool(m >> i & 1), (t, i, hex(m))
+    if t == "f16":                                  # VOP3 op_sel picks the halves of both sources
+        got = flat(run("v_cmp_class_f16", [lanes([values[2] << 16]), lanes([(1 << 2) << 16])],
+                       opsel=0b11))[0]
+        assert got == 1
     # class sees the raw denormal even when the mode flushes denormals
     got = flat(run("v_cmp_class_" + t, [lanes([values[7]], dtype), lanes([1 << 7])],
                    denorm_f32=False, denorm_f16_64=False))[0]

@@ -139,16 +139,19 @@ def test_shift_counts_use_five_bits():
 
 
 SAT = {"v_add_nc_u32": (0, M32), "v_sub_nc_u32": (0, M32), "v_subrev_nc_u32": (0, M32),
-       "v_add_nc_i32": (-2**31, 2**31 - 1), "v_sub_nc_i32": (-2**31, 2**31 - 1)}
+       "v_add_nc_i32": (-2**31, 2**31 - 1), "v_sub_nc_i32": (-2**31, 2**31 - 1),
+       "v_mad_u32_u24": (0, M32), "v_mad_i32_i24": (-2**31, 2**31 - 1)}
 
 
 @pytest.mark.parametrize("name", sorted(SAT))
 def test_clamp_saturates_integer_add_sub(name):
     lo, hi = SAT[name]
-    cols = operands(2, seed=3)
+    n, f = INT32[name]
+    cols = operands(n, seed=3)
     got = flat(run(name, [lanes(c) for c in cols], clamp=True))
-    for a, b, g in zip(cols[0], cols[1], got):
-        assert g == max(lo, min(hi, INT32[name][1](a, b))) & M32, (name, hex(a), hex(b))
+    for i, g in enumerate(got):
+        args = [c[i] for c in cols]
+        assert g == max(lo, min(hi, f(*args))) & M32, (name, [hex(a) for a in args])
 
 
 CARRY = {  # name: (reference value, carry out), carry in c

@@ -83,6 +83,7 @@ def float_class(fmt, x):
 for _t, _kind in KINDS.items():
     def _class(ctx, srcs, old, kind=_kind):
         x = kind.read(ctx, srcs, 0, flush_denorm=False)          # class sees the raw value
-        return (srcs[1].astype(np.uint32) >> float_class(kind.fmt, x).astype(np.uint32)) & 1 == 1
+        mask = kind.raw(ctx, srcs, 1).astype(np.uint32)           # f16: the op_sel half
+        return (mask >> float_class(kind.fmt, x).astype(np.uint32)) & 1 == 1
     for _prefix in ("v_cmp_", "v_cmpx_"):
         op("%sclass_%s" % (_prefix, _t), (_kind.reg_bits, 32), 0, mask_out=True)(_class)

@@ -77,14 +77,20 @@ def is_snan(fmt, x):
 
 def quiet(fmt, x):
     """NaNs with the quiet bit set (payload and sign kept)."""
+    nan = np.isnan(x)
+    if not nan.any():
+        return x
     b = fmt.bits(x)
-    return np.where(np.isnan(x), b | fmt.utype(fmt.quiet_bit), b).view(fmt.dtype)
+    return np.where(nan, b | fmt.utype(fmt.quiet_bit), b).view(fmt.dtype)
 
 
 def flush(fmt, x):
     """Denormals replaced by a zero of the same sign."""
+    denorm = is_denorm(fmt, x)
+    if not denorm.any():
+        return x
     b = fmt.bits(x)
-    return np.where(is_denorm(fmt, x), b & fmt.utype(fmt.sign), b).view(fmt.dtype)
+    return np.where(denorm, b & fmt.utype(fmt.sign), b).view(fmt.dtype)
 
 
 def modify(ctx, fmt, bits, i, flush_denorm=True):
@@ -134,6 +140,8 @@ def _nan_pick(ctx, fmt, a, b, chosen):
     """Apply the NaN rules around an ordinary min/max choice."""
     ieee = ctx.mode.ieee
     an, bn = np.isnan(a), np.isnan(b)
+    if not (an.any() or bn.any()):
+        return chosen.astype(fmt.dtype, copy=False)
     r = np.where(bn, a, chosen)
     r = np.where(an, b, r)
     if ieee:

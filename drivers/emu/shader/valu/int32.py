@@ -2,8 +2,8 @@
 
 ISA rules: shift counts use S[4:0] only; the carry out of v_add_co* is the 33rd bit of the sum,
 the borrow of v_sub_co* is S1 (+ borrow in) > S0; the clamp bit saturates integer adds and subs
-(unsigned to [0, 0xffffffff], signed v_*_nc_i32 to the int32 range); 24-bit multiplies read the
-low 24 bits of each source (sign-extended for i24).
+(unsigned to [0, 0xffffffff], signed v_*_nc_i32 to the int32 range), and v_mad_{u32_u24,i32_i24};
+24-bit multiplies read the low 24 bits of each source (sign-extended for i24).
 """
 import numpy as np
 
@@ -99,8 +99,8 @@ _binop("v_mul_hi_i32_i24", lambda ctx, a, b: _wrap((_i24(a) * _i24(b)) >> 32))
 _binop("v_mul_lo_u32", lambda ctx, a, b: (a.astype(U64) * b.astype(U64)).astype(U32))
 _binop("v_mul_hi_u32", lambda ctx, a, b: ((a.astype(U64) * b.astype(U64)) >> U64(32)).astype(U32))
 _binop("v_mul_hi_i32", lambda ctx, a, b: _wrap((_s(a) * _s(b)) >> 32))
-_ternop("v_mad_u32_u24", lambda ctx, a, b, c: _wrap(_u24(a) * _u24(b) + _u(c)))
-_ternop("v_mad_i32_i24", lambda ctx, a, b, c: _wrap(_i24(a) * _i24(b) + _s(c)))
+_ternop("v_mad_u32_u24", lambda ctx, a, b, c: _sat_u(ctx, _u24(a) * _u24(b) + _u(c)))
+_ternop("v_mad_i32_i24", lambda ctx, a, b, c: _sat_i(ctx, _i24(a) * _i24(b) + _s(c)))
 
 
 @op("v_mad_u64_u32", (32, 32, 64), 64, mask_out=True)
