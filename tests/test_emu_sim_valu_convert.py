@@ -201,9 +201,14 @@ def test_cvt_pk_u8_f32_inserts_a_byte():
     got = flat(run("v_cvt_pk_u8_f32", [lanes([f32_bits(v) for v in vals]), lanes(sel),
                                        lanes([0x11223344])]))[:6]
     for v, s, g in zip(vals, sel, got):
-        byte = 0 if math.isnan(v) else max(0, min(255, round(v)))
+        byte = 0 if math.isnan(v) else max(0, min(255, round(v)))     # ties to even
         sh = 8 * (s & 3)
         assert g == (0x11223344 & ~(0xFF << sh)) | (byte << sh), (v, s, hex(g))
+    # the other rounding modes of MODE.FP_ROUND (f32 field): +inf, -inf, toward zero
+    for rm, f in ((1, math.ceil), (2, math.floor), (3, math.trunc)):
+        got = flat(run("v_cvt_pk_u8_f32", [lanes([f32_bits(v) for v in vals]), lanes([0]),
+                                           lanes([0])], round_f32=rm))[:6]
+        assert got == [0 if math.isnan(v) else max(0, min(255, f(v))) for v in vals], rm
 
 
 def test_pack_b32_f16_moves_bits_with_sign_modifiers():

@@ -11,6 +11,7 @@ import numpy as np
 
 from .bits import U16, U32, byte, half, i16, i32, pack16
 from .fp import F16, finish, neg_abs
+from .ctx import ROUND_MINUS_INF, ROUND_NEAREST_EVEN, ROUND_PLUS_INF, ROUND_TOWARD_ZERO
 from .fp_round import narrow, round_mode
 from .kinds import K16, K32, K64
 from .registry import op
@@ -196,10 +197,15 @@ def v_cvt_pk_i16_i32(ctx, srcs, old):
     return pack16(sat(srcs[0]), sat(srcs[1]))
 
 
+_INTEGRAL = {ROUND_NEAREST_EVEN: np.rint, ROUND_PLUS_INF: np.ceil, ROUND_MINUS_INF: np.floor,
+             ROUND_TOWARD_ZERO: np.trunc}
+
+
 @op("v_cvt_pk_u8_f32", (32, 32, 32), 32)
 def v_cvt_pk_u8_f32(ctx, srcs, old):
-    """S0 as u8 (round to nearest even, saturated, NaN -> 0) into byte S1[1:0] of S2."""
+    """S0 as u8 (rounded per MODE.FP_ROUND, saturated, NaN -> 0) into byte S1[1:0] of S2."""
     x = K32.read(ctx, srcs, 0)
-    v = to_int_rne(x, 0, 255).astype(U32)
+    x = _INTEGRAL[ctx.mode.round_f32](np.where(np.isnan(x), 0, x))
+    v = np.clip(x, 0, 255).astype(U32)
     sh = (srcs[1] & U32(3)) * U32(8)
     return (srcs[2] & ~(U32(0xFF) << sh)) | (v << sh)
