@@ -14,7 +14,7 @@ from drivers.emu.faults import IllegalInstruction, MemoryFault, ShaderHang
 from drivers.emu.shader import WaveExecutor
 from drivers.emu.simulate import CODE_VA
 from drivers.errors import GPUError, GPUFault
-from tests.test_emu_sim_helpers import (EXEC, LIT, code_object, endpgm, flat, program, s_mov, smem, sop1,
+from tests.test_emu_sim_helpers import (EXEC, code_object, endpgm, flat, program, s_mov, smem, sop1,
                                         sopp, v, vop2)
 
 BAD = 0xDEAD_0000_0000

@@ -8,7 +8,7 @@ import pytest
 
 from drivers.emu.faults import MemoryFault
 from tests.test_emu_sim_helpers import (DATA_VA, EXEC, LIT, const, ds, endpgm, flat, program, run_code,
-                                        s_mov, smem, sopp, v, vop1, vop2, vop3)
+                                        s_mov, smem, sopp, v, vop1, vop2)
 
 LANES = np.arange(32, dtype=np.uint32)
 M32 = 0xFFFFFFFF

@@ -3,7 +3,7 @@ computed here in plain Python integers (carries, shifts >= 32, SCC rules, 64-bit
 import pytest
 
 from drivers.emu.faults import IllegalInstruction
-from tests.test_emu_sim_helpers import (CODE_VA, EXEC, LIT, const, endpgm, program, run_code, s_mov,
+from tests.test_emu_sim_helpers import (CODE_VA, EXEC, const, endpgm, program, run_code, s_mov,
                                         sop1, sop2, sopc, sopk, sopp)
 
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1

@@ -16,6 +16,9 @@ HW_REG_GPR_ALLOC, HW_REG_LDS_ALLOC, HW_REG_IB_STS = 5, 6, 7
 HW_REG_SH_MEM_BASES, HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI = 15, 20, 21
 HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_SHADER_CYCLES = 23, 24, 29
 MODE_WRITABLE = 0x3FF                   # round, denorm, DX10_CLAMP, IEEE
+READABLE = frozenset((HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_GPR_ALLOC, HW_REG_LDS_ALLOC,
+                      HW_REG_IB_STS, HW_REG_SH_MEM_BASES, HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI,
+                      HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_SHADER_CYCLES))
 
 
 def read_hwreg(st, sel, hid, pc):
@@ -52,8 +55,7 @@ def build_hwreg(ins, pc):
     mask = ((1 << size) - 1) if size < 32 else 0xFFFFFFFF
     if m == "s_getreg_b32":
         w = scalar_writer(ops[0], 32)
-        read_hwreg_check = hid                      # fail at decode for unknown ids
-        if read_hwreg_check not in (1, 2, 3, 5, 6, 7, 15, 20, 21, 23, 24, 29):
+        if hid not in READABLE:
             raise IllegalInstruction(pc, f"{ins.text}: hardware register {hid} is not readable")
 
         def getreg(st, sel):

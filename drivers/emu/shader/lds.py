@@ -210,9 +210,8 @@ def _build_permute(m, ops, offset):
             result = np.take_along_axis(src, lane_sel, axis=1)
         else:
             result = np.zeros_like(src)
-            w = np.nonzero(mask)[0]
-            l = np.nonzero(mask)[1]
-            result[w, lane_sel[w, l]] = src[w, l]    # the highest writing lane wins
+            w, lane = np.nonzero(mask)
+            result[w, lane_sel[w, lane]] = src[w, lane]    # the highest writing lane wins
         old = st.vgpr[sel, vdst]
         st.vgpr[sel, vdst] = np.where(mask, result, old)
     return permute

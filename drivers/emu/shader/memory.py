@@ -130,7 +130,6 @@ def build_flat(ins, pc, vgprs):
     if kind == "load":
         nbytes, how = LOAD_KINDS[what]
         vdst = ops["vdst"].value
-        k = max(1, nbytes // 4) if how == "dwords" else 1
 
         def load(st, sel):
             acc = address(st, sel, nbytes, False)

@@ -35,8 +35,9 @@ M32, M64 = 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF
 
 
 def _signed_op(mnemonic):
-    """Whether a 64-bit integer operation treats its operands as signed (literal sign-extension)."""
-    return "_i64" in mnemonic or "_i32_i64" in mnemonic or "_co_" not in mnemonic and "_i64_i32" in mnemonic
+    """Whether a 64-bit integer operation reads its operands as signed (a literal is then
+    sign-extended, otherwise zero-extended): s_ashr_i64, v_cmp_lt_i64, v_mad_i64_i32..."""
+    return "_i64" in mnemonic
 
 
 def constant_value(op, width, mnemonic=""):

@@ -7,10 +7,11 @@ signed add/sub the overflow, min/max whether S0 was chosen, compares the compari
 """
 import numpy as np
 
+from assembler.rdna3.decoder import Operand
 from drivers.emu.faults import IllegalInstruction
 
 from .operands import scalar_reader, scalar_writer
-from .state import EXEC_LO, M0, SGPR_CODES
+from .state import EXEC_LO, M0
 
 U32, U64, I32, I64 = np.uint32, np.uint64, np.int32, np.int64
 M32 = 0xFFFFFFFF
@@ -386,11 +387,7 @@ def _build_exec_op(ins):
     return run
 
 
-class _ExecOperandType:
-    kind, value, text, dtype = "sgpr", EXEC_LO, "exec", "b32"
-
-
-_ExecOperand = _ExecOperandType()
+_ExecOperand = Operand("sdst", "sgpr", EXEC_LO, 1, "b32", text="exec")
 
 
 def _build_pc_op(ins, pc, size):

@@ -6,8 +6,6 @@ s_buffer_load returns 0 for dwords at or past the V#'s num_records.  Cache inval
 """
 import numpy as np
 
-from drivers.emu.faults import IllegalInstruction
-
 from .operands import scalar_reader
 from .state import NULL
 from .vmaccess import gather_dwords
@@ -23,8 +21,6 @@ def build_smem(ins, pc):
     ops = {o.role: o for o in ins.operands}
     dwords = _WIDTHS[m.rsplit("_", 1)[1]]
     sdata, sbase = ops["sdata"].value, ops["sbase"].value
-    if sdata + dwords > 106 and not 108 <= sdata <= 124 - dwords:
-        raise IllegalInstruction(pc, f"{ins.text}: destination runs past the scalar registers")
     offset = ins.modifiers.get("offset", 0)
     soff = ops.get("soffset")
     soff_read = scalar_reader(soff, 32, m) if soff is not None and not (soff.kind == "sgpr" and soff.value == NULL) else None
