@@ -314,7 +314,7 @@ def scratch(ctx, r):
 
 
 def register(reg):
-    reg.add("kernels", kernels, depends=["sdma_copy"])
+    reg.add("kernels", kernels, depends=["memory"])
     for name, fn in (("isa_salu", salu), ("isa_valu_f32", valu_f32), ("isa_valu_f16", valu_f16),
                      ("isa_valu_int", valu_int), ("isa_transcendental", transcendental), ("isa_vopd", vopd),
                      ("isa_wmma", wmma), ("isa_smem", smem), ("isa_global", global_memory), ("isa_lds", lds),

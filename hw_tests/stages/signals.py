@@ -154,7 +154,7 @@ def fault_copy(ctx, r):
         back = np.empty_like(data)
         dst.copyout(back)
         check(np.array_equal(back, data), "after recovering from the fault, a copy returned wrong data")
-        dev.compute.submit_pm4([], "after the fault")
+        dev.compute.submit_pm4(pm4.nop(2), "after the fault")
         dev.synchronize()
     finally:
         dst.free()
