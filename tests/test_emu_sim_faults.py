@@ -136,3 +136,23 @@ def test_queue_illegal_instruction_is_a_hardware_exception():
         with pytest.raises(GPUError):
             k(grid=(1, 1, 1), block=(32, 1, 1), wait=True)
     assert "illegal instruction at PC 0x" in kernel.gpu.last_error and "0xffffffff" in kernel.gpu.last_error
+
+
+def test_decoded_programs_are_reused_only_for_the_same_bytes():
+    def store(value):
+        """out[lane] = value + lane"""
+        return code_object(program(smem("s_load_b64", 2, 0), sopp("s_waitcnt", 0xFC07),
+                                   vop2("v_lshlrev_b32_e32", 1, 130, v(0)), s_mov(4, value),
+                                   vop2("v_add_nc_u32_e32", 2, 4, v(0)),
+                                   flat("global_store_b32", "GLOBAL", addr=1, data=2, saddr=2), endpgm()),
+                           args=PTR)
+    ex = WaveExecutor()
+    out = np.zeros(32, np.uint32)
+    simulate(store(100), "k", (1, 1, 1), (32, 1, 1), [out], executor=ex)
+    assert out.tolist() == list(range(100, 132))
+    first = ex.programs[next(iter(ex.programs))]
+    simulate(store(100), "k", (1, 1, 1), (32, 1, 1), [out], executor=ex)
+    assert list(ex.programs.values()) == [first]      # same bytes at the same VA: decoded once
+    simulate(store(200), "k", (1, 1, 1), (32, 1, 1), [out], executor=ex)
+    assert out.tolist() == list(range(200, 232))      # new bytes at the same VA: decoded again
+    assert list(ex.programs.values()) != [first]

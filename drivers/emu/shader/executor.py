@@ -20,6 +20,7 @@ from .state import LANE_IDS, WAVE32
 
 DEFAULT_BUDGET = 50_000_000          # wave-instructions per dispatch
 DEFAULT_BATCH_WAVES = 4096
+MAX_PROGRAMS = 64                    # decoded programs kept per executor (oldest dropped first)
 BUDGET_ENV = "GPU_EMULATE_BUDGET"
 
 
@@ -96,9 +97,11 @@ class WaveExecutor:
         self.last = None
 
     def program(self, vm, code_va, vgprs):
-        key = (id(vm), code_va, vgprs)
+        key = (code_va, vgprs)
         p = self.programs.get(key)
-        if p is None or p.vm is not vm or not p.still_valid():
+        if p is None or not p.matches(vm):
+            if len(self.programs) >= MAX_PROGRAMS:
+                self.programs.pop(next(iter(self.programs)))
             p = self.programs[key] = Program(vm, vgprs, self.env)
         return p
 

@@ -3,8 +3,8 @@
 ``Program.step(pc)`` decodes the instruction at ``pc`` on first use (through the GPU VM, so a
 PC outside executable memory is a fault) and caches a Step: the closure, the next PC and what
 the executor must do after it (regroup waves after a branch, retire waves after s_endpgm).
-A Program is reused by later dispatches of the same code VA after checking that the bytes it
-decoded are still the ones in memory.
+A Program is reused by later dispatches of the same code VA, in any GPU VM, after checking that
+the bytes it decoded are still the ones in memory there.
 """
 from dataclasses import dataclass
 
@@ -48,12 +48,16 @@ class Program:
             s = self.steps[pc] = self._build(pc)
         return s
 
-    def still_valid(self):
-        """True when every decoded instruction's bytes are unchanged in memory."""
+    def matches(self, vm):
+        """True when every decoded instruction's bytes are the ones ``vm`` holds at its PC (the
+        same code object may be reloaded in another VM, or other code put at the same VA).
+        On success the program fetches from ``vm`` from now on."""
         for pc, s in self.steps.items():
-            r = self.vm.lookup(pc)
-            if r is None or pc + s.size > r.end or r.mem[pc - r.start:pc - r.start + s.size].tobytes() != s.raw:
+            r = vm.lookup(pc)
+            if r is None or not r.executable or pc + s.size > r.end \
+                    or r.mem[pc - r.start:pc - r.start + s.size].tobytes() != s.raw:
                 return False
+        self.vm = vm
         return True
 
     def _fetch(self, pc):
