@@ -11,7 +11,8 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
-from .memory import LOAD_KINDS, STORE_KINDS, store_bytes, to_lanes
+from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, to_lanes,
+                     write_lane_values)
 from .state import WAVE32
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
@@ -64,21 +65,6 @@ def lds_atomic(st, rows, off, name, src, cmp):
     return old_all
 
 
-def _lanes(st, sel):
-    mask = st.exec_mask(sel)
-    w, lanes = np.nonzero(mask)
-    return st.wave_ids[sel][w], lanes
-
-
-def _regs(st, rows, lanes, reg, k):
-    return np.stack([st.vgpr[rows, reg + j, lanes] for j in range(k)], axis=1)
-
-
-def _put(st, rows, lanes, reg, values):
-    for j in range(values.shape[1]):
-        st.vgpr[rows, reg + j, lanes] = values[:, j]
-
-
 def _combine(d):
     if d.shape[1] == 1:
         return d[:, 0].copy()
@@ -117,13 +103,14 @@ def build_ds(ins, pc, vgprs):
         vdst = ops["vdst"].value
 
         def load(st, sel):
-            rows, lanes = _lanes(st, sel)
-            if rows.size == 0:
+            acc = active_lanes(st, sel)
+            if acc is None:
                 return
-            off = st.vgpr[rows, addr, lanes].astype(I64) + offset
+            rows = acc.rows
+            off = lane_regs(st, acc, addr).astype(I64) + offset
             raw = lds_read(st, rows, off, nbytes)
-            old = _regs(st, rows, lanes, vdst, 1) if how.startswith(("lo", "hi")) else None
-            _put(st, rows, lanes, vdst, to_lanes(raw, how, old))
+            old = lane_values(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
+            write_lane_values(st, acc, vdst, to_lanes(raw, how, old))
         return load
     if body.startswith("store_") and not body.startswith("store_addtid"):
         what = body[6:]
@@ -133,11 +120,12 @@ def build_ds(ins, pc, vgprs):
         k = max(1, nbytes // 4)
 
         def store(st, sel):
-            rows, lanes = _lanes(st, sel)
-            if rows.size == 0:
+            acc = active_lanes(st, sel)
+            if acc is None:
                 return
-            off = st.vgpr[rows, addr, lanes].astype(I64) + offset
-            lds_write(st, rows, off, store_bytes(_regs(st, rows, lanes, data, k), nbytes, shift))
+            rows = acc.rows
+            off = lane_regs(st, acc, addr).astype(I64) + offset
+            lds_write(st, rows, off, store_bytes(lane_values(st, acc, data, k), nbytes, shift))
         return store
     try:
         name = atomics.op_name(m)
@@ -150,15 +138,16 @@ def build_ds(ins, pc, vgprs):
     vdst = ops["vdst"].value if "vdst" in ops else None
 
     def atomic(st, sel):
-        rows, lanes = _lanes(st, sel)
-        if rows.size == 0:
+        acc = active_lanes(st, sel)
+        if acc is None:
             return
-        off = st.vgpr[rows, addr, lanes].astype(I64) + offset
-        src = _combine(_regs(st, rows, lanes, d0, k))
-        cmp = _combine(_regs(st, rows, lanes, d1, k)) if d1 is not None else None
+        rows = acc.rows
+        off = lane_regs(st, acc, addr).astype(I64) + offset
+        src = _combine(lane_values(st, acc, d0, k))
+        cmp = _combine(lane_values(st, acc, d1, k)) if d1 is not None else None
         old = lds_atomic(st, rows, off, name, src, cmp)
         if vdst is not None:
-            _put(st, rows, lanes, vdst, _split(old, k))
+            write_lane_values(st, acc, vdst, _split(old, k))
     return atomic
 
 
@@ -173,27 +162,29 @@ def _build_2addr(m, ops, o0, o1):
         vdst = ops["vdst"].value
 
         def load2(st, sel):
-            rows, lanes = _lanes(st, sel)
-            if rows.size == 0:
+            acc = active_lanes(st, sel)
+            if acc is None:
                 return
-            base = st.vgpr[rows, addr, lanes].astype(I64)
+            rows = acc.rows
+            base = lane_regs(st, acc, addr).astype(I64)
             for i, o in enumerate(offs):
                 raw = lds_read(st, rows, base + o, nbytes)
-                _put(st, rows, lanes, vdst + i * k, np.ascontiguousarray(raw).view(U32))
+                write_lane_values(st, acc, vdst + i * k, np.ascontiguousarray(raw).view(U32))
         return load2
     datas = (ops["data0"].value, ops["data1"].value)
     vdst = ops["vdst"].value if "vdst" in ops else None
 
     def store2(st, sel):
-        rows, lanes = _lanes(st, sel)
-        if rows.size == 0:
+        acc = active_lanes(st, sel)
+        if acc is None:
             return
-        base = st.vgpr[rows, addr, lanes].astype(I64)
+        rows = acc.rows
+        base = lane_regs(st, acc, addr).astype(I64)
         for i, (o, d) in enumerate(zip(offs, datas)):
-            new = _regs(st, rows, lanes, d, k)
+            new = lane_values(st, acc, d, k)
             if vdst is not None:           # storexchg: return the old contents
                 old = lds_read(st, rows, base + o, nbytes)
-                _put(st, rows, lanes, vdst + i * k, np.ascontiguousarray(old).view(U32))
+                write_lane_values(st, acc, vdst + i * k, np.ascontiguousarray(old).view(U32))
             lds_write(st, rows, base + o, np.ascontiguousarray(new).view(np.uint8).reshape(-1, nbytes))
     return store2
 

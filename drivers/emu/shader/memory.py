@@ -101,12 +101,12 @@ def lane_regs(st, acc, reg):
     return st.vgpr[acc.rows, reg, acc.lanes]
 
 
-def _vgpr_lanes(st, acc, reg, k):
+def lane_values(st, acc, reg, k):
     """(N, k) uint32: registers reg..reg+k-1 of the accessing lanes."""
     return np.stack([lane_regs(st, acc, reg + j) for j in range(k)], axis=1)
 
 
-def _write_lanes(st, acc, reg, values):
+def write_lane_values(st, acc, reg, values):
     for j in range(values.shape[1]):
         if acc.dense:
             st.vgpr[acc.sel, reg + j] = values[:, j].reshape(-1, WAVE32)
@@ -136,8 +136,8 @@ def build_flat(ins, pc, vgprs):
             if acc is None:
                 return
             raw = _read(st, acc, nbytes, seg)
-            old = _vgpr_lanes(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
-            _write_lanes(st, acc, vdst, to_lanes(raw, how, old))
+            old = lane_values(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
+            write_lane_values(st, acc, vdst, to_lanes(raw, how, old))
         load.memory = True
         return load
     if kind == "store":
@@ -149,7 +149,7 @@ def build_flat(ins, pc, vgprs):
             acc = address(st, sel, nbytes, True)
             if acc is None:
                 return
-            _write(st, acc, store_bytes(_vgpr_lanes(st, acc, data, k), nbytes, shift), seg)
+            _write(st, acc, store_bytes(lane_values(st, acc, data, k), nbytes, shift), seg)
         store.memory = True
         return store
     if kind == "atomic":
@@ -164,11 +164,11 @@ def build_flat(ins, pc, vgprs):
             acc = address(st, sel, 4 * k, True)
             if acc is None:
                 return
-            d = _vgpr_lanes(st, acc, data, 2 * k if has_cmp else k)
+            d = lane_values(st, acc, data, 2 * k if has_cmp else k)
             src, cmp = _combine(d[:, :k]), _combine(d[:, k:]) if has_cmp else None
             old = _atomic(st, acc, seg, name, src, cmp)
             if vdst is not None:
-                _write_lanes(st, acc, vdst, _split(old, k))
+                write_lane_values(st, acc, vdst, _split(old, k))
         atomic.memory = True
         return atomic
     raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
