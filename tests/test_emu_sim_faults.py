@@ -41,6 +41,14 @@ def test_unmapped_read_faults_at_the_first_active_lane():
     assert f"0x{BAD + 16:x}" in str(e.value)
 
 
+def test_scalar_load_from_an_unmapped_address_faults_with_it():
+    code = program(smem("s_load_b64", 2, 0), sopp("s_waitcnt", 0xFC07),
+                   smem("s_load_b128", 4, 2, offset=0x40), endpgm())
+    with pytest.raises(MemoryFault) as e:
+        simulate(code_object(code, args=PTR), "k", (1, 1, 1), (32, 1, 1), [BAD])
+    assert e.value.va == BAD + 0x40 and e.value.reason == "NotPresent"
+
+
 def test_store_to_read_only_code_faults_with_its_va():
     code = program(sop1("s_getpc_b64", 4, 0), vop2("v_lshlrev_b32_e32", 1, 130, v(0)),
                    s_mov(EXEC, 0xFFFFFF00),
@@ -125,6 +133,17 @@ def test_queue_memory_fault_carries_the_va(aql):
         assert f"0x{BAD + 16:x}" in kernel.gpu.last_error  # the CP's message names the lane's VA
         out = dev.alloc(4096)                        # the queue recovers: the next launch runs
         k(out, grid=(1, 1, 1), block=(32, 1, 1), wait=True)
+
+
+def test_queue_shader_hang_names_the_pc():
+    kernel = make_kernel("gfx1100")
+    kernel.gpu.executor = WaveExecutor(budget=2000)
+    co = code_object(program(s_mov(4, 1), sopp("s_branch", -1), endpgm()))
+    with AMDDevice(kernel=kernel) as dev:
+        k = dev.load(co)["k"]
+        with pytest.raises(GPUError):
+            k(grid=(1, 1, 1), block=(32, 1, 1), wait=True)
+    assert "shader hang: still running at PC 0x" in kernel.gpu.last_error
 
 
 def test_queue_illegal_instruction_is_a_hardware_exception():

@@ -3,6 +3,7 @@
 ``Program.step(pc)`` decodes the instruction at ``pc`` on first use (through the GPU VM, so a
 PC outside executable memory is a fault) and caches a Step: the closure, the next PC and what
 the executor must do after it (regroup waves after a branch, retire waves after s_endpgm).
+DEBUG=3 prints each instruction as it is decoded.
 A Program is reused by later dispatches of the same code VA, in any GPU VM, after checking that
 the bytes it decoded are still the ones in memory there.
 """
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drivers.emu.faults import NO_EXECUTE, NOT_PRESENT, IllegalInstruction, MemoryFault
+from drivers.emu.gpu import log
 from drivers.errors import AssemblerError
 
 from .control import build_sopp
@@ -83,6 +85,7 @@ class Program:
             raise IllegalInstruction(pc, f"{ins.text}: {e.text}") from None
         except KeyError as e:
             raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator ({e})") from None
+        log(3, f"  0x{pc:x}: {ins.text}")
         vector = ins.family in VALU_FAMILIES or ins.family in MEMORY_FAMILIES or ins.family in ("VOPD", "DS")
         if vector and fn is not None and ins.family not in MEMORY_FAMILIES and ins.family != "DS":
             fn = _per_mode(fn)
