@@ -694,3 +694,30 @@ def test_scratch_survives_queue_recreation(dev):
     dev.recover()
     k(a, a, a, 4, grid=(1, 1, 1), block=(32, 1, 1), wait=True)
     assert seen[1].scratch_base == dev.scratch_va and seen[1].tmpring_size == dev.tmpring_size
+
+
+def test_open_without_room_for_the_cwsr_area_fails_cleanly():
+    kernel = make_kernel("gfx1100")
+    kernel.gpu.vram_budget = 16 << 20             # the 7900 XTX's CWSR area alone is ~44 MiB
+    with pytest.raises(OutOfMemory, match="vram") as err:
+        AMDDevice(kernel=kernel)
+    assert err.value.available is not None and err.value.available < 16 << 20
+    assert_nothing_live(kernel)
+
+
+def test_open_fails_cleanly_when_staging_memory_runs_out(monkeypatch):
+    from drivers.amd.memory import Memory
+    real_alloc, calls = Memory.alloc, []
+
+    def second_userptr_fails(self, size, heap=VRAM, align=4096):
+        if heap is USERPTR:
+            calls.append(size)
+            if len(calls) == 2:
+                raise OutOfMemory(USERPTR, size, None, "test")
+        return real_alloc(self, size, heap, align)
+
+    monkeypatch.setattr(Memory, "alloc", second_userptr_fails)
+    kernel = make_kernel("gfx1100")
+    with pytest.raises(OutOfMemory, match="userptr"):
+        AMDDevice(kernel=kernel)
+    assert_nothing_live(kernel)
