@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from drivers.errors import GPUError
+from drivers.errors import AssemblerError, GPUError, MalformedInput
 from hw_tests.runner import LayerMissing
 
 KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
@@ -29,8 +29,16 @@ def build(name):
         raise LayerMissing("assembler.rdna3", "has no assemble_program: hand-written kernels cannot be "
                            "assembled yet") from None
     from assembler.amdgpu.codeobject import build_code_object
-    program = assemble_program(text, source=path)
-    return build_code_object(program, text, source=path)
+    # The sources are checked against llvm-mc-19 by tests/test_hw_tests_kernels.py, so a source our
+    # assembler refuses shows a gap in the assembler, not in the kernel.
+    try:
+        program = assemble_program(text, source=path)
+    except (AssemblerError, MalformedInput) as e:
+        raise LayerMissing("assembler.rdna3", f"cannot assemble {name}.s: {e}") from None
+    try:
+        return build_code_object(program, text, source=path)
+    except (AssemblerError, MalformedInput) as e:
+        raise LayerMissing("assembler.amdgpu", f"cannot package {name}.s as a code object: {e}") from None
 
 
 def require_executor(ctx):

@@ -22,7 +22,7 @@ from hw_tests.stages import build_registry
 TOOLS = ("llvm-mc-19", "ld.lld-19")
 needs_llvm = pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
                                 reason="llvm-mc-19 / ld.lld-19 not installed")
-COMPUTE_STAGES = [s.name for s in build_registry() if s.name == "kernels" or "kernels" in s.depends or
+COMPUTE_STAGES = [s.name for s in build_registry() if s.name == "first_dispatch" or "first_dispatch" in s.depends or
                   s.name.startswith("peak_")]
 
 

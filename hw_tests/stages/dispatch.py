@@ -78,5 +78,5 @@ def fault_shader(ctx, r):
 
 
 def register(reg):
-    reg.add("dispatch", dispatch_shapes, depends=["kernels"])
-    reg.add("fault_shader", fault_shader, depends=["kernels"])
+    reg.add("dispatch", dispatch_shapes, depends=["first_dispatch"])
+    reg.add("fault_shader", fault_shader, depends=["first_dispatch"])
