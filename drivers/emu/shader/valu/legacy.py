@@ -1,11 +1,13 @@
 """Graphics-legacy float ops: DX9 zero rule multiplies, v_mullit_f32, cube map helpers.
 
 DX9 rule (v_mul_dx9_zero_f32, v_fma_dx9_zero_f32, v_fmac_dx9_zero_f32): when either factor is
-+-0 (even against inf or NaN) the product is +0.
++-0 (even against inf or NaN) the product is +0, which is then added to the addend as usual
+(so +0 + -0 = +0 when rounding to nearest; LLVM folds llvm.amdgcn.fma.legacy the same way).
 """
 import numpy as np
 
-from .fp import fma_narrow, F32
+from . import fp_round
+from .fp import F32
 from .kinds import K32
 from .registry import op
 
@@ -17,21 +19,25 @@ def _zero_product(a, b):
 @op("v_mul_dx9_zero_f32", (32, 32), 32)
 def v_mul_dx9_zero_f32(ctx, srcs, old):
     a, b = K32.read(ctx, srcs, 0), K32.read(ctx, srcs, 1)
-    with np.errstate(all="ignore"):
-        return K32.write(ctx, old, np.where(_zero_product(a, b), np.float32(0), a * b))
+    return K32.write(ctx, old, np.where(_zero_product(a, b), np.float32(0),
+                                        fp_round.mul(ctx, F32, a, b)))
+
+
+def _fma_dx9(ctx, a, b, c):
+    zero_product = fp_round.add(ctx, F32, np.zeros_like(c), c)
+    return np.where(_zero_product(a, b), zero_product, fp_round.fma(ctx, F32, a, b, c))
 
 
 @op("v_fma_dx9_zero_f32", (32, 32, 32), 32)
 def v_fma_dx9_zero_f32(ctx, srcs, old):
     a, b, c = (K32.read(ctx, srcs, i) for i in range(3))
-    return K32.write(ctx, old, np.where(_zero_product(a, b), c, fma_narrow(F32, a, b, c)))
+    return K32.write(ctx, old, _fma_dx9(ctx, a, b, c))
 
 
 @op("v_fmac_dx9_zero_f32", (32, 32), 32)
 def v_fmac_dx9_zero_f32(ctx, srcs, old):
     a, b = K32.read(ctx, srcs, 0), K32.read(ctx, srcs, 1)
-    c = K32.accumulator(ctx, old, 2)
-    return K32.write(ctx, old, np.where(_zero_product(a, b), c, fma_narrow(F32, a, b, c)))
+    return K32.write(ctx, old, _fma_dx9(ctx, a, b, K32.accumulator(ctx, old, 2)))
 
 
 @op("v_mullit_f32", (32, 32, 32), 32)
