@@ -31,3 +31,10 @@ def test_stats_count_what_ran():
     assert stats.waves == waves and stats.workgroups == 5 and stats.dispatches == 1
     assert stats.wave_instructions >= waves * 10          # at least the prologue and stores per wave
     assert 0 < stats.lane_ops <= stats.wave_instructions * 32
+
+
+@pytest.mark.parametrize("name", ["scratch_array", "global_atomics", "divergent_loops", "grid3d"])
+def test_small_batches_give_the_same_results(name):
+    """Workgroups simulated a few at a time (scratch slots reused, atomics across batches)."""
+    case = next(c for c in CASES if c.name == name)
+    run_case(case, lambda *a: simulate(*a, batch_waves=2))

@@ -171,9 +171,10 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     scratch_base, tmpring = 0, 0
     if private_size or kd.compute_pgm_rsrc2 & 1:
         per_lane = -(-max(private_size, 4) // 4) * 4
-        slots = min(total_waves, executor.batch_waves)
-        scratch_base, _ = heap.alloc(slots * per_lane * 32)
-        wave_units = -(-(per_lane * 32) // 256)
+        wg_waves = -(-(block3[0] * block3[1] * block3[2]) // 32)
+        slots = min(total_waves, max(executor.batch_waves, wg_waves), 0xFFF)  # TMPRING_SIZE.WAVES
+        wave_units = -(-(per_lane * 32) // 256)                  # .WAVESIZE, 256-byte units
+        scratch_base, _ = heap.alloc(slots * wave_units * 256)
         tmpring = slots | wave_units << 12
 
     values = {"private_segment_buffer": (0, 0, 0, 0), "dispatch_ptr": _pair(packet_va),

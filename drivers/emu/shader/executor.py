@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from drivers.emu.faults import ShaderHang
+from drivers.emu.faults import PacketError, ShaderHang
 
 from .launch import build_state, check_dispatch, vgpr_count, waves_in, workgroup_extent, workgroup_ids
 from .program import Program
@@ -118,6 +118,9 @@ class WaveExecutor:
         budget = [self.budget, self.budget]       # remaining, allowed
         for wg_id in workgroup_ids(d):
             n = waves_in(workgroup_extent(d, wg_id))
+            if scratch is not None and scratch[3] and n > scratch[3]:
+                raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
+                                  f"the {n} waves of one workgroup")
             if batch and batch_waves + n > limit:
                 self._run(d, batch, vgprs, program, scratch, stats, budget)
                 batch, batch_waves = [], 0
