@@ -115,7 +115,9 @@ PROBE_FIELDS.update({
               "offen": (0, [1])},
 })
 PROBE_FIELDS["MTBUF"] = PROBE_FIELDS["MUBUF"]
-FIXED_BASE = {"SOPK": {"simm16": 0x1234}, "SOPP": {"simm16": 0x0003},
+PROBE_FIELDS["SOPP"] = {"simm16": (0, [3])}
+PROBE_FIELDS["SOPK"] = {"sdst": (0, [12]), "simm16": (0, [0x1234])}
+FIXED_BASE = {
               "VOP3P": {"opsel_hi": 3, "opsel_hi2": 1}, "SMEM": {"offset": 0x10},
               "MTBUF": {"format": 1}}
 NOPS = {"SOP2": 128, "SOPK": 32, "SOP1": 256, "SOPC": 128, "SOPP": 128, "VOP1": 256, "VOP2": 64,
@@ -370,6 +372,30 @@ def learn_bits(entries):
                 e["sext"] = e.get("sext", 0) | 1 << (b - 61)
 
 
+def learn_canonical(entries):
+    """Bits the decoder ignores still have one value in llvm-mc's own encoding (v_cmpx writes
+    exec_lo into vdst, 2-source VOP3P sets op_sel_hi of src2): assemble each base text to learn it."""
+    keys = list(entries)
+    res = assemble_lines([entries[k]["text"] for k in keys])
+    for k, (enc, err) in zip(keys, res):
+        e = entries[k]
+        fam = e["fam"]
+        size, fields = FORMATS[fam]
+        if enc is None:
+            e["canon"] = 0
+            continue
+        canon = int.from_bytes(enc[:size], "little")
+        used = e["fixed"] | e["mods"] | field_bits(fam, "op") | ENC_MASK[fam]
+        for o in e["ops"]:
+            if len(o) > 1 and o[1] in fields:
+                used |= field_bits(fam, o[1])
+            if o[0] == "imm":
+                used |= field_bits(fam, "simm16" if "simm16" in fields else o[1])
+        if fam == "FLAT":
+            used |= field_bits(fam, "seg")
+        e["canon"] = canon & ~used & ((1 << (8 * size)) - 1)
+
+
 def learn_dpp(entries):
     words, keys = [], []
     for (fam, op), e in entries.items():
@@ -393,7 +419,10 @@ def learn_dpp(entries):
                     fkeys.append((fam, op, b))
     for (fam, op, b), r in zip(fkeys, disassemble_probes(flips)):
         if r is not None:
-            entries[(fam, op)]["dppmods"] = entries[(fam, op)].get("dppmods", 0) | 1 << b
+            e = entries[(fam, op)]
+            e["dppmods"] = e.get("dppmods", 0) | 1 << b
+            if "sext(" in r[0] and b in (20, 22):          # integer sources print sext(...)
+                e["dppmods"] |= 1 << (30 + (b - 20) // 2)
 
 
 ENC_MASK = {f: m for f, (m, _) in __import__("assembler.rdna3.formats", fromlist=["x"]).ENCODING_BITS.items()}
@@ -415,6 +444,7 @@ def alu_entries():
     learn_types(entries)
     learn_bits(entries)
     learn_dpp(entries)
+    learn_canonical(entries)
     return entries
 
 
@@ -478,9 +508,10 @@ def emit_alu(entries, out):
                     for o in e["ops"])
         ops = tuple(o if o[0] != "reg" or o[2] != "s" else o[:4] + (masks.setdefault(o[4], len(masks)),)
                     for o in ops)
-        fams.setdefault(fam, {})[op] = (e["mnem"], ops, e["fixed"], e["word"] & e["fixed"],
+        fams.setdefault(fam, {})[op] = (e["mnem"], ops, e["fixed"], e["word"] & e["fixed"] | e["canon"],
                                         e["mods"], e.get("dpp16"), e.get("dpp8"), e.get("dppmods", 0),
                                         e.get("opsel"))
+    out.write("# fixed_value also holds what llvm-mc writes into bits the decoder ignores\n")
     out.write("# family -> opcode -> (mnemonic, operands, fixed_mask, fixed_value, modifier_mask,\n"
               "#                      dpp16 mnemonic or None, dpp8 mnemonic or None, DPP16 word bits\n"
               "#                      allowed among fi/bound_ctrl/neg/abs [23:18], op_sel printing:\n"
@@ -553,6 +584,7 @@ def mem_entries():
                                            fixed=0, mods=0)
     learn_accept(entries)
     learn_bits(entries)
+    learn_canonical(entries)
     return entries
 
 
@@ -615,7 +647,7 @@ def emit_mem(entries, out, masks):
             elif o[0] == "reg" and o[2] == "s":
                 o = o[:4] + (masks.setdefault(o[4], len(masks)),)
             ops.append(o)
-        fams.setdefault(name, {})[op] = (e["mnem"], tuple(ops), e["fixed"], e["word"] & e["fixed"],
+        fams.setdefault(name, {})[op] = (e["mnem"], tuple(ops), e["fixed"], e["word"] & e["fixed"] | e["canon"],
                                          e["mods"])
     out.write("MEM = {\n")
     for fam, ops in fams.items():

@@ -70,7 +70,7 @@ def decode(fam, word, data, offset):
     if entry is None:
         raise _invalid(data, offset)
     mnem, spec, fmask, fval, mmask = entry
-    if word & fmask != fval:
+    if (word ^ fval) & fmask:
         raise _invalid(data, offset)
     size = FORMATS[fam][0]
     end = offset + size
@@ -94,7 +94,7 @@ def decode(fam, word, data, offset):
                 ops.append(_sgpr(data, offset, "sbase", f("sbase"), s[3], s[4], 2))
             elif s[1] == "soffset":
                 if soff == 124:
-                    ops.append(Operand("offset", "imm", off, text=_hex_signed(off)))
+                    ops.append(Operand("offset", "imm", off, text=_hex_signed(off) if off else "null"))
                 else:
                     if not (ACCEPT[s[4]] >> soff) & 1:
                         raise _invalid(data, offset, "operand soffset")

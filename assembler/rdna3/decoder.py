@@ -129,7 +129,7 @@ _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
 
 def _decode_alu(fam, op, entry, word, data, offset):
     mnem, spec, fmask, fval, mmask, dpp16m, dpp8m, dppmods, opsel_map = entry
-    if word & fmask != fval:
+    if (word ^ fval) & fmask:
         raise _invalid(data, offset)
     size, fields = FORMATS[fam]
     end = offset + size
@@ -190,6 +190,8 @@ def _decode_alu(fam, op, entry, word, data, offset):
                 i = 0 if role == "src0" else 1
                 o.neg = bool(dpp["word"] >> (20 + 2 * i) & 1)
                 o.abs = bool(dpp["word"] >> (21 + 2 * i) & 1)
+                if o.neg and dppmods >> (30 + i) & 1:
+                    o.dtype = dtype = "i32"
             t = o.text
             if o.abs:
                 t = "|%s|" % t
@@ -217,7 +219,7 @@ def _decode_alu(fam, op, entry, word, data, offset):
                     if o.abs:
                         o.text = "|%s|" % o.text
                     if o.neg:
-                        o.text = "-" + o.text
+                        o.text = ("sext(%s)" if dppmods >> 31 & 1 else "-%s") % o.text
                 ops.append(o)
             else:
                 if not (ACCEPT[s[4]] >> v) & 1:
@@ -231,10 +233,11 @@ def _decode_alu(fam, op, entry, word, data, offset):
         elif kind == "fixed":
             ops.append(Operand("implicit", "fixed", 106, 1, text=s[1]))
         elif kind == "lit":
-            lit = _lit(data, end)
             if lit is None:
-                raise _invalid(data, offset, "truncated literal")
-            end += 4
+                lit = _lit(data, end)
+                if lit is None:
+                    raise _invalid(data, offset, "truncated literal")
+                end += 4
             ops.append(Operand("simm32", "literal", lit, 1, text="0x%x" % lit))
         elif kind == "imm":
             v = word & 0xFFFF

@@ -71,3 +71,46 @@ def inline_text(code, fbits):
     if code == INV_2PI:
         return "0.15915494309189532" if fbits == 64 else "0.15915494"
     return repr(FLOAT_CODES[code])
+
+
+def parse_register(tok):
+    """'v4' / 'v[4:7]' / 's[2:3]' / 'ttmp[4:5]' / 'vcc' / 'exec_lo' / 'm0' ... ->
+    ('v', number, nregs) or ('s', operand code, nregs); None when `tok` is not a register.
+    Raises AssemblerError-worthy ValueError on a malformed range."""
+    t = tok
+    c = t[:1]
+    if c in ("v", "s", "t"):
+        if c == "t":
+            if not t.startswith("ttmp"):
+                return None
+            pre, rest, base = "ttmp", t[4:], 108
+        else:
+            pre, rest, base = c, t[1:], 0
+        if rest.isdigit():
+            n = int(rest)
+            return _check(pre, n, 1, base)
+        if rest[:1] == "[" and rest[-1:] == "]":
+            lo, sep, hi = rest[1:-1].partition(":")
+            lo, hi = lo.strip(), (hi.strip() if sep else lo.strip())
+            if not (lo.isdigit() and hi.isdigit()):
+                raise ValueError("malformed register range %r" % tok)
+            lo, hi = int(lo), int(hi)
+            if hi < lo:
+                raise ValueError("register range %r ends before it starts" % tok)
+            return _check(pre, lo, hi - lo + 1, base)
+    code = NAMED_CODES.get(t)
+    if code is not None and code < 128:
+        return "s", code, NAMED_WIDTH.get(t, 1)
+    return None
+
+
+def _check(pre, n, nregs, base):
+    limit = {"v": 256, "s": 106, "ttmp": 16}[pre]
+    if n + nregs > limit:
+        raise ValueError("register %s%d%s out of range"
+                         % (pre, n, "" if nregs == 1 else " (+%d)" % (nregs - 1)))
+    if nregs > 1 and pre != "v" and n % min(nregs, 4):
+        raise ValueError("misaligned register range %s[%d:%d]: a %d-register %s tuple must start "
+                         "at a multiple of %d" % (pre, n, n + nregs - 1, nregs, pre.upper() if pre
+                                                  == "ttmp" else "SGPR", min(nregs, 4)))
+    return ("v", n, nregs) if pre == "v" else ("s", base + n, nregs)

@@ -1,0 +1,256 @@
+"""The assembler front end: lines, comments, labels, directives, mnemonic lookup, branch fixups."""
+from dataclasses import dataclass, field
+
+from drivers.errors import AssemblerError
+
+from .constants import parse_number
+from .encode_alu import DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_vopd
+from .encode_mem import MEM_BY_NAME, encode_mem
+from .syntax import SyntaxErr, split_instruction, split_top
+from .tables import ALU
+
+S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2align
+
+
+@dataclass
+class Program:
+    data: bytes
+    labels: dict = field(default_factory=dict)       # label -> byte offset
+    lines: list = field(default_factory=list)        # (offset, line number, source line)
+    directives: list = field(default_factory=list)   # (line number, text) for the code-object writer
+
+
+def _build_index():
+    """mnemonic -> list of (kind, family, opcode, entry, variant) in the order llvm-mc tries them."""
+    index = {}
+    order = {"SOP1": 0, "SOP2": 0, "SOPK": 0, "SOPC": 0, "SOPP": 0, "VOP1": 1, "VOP2": 1, "VOPC": 1,
+             "VOP3": 2, "VOP3SD": 2, "VOP3P": 2}
+
+    def add(name, item):
+        index.setdefault(name, []).append(item)
+
+    for fam, ops in ALU.items():
+        for op, entry in ops.items():
+            mnem, dpp16, dpp8 = entry[0], entry[5], entry[6]
+            item = ("alu", fam, op, entry, None)
+            add(mnem, item)
+            for suffix in ("_e32", "_e64"):
+                if mnem.endswith(suffix):
+                    add(mnem[:-4], item)
+            for kind, name in (("dpp16", dpp16), ("dpp8", dpp8)):
+                if name:
+                    add(name, ("alu", fam, op, entry, kind))
+                    # the plain mnemonic with DPP controls also selects the DPP form
+                    base = mnem[:-4] if mnem.endswith(("_e32", "_e64")) else mnem
+                    add(base, ("alu", fam, op, entry, kind))
+    for name, items in index.items():
+        items.sort(key=lambda it: (it[4] is not None, order[it[1]]))
+        seen = []
+        for it in items:
+            if it not in seen:
+                seen.append(it)
+        index[name] = seen
+    for name, (seg, op, entry) in MEM_BY_NAME.items():
+        index.setdefault(name, []).append(("mem", seg, op, entry, None))
+    return index
+
+
+INDEX = _build_index()
+_DIRECTIVE_BLOCKS = {".amdhsa_kernel": ".end_amdhsa_kernel",
+                     ".amdgpu_metadata": ".end_amdgpu_metadata"}
+_IGNORED_PREFIXES = (".amdhsa_", ".amdgcn_target", ".amdgcn_", ".globl", ".global", ".type",
+                     ".size", ".section", ".rodata", ".p2alignl", ".hsa_code_object", ".file",
+                     ".ident", ".end_amdhsa", ".set")
+
+
+class _Ctx:
+    __slots__ = ("mnem_end", "opsel_hi_set")
+
+    def __init__(self):
+        self.mnem_end = 0
+        self.opsel_hi_set = False
+
+
+def _strip_comment(line):
+    cut = len(line)
+    i = line.find(";")
+    if i >= 0:
+        cut = i
+    j = line.find("//")
+    if 0 <= j < cut:
+        cut = j
+    return line[:cut]
+
+
+def closest(name, n=3):
+    import difflib
+    return difflib.get_close_matches(name, INDEX.keys(), n=n, cutoff=0.6)
+
+
+def encode_line(text, col0, ctx):
+    """Encode one instruction statement -> (bytes, [(label, column)] fixups)."""
+    if "::" in text:
+        return _encode_vopd(text, col0, ctx), []
+    mnem, ops, mods = split_instruction(text, col0)
+    ctx.mnem_end = col0 + len(mnem)
+    cands = INDEX.get(mnem)
+    if cands is None:
+        near = closest(mnem)
+        hint = "; did you mean %s?" % ", ".join(near) if near else ""
+        raise SyntaxErr("unknown instruction %r%s" % (mnem, hint), col0)
+    if mnem.startswith("s_") and cands[0][0] == "alu" and any(s[0] in ("imm", "msg")
+                                                              for s in cands[0][3][1]):
+        # symbolic immediates contain blanks: keep the whole tail as operands
+        rest = text[len(mnem):]
+        stripped = rest.strip()
+        ops = split_top(rest, col0 + len(mnem), ",") if stripped else []
+        ops = [o for o in ops if o[0] or stripped]
+        if any(s[0] == "imm" and s[2] in ("waitcnt", "delay_alu", "depctr") for s in cands[0][3][1]):
+            ops = [(stripped, col0 + len(mnem) + (len(rest) - len(rest.lstrip())))] if stripped else []
+        mods = []
+    dppkind = None
+    for m, _ in mods:
+        key = m.partition(":")[0]
+        if key == "dpp8":
+            dppkind = "dpp8"
+        elif key in DPP_WORDS and key not in ("row_mask", "bank_mask", "bound_ctrl", "fi"):
+            dppkind = dppkind or "dpp16"
+    tried = [c for c in cands if c[4] == dppkind] or cands
+    err = None
+    for kind, fam, op, entry, variant in tried:
+        try:
+            if kind == "alu":
+                return encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
+            return encode_mem(fam, op, entry, mnem, ops, mods, ctx)
+        except SyntaxErr as e:
+            if err is None or e.col >= err.col:
+                err = e
+    raise err
+
+
+def _encode_vopd(text, col0, ctx):
+    left, _, right = text.partition("::")
+    lcol, rcol = col0, col0 + len(left) + 2
+    rcol += len(right) - len(right.lstrip())
+    xm, xops, xmods = split_instruction(left.strip(), lcol + len(left) - len(left.lstrip()))
+    ym, yops, ymods = split_instruction(right.strip(), rcol)
+    for m, c in xmods + ymods:
+        raise SyntaxErr("VOPD instructions take no modifiers (%r)" % m, c)
+    if xm not in VOPD_X:
+        raise SyntaxErr("%r cannot be the first half of a VOPD pair" % xm, lcol)
+    if ym not in VOPD_Y:
+        raise SyntaxErr("%r cannot be the second half of a VOPD pair" % ym, rcol)
+    x, y = VOPD_X[xm], VOPD_Y[ym]
+    return encode_vopd(x, y, xops, yops, ctx, {"X": lcol, "Y": rcol})
+
+
+def assemble_program(text, source=None):
+    """Assemble gfx1100 source text into a Program (raises AssemblerError with line:column)."""
+    out = bytearray()
+    labels, lines, directives, fixups = {}, [], [], []
+    ctx = _Ctx()
+    block_end = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        try:
+            if block_end is not None:
+                directives.append((lineno, raw.strip()))
+                if raw.strip().split()[:1] == [block_end]:
+                    block_end = None
+                continue
+            line = _strip_comment(raw)
+            stripped = line.strip()
+            if not stripped:
+                continue
+            col = len(line) - len(line.lstrip())
+            # labels: "name:" (several may precede a statement)
+            while True:
+                head = stripped.split(None, 1)[0] if stripped else ""
+                if head.endswith(":") and len(head) > 1 and ":" not in head[:-1] and \
+                        (head[0].isalpha() or head[0] in "_.$"):
+                    name = head[:-1]
+                    if name in labels:
+                        raise SyntaxErr("label %r redefined" % name, col)
+                    labels[name] = len(out)
+                    rest = stripped[len(head):]
+                    col += len(head) + len(rest) - len(rest.lstrip())
+                    stripped = rest.strip()
+                    if not stripped:
+                        break
+                    continue
+                break
+            if not stripped:
+                continue
+            if stripped.startswith("."):
+                word = stripped.split(None, 1)[0]
+                if word in _DIRECTIVE_BLOCKS:
+                    block_end = _DIRECTIVE_BLOCKS[word]
+                    directives.append((lineno, stripped))
+                elif word.startswith(_IGNORED_PREFIXES):
+                    directives.append((lineno, stripped))
+                else:
+                    _directive(word, stripped, col, out)
+                continue
+            pc = len(out)
+            enc, fix = encode_line(stripped, col, ctx)
+            for label, c in fix:
+                fixups.append((label, pc, lineno, c))
+            lines.append((pc, lineno, raw))
+            out += enc
+        except SyntaxErr as e:
+            raise AssemblerError(e.reason, lineno, e.col + 1, source) from None
+    if block_end is not None:
+        raise AssemblerError("missing %s" % block_end, len(text.splitlines()), 1, source)
+    for label, pc, lineno, c in fixups:
+        if label not in labels:
+            raise AssemblerError("undefined label %r" % label, lineno, c + 1, source)
+        delta = labels[label] - (pc + 4)
+        if delta % 4:
+            raise AssemblerError("branch target %r is not 4-byte aligned" % label, lineno, c + 1,
+                                 source)
+        delta //= 4
+        if not -0x8000 <= delta <= 0x7FFF:
+            raise AssemblerError("branch to %r out of range (%d dwords)" % (label, delta), lineno,
+                                 c + 1, source)
+        out[pc:pc + 2] = (delta & 0xFFFF).to_bytes(2, "little")
+    return Program(bytes(out), labels, lines, directives)
+
+
+def _directive(word, stmt, col, out):
+    args = stmt[len(word):].strip()
+    if word in (".text",):
+        return
+    if word == ".p2align":
+        parts = [a.strip() for a in args.split(",")]
+        num = parse_number(parts[0]) if parts[0] else None
+        if num is None or num[1] or not 0 <= num[0] <= 16:
+            raise SyntaxErr(".p2align expects a power of two exponent 0..16", col)
+        align = 1 << num[0]
+        pad = -len(out) % align
+        if len(parts) > 1 and parts[1]:
+            fill = parse_number(parts[1])
+            if fill is None or fill[1]:
+                raise SyntaxErr(".p2align fill must be an integer", col)
+            out += bytes([fill[0] & 0xFF]) * pad
+        else:
+            while pad >= 4 and len(out) % 4 == 0:
+                out += S_NOP
+                pad -= 4
+            out += b"\x00" * pad
+        return
+    sizes = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".long": 4, ".word": 4, ".4byte": 4,
+             ".int": 4, ".quad": 8, ".8byte": 8}
+    if word in sizes:
+        n = sizes[word]
+        for piece, c in split_top(args, col + len(word) + 1, ","):
+            num = parse_number(piece)
+            if num is None or num[1]:
+                raise SyntaxErr("%s expects integers, got %r" % (word, piece), c)
+            if not -(1 << (8 * n - 1)) <= num[0] < (1 << (8 * n)):
+                raise SyntaxErr("value %s does not fit in %s" % (piece, word), c)
+            out += (num[0] & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+        return
+    raise SyntaxErr("unknown directive %s" % word, col)
+
+
+def assemble(text, source=None):
+    return assemble_program(text, source).data

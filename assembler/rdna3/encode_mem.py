@@ -1,0 +1,201 @@
+"""Encode the memory families: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF."""
+import re
+
+from .constants import parse_number
+from .encode_alu import reg_operand, source_operand
+from .formats import ENCODING_BITS, FORMATS
+from .syntax import SyntaxErr
+from .tables import ACCEPT, BUF_FORMAT_NAMES, MEM
+
+_FORMAT_IDS = {v: k for k, v in BUF_FORMAT_NAMES.items()}
+_SEG = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
+
+
+def _num(text, col, name, lo, hi):
+    num = parse_number(text)
+    if num is None or num[1]:
+        raise SyntaxErr("%s expects an integer, got %r" % (name, text), col)
+    if not lo <= num[0] <= hi:
+        raise SyntaxErr("%s %d out of range [%d, %d]" % (name, num[0], lo, hi), col)
+    return num[0]
+
+
+def _swizzle(text, col):
+    m = re.match(r"^swizzle\((\w+)\s*(?:,(.*))?\)$", text)
+    if not m:
+        return _num(text, col, "offset", 0, 0xFFFF)
+    mode, args = m.group(1), [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
+    if mode == "QUAD_PERM" and len(args) == 4:
+        return 0x8000 | sum(_num(a, col, "lane", 0, 3) << (2 * i) for i, a in enumerate(args))
+    if mode == "SWAP" and len(args) == 1:
+        return 31 | _num(args[0], col, "swap mask", 1, 16) << 10
+    if mode == "REVERSE" and len(args) == 1:
+        return 31 | (_num(args[0], col, "reverse group", 2, 32) - 1) << 10
+    if mode == "BROADCAST" and len(args) == 2:
+        g = _num(args[0], col, "group size", 2, 32)
+        return (32 - g) | _num(args[1], col, "lane", 0, g - 1) << 5
+    if mode == "BITMASK_PERM" and len(args) == 1 and len(args[0]) == 7:
+        and_m = or_m = xor_m = 0
+        for i, ch in enumerate(args[0][1:-1]):
+            bit = 1 << (4 - i)
+            if ch == "0":
+                pass
+            elif ch == "1":
+                or_m |= bit
+            elif ch == "p":
+                and_m |= bit
+            elif ch == "i":
+                and_m |= bit
+                xor_m |= bit
+            else:
+                raise SyntaxErr("BITMASK_PERM characters are 0, 1, p, i", col)
+        return and_m | or_m << 5 | xor_m << 10
+    raise SyntaxErr("malformed swizzle %r" % text, col)
+
+
+def _scaled(tok, col, s, shift, role, mnem):
+    """sbase/srsrc fields count SGPR pairs/quads."""
+    code = reg_operand(tok, col, "s", s[3], None, 0, role, mnem)
+    if not (ACCEPT[s[4]] >> (code >> shift)) & 1:
+        raise SyntaxErr("operand %s of %s cannot be %s" % (role, mnem, tok), col)
+    return code >> shift
+
+
+class _Word:
+    def __init__(self, fam, op, fval):
+        self.fam = fam
+        self.fields = FORMATS[fam][1]
+        lo, _ = self.fields["op"]
+        self.w = ENCODING_BITS[fam][1] | op << lo | fval
+
+    def set(self, name, v):
+        lo, width = self.fields[name]
+        self.w = (self.w & ~(((1 << width) - 1) << lo)) | ((v & ((1 << width) - 1)) << lo)
+
+
+def encode_mem(name, op, entry, mnem, ops, mods, ctx):
+    _, spec, fmask, fval, mmask = entry
+    fam = "FLAT" if name in _SEG else name
+    w = _Word(fam, op, fval)
+    if fam == "FLAT":
+        w.set("seg", _SEG[name])
+    size = FORMATS[fam][0]
+    lit = None
+    flags = {}
+    offset_text = None
+    for m, c in mods:
+        key, _, val = m.partition(":")
+        if key in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen") and not val:
+            if key not in w.fields or not (mmask >> w.fields[key][0]) & 1:
+                raise SyntaxErr("%s does not support %s" % (mnem, key), c)
+            flags[key] = c
+        elif key in ("offset", "offset0", "offset1", "format") and val:
+            flags[key] = (val, c)
+        else:
+            raise SyntaxErr("unknown modifier %r for %s" % (m, mnem), c)
+    for k in flags:
+        if k in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen"):
+            w.set(k, 1)
+    want = list(spec)
+    if fam == "FLAT" and "_atomic_" in mnem and "glc" not in flags:
+        want = [s for s in want if not (s[0] == "reg" and s[1] == "vdst")]
+    if len(ops) != len(want):
+        what = "few" if len(ops) < len(want) else "many"
+        col = ops[min(len(ops), len(want)) - 1][1] if ops else ctx.mnem_end
+        raise SyntaxErr("too %s operands for %s: expected %d, got %d" % (what, mnem, len(want), len(ops)),
+                        col)
+    for s, (tok, col) in zip(want, ops):
+        role = s[1] if s[0] != "off" else "addr"
+        if fam == "SMEM":
+            if s[0] == "imm":
+                w.set("sdata", _num(tok, col, "s_atc_probe mode", 0, 127))
+            elif role == "sdata":
+                w.set("sdata", reg_operand(tok, col, "s", s[3], s[4], 0, role, mnem))
+            elif role == "sbase":
+                w.set("sbase", _scaled(tok, col, s, 1, role, mnem))
+            else:
+                num = parse_number(tok)
+                if num is not None and not num[1] and "offset" not in flags:
+                    w.set("soffset", 124)
+                    w.set("offset", _num(tok, col, "SMEM offset", -0x100000, 0xFFFFF))
+                else:
+                    code, lit, *_ = source_operand(tok, col, 1, "b32", s[4], "soffset", mnem)
+                    w.set("soffset", code)
+        elif fam == "DS":
+            w.set(role, reg_operand(tok, col, "v", s[3], None, 256, role, mnem))
+        elif fam == "FLAT":
+            if role == "addr":
+                if tok == "off":
+                    if name != "SCRATCH":
+                        raise SyntaxErr("%s needs a VGPR address" % mnem, col)
+                else:
+                    n = 2 if name == "FLAT" or (name == "GLOBAL" and ops[-1][0] == "off") else 1
+                    w.set("addr", reg_operand(tok, col, "v", n, None, 256, role, mnem))
+                    if name == "SCRATCH":
+                        w.set("sve", 1)
+            elif role == "saddr":
+                if tok == "off":
+                    w.set("saddr", 124)
+                else:
+                    w.set("saddr", reg_operand(tok, col, "s", s[3], s[4], 0, role, mnem))
+            else:
+                w.set(role, reg_operand(tok, col, "v", s[3], None, 256, role, mnem))
+        else:                                           # MUBUF / MTBUF
+            if role == "vdata":
+                n = s[3] + (1 if "tfe" in flags else 0)
+                w.set("vdata", reg_operand(tok, col, "v", n, None, 256, role, mnem))
+            elif role in ("vaddr", "addr"):
+                n = ("offen" in flags) + ("idxen" in flags)
+                if tok == "off":
+                    if n:
+                        raise SyntaxErr("%s with offen/idxen needs a VGPR address" % mnem, col)
+                else:
+                    if not n:
+                        raise SyntaxErr("a VGPR address of %s needs offen or idxen" % mnem, col)
+                    w.set("vaddr", reg_operand(tok, col, "v", n, None, 256, role, mnem))
+            elif role == "srsrc":
+                w.set("srsrc", _scaled(tok, col, s, 2, role, mnem))
+            else:
+                code, lit, *_ = source_operand(tok, col, 1, "b32", s[4], "soffset", mnem)
+                w.set("soffset", code)
+    for key in ("offset", "offset0", "offset1", "format"):
+        if key not in flags:
+            continue
+        val, c = flags[key]
+        if fam == "SMEM" and key == "offset":
+            w.set("offset", _num(val, c, "SMEM offset", -0x100000, 0xFFFFF))
+        elif fam == "DS":
+            if key == "offset":
+                v = _swizzle(val, c) if mnem == "ds_swizzle_b32" else _num(val, c, "DS offset", 0, 0xFFFF)
+                w.set("offset0", v & 0xFF)
+                w.set("offset1", v >> 8)
+            elif key in ("offset0", "offset1"):
+                w.set(key, _num(val, c, key, 0, 255))
+            else:
+                raise SyntaxErr("unknown modifier format for %s" % mnem, c)
+        elif fam == "FLAT" and key == "offset":
+            lo, hi = (0, 0xFFF) if name == "FLAT" else (-0x1000, 0xFFF)
+            w.set("offset", _num(val, c, "%s offset" % name, lo, hi))
+        elif fam in ("MUBUF", "MTBUF") and key == "offset":
+            w.set("offset", _num(val, c, "buffer offset", 0, 0xFFF))
+        elif fam == "MTBUF" and key == "format":
+            if val.startswith("[") and val.endswith("]") and val[1:-1] in _FORMAT_IDS:
+                w.set("format", _FORMAT_IDS[val[1:-1]])
+            else:
+                w.set("format", _num(val, c, "format", 0, 127))
+        else:
+            raise SyntaxErr("%s does not take %s" % (mnem, key), c)
+    if fam == "MTBUF" and "format" not in flags:
+        w.set("format", 1)
+    if fam == "SMEM" and not spec:
+        pass
+    out = w.w.to_bytes(size, "little")
+    if lit is not None:
+        out += lit.to_bytes(4, "little")
+    return out, []
+
+
+MEM_BY_NAME = {}
+for _name, _ops in MEM.items():
+    for _op, _entry in _ops.items():
+        MEM_BY_NAME.setdefault(_entry[0], (_name, _op, _entry))
