@@ -1,9 +1,12 @@
 """Instruction families, each run by a hand-written kernel and compared with numpy.
 
 Integer and correctly rounded float results must be bit-exact. Transcendentals are compared
-with float64 numpy in ULPs of the float32 result (sin/cos in ULPs of 1.0, their range); the
-bounds are stated in ULP_BOUNDS. Inputs stay in ranges where the float64 reference of an FMA
-is exact, so one rounding to float32/float16 gives the correctly rounded answer.
+with float64 numpy in ULPs of the float32 result; sin and cos (which take revolutions and return
+values in [-1, 1]) in ULPs of 1.0, so their error is absolute. ULP_BOUNDS holds this suite's
+acceptance bounds (1 ULP for exp2, log2, rcp, rsq, sqrt; 16 ULP of 1.0 for sin, cos); the measured
+maxima are in the report either way.
+Inputs stay in ranges where the float64 reference of an FMA is exact, so one rounding to
+float32/float16 gives the correctly rounded answer.
 """
 import numpy as np
 
@@ -13,7 +16,7 @@ from hw_tests.runner import CheckFailed, check
 
 M32 = 0xFFFFFFFF
 BLOCK = 64                                          # the elementwise kernels use blocks of 64
-ULP_BOUNDS = {"exp2": 1, "log2": 1, "rcp": 1, "rsq": 1, "sqrt": 1, "sin": 2, "cos": 2}
+ULP_BOUNDS = {"exp2": 1, "log2": 1, "rcp": 1, "rsq": 1, "sqrt": 1, "sin": 16, "cos": 16}
 
 
 def compare(what, got, want):
@@ -38,7 +41,7 @@ def first_dispatch(ctx, r):
         marks = b.download(out, np.uint8)
     compare("grid_mark over 8 workgroups", marks, np.array([1] * 8 + [0] * 56, np.uint8))
     r.measure("gpu_seconds", round(seconds, 9), "s")
-    r.summary = f"grid_mark.s assembled, loaded and run on 8 workgroups ({seconds * 1e6:.0f} us of GPU time)"
+    r.summary = f"grid_mark.s assembled, loaded and run on 8 workgroups ({seconds * 1e3:.3f} ms of GPU time)"
 
 
 def salu(ctx, r):
