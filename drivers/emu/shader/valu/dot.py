@@ -12,7 +12,7 @@ the low / high half with the other half preserved).
 import numpy as np
 
 from .bits import U16, U32, bf16_to_f32, half, i32, sext, write_half
-from .fp import F16, F32, finish, flush, fma_narrow, modify, neg_abs
+from .fp import F16, F32, finish, fma_narrow, modify, neg_abs, operand
 from .kinds import K16, K32
 from .packed import f16_lanes, lanes
 from .registry import op
@@ -54,17 +54,10 @@ def v_dot2_f32_bf16(ctx, srcs, old):
 @op("v_dot2acc_f32_f16", (32, 32), 32)
 def v_dot2acc_f32_f16(ctx, srcs, old):
     """VOP2: D = S0.lo * S1.lo + S0.hi * S1.hi + D (halves map straight through)."""
-    plain = _Plain(ctx)
-    acc = modify(plain, F32, old, 2)
-    a = [modify(plain, F16, half(srcs[0], k), 0) for k in (0, 1)]
-    b = [modify(plain, F16, half(srcs[1], k), 1) for k in (0, 1)]
+    acc = operand(F32, old, ctx.mode)
+    a = [modify(ctx, F16, half(srcs[0], k), 0) for k in (0, 1)]   # DPP neg / abs of S0, S1
+    b = [modify(ctx, F16, half(srcs[1], k), 1) for k in (0, 1)]
     return K32.write(ctx, old, _dot2_f32(a, b, acc))
-
-
-class _Plain:
-    """Modifier-free view of ctx (VOP2 encodings have none besides DPP's, applied by read)."""
-    def __init__(self, ctx):
-        self.neg, self.abs, self.mode = ctx.neg & 3, ctx.abs & 3, ctx.mode
 
 
 @op("v_dot2_f16_f16", (32, 32, 32), 32)
@@ -119,12 +112,9 @@ def _mix_source(ctx, srcs, i):
     """f16 (op_sel half) when op_sel_hi[i], else f32; neg_lo = negate, neg_hi = abs."""
     neg, absolute = ctx.neg >> i & 1, ctx.neg_hi >> i & 1
     if ctx.opsel_hi >> i & 1:
-        x = neg_abs(F16, half(srcs[i], ctx.opsel >> i & 1), neg, absolute).view(np.float16)
-        if not F16.keep(ctx.mode):
-            x = flush(F16, x)
-        return x.astype(np.float32)
-    x = neg_abs(F32, srcs[i], neg, absolute).view(np.float32)
-    return x if F32.keep(ctx.mode) else flush(F32, x)
+        h = half(srcs[i], ctx.opsel >> i & 1)
+        return operand(F16, h, ctx.mode, neg, absolute).astype(np.float32)
+    return operand(F32, srcs[i], ctx.mode, neg, absolute)
 
 
 def _mix(ctx, srcs, fmt):

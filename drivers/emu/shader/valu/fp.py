@@ -51,9 +51,6 @@ class Fmt:
     def bits(self, x):
         return np.asarray(x, self.dtype).view(self.utype)
 
-    def const(self, value):
-        return self.utype(value)
-
 
 F16 = Fmt("f16", np.float16, U16, 16, 10, 15, "denorm_f16_64")
 F32 = Fmt("f32", np.float32, U32, 32, 23, 127, "denorm_f32")
@@ -93,19 +90,6 @@ def flush(fmt, x):
     return np.where(denorm, b & fmt.utype(fmt.sign), b).view(fmt.dtype)
 
 
-def modify(ctx, fmt, bits, i, flush_denorm=True):
-    """Float source i from raw bits of its width, with abs/neg and the input denormal rule."""
-    b = bits.astype(fmt.utype)
-    if ctx.abs >> i & 1:
-        b = b & fmt.utype(fmt.sign - 1)
-    if ctx.neg >> i & 1:
-        b = b ^ fmt.utype(fmt.sign)
-    x = b.view(fmt.dtype)
-    if flush_denorm and not fmt.keep(ctx.mode):
-        x = flush(fmt, x)
-    return x
-
-
 def neg_abs(fmt, bits, neg, abs_):
     """abs then neg on raw bits (no denormal handling)."""
     b = bits.astype(fmt.utype)
@@ -114,6 +98,19 @@ def neg_abs(fmt, bits, neg, abs_):
     if neg:
         b = b ^ fmt.utype(fmt.sign)
     return b
+
+
+def operand(fmt, bits, mode, neg=0, abs_=0, flush_denorm=True):
+    """A float operand from raw bits: abs, neg, then the input denormal rule of MODE."""
+    x = neg_abs(fmt, bits, neg, abs_).view(fmt.dtype)
+    if flush_denorm and not fmt.keep(mode):
+        x = flush(fmt, x)
+    return x
+
+
+def modify(ctx, fmt, bits, i, flush_denorm=True):
+    """Float source i with the VOP3 / DPP abs and neg bits of slot i."""
+    return operand(fmt, bits, ctx.mode, ctx.neg >> i & 1, ctx.abs >> i & 1, flush_denorm)
 
 
 def finish(ctx, fmt, r, omod=True, clamp=True):

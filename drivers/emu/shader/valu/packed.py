@@ -8,7 +8,7 @@ clamp clamps each f16 result to [0, 1] / saturates each integer result.
 import numpy as np
 
 from .bits import U16, half, pack16
-from .fp import F16, finish, fma_narrow, fmax, fmin, modify
+from .fp import F16, finish, fma_narrow, fmax, fmin, operand
 from .registry import op
 
 
@@ -19,16 +19,10 @@ def lanes(ctx, srcs, i):
 
 
 def f16_lanes(ctx, srcs, i):
+    """(low lane, high lane) f16 values of source i: neg_lo / neg_hi applied, denormals per MODE."""
     lo, hi = lanes(ctx, srcs, i)
-    lo = modify(_Mods(ctx, ctx.neg), F16, lo, i)
-    hi = modify(_Mods(ctx, ctx.neg_hi), F16, hi, i)
-    return lo, hi
-
-
-class _Mods:
-    """A view of ctx whose `neg` is the given field (neg_lo or neg_hi) and no abs."""
-    def __init__(self, ctx, neg):
-        self.neg, self.abs, self.mode = neg, 0, ctx.mode
+    return (operand(F16, lo, ctx.mode, ctx.neg >> i & 1),
+            operand(F16, hi, ctx.mode, ctx.neg_hi >> i & 1))
 
 
 def _pk_float(name, nsrc, f):
@@ -53,7 +47,7 @@ _pk_float("v_pk_fma_f16", 3, lambda ctx, a, b, c: fma_narrow(F16, a, b, c))
 def v_pk_fmac_f16(ctx, srcs, old):
     """VOP2: D.lo = fma(S0.lo, S1.lo, D.lo), D.hi likewise (no op_sel)."""
     def lane(k):
-        a, b, c = (modify(_Mods(ctx, 0), F16, half(x, k), 0) for x in (srcs[0], srcs[1], old))
+        a, b, c = (operand(F16, half(x, k), ctx.mode) for x in (srcs[0], srcs[1], old))
         return finish(ctx, F16, fma_narrow(F16, a, b, c), omod=False)
     return pack16(lane(0), lane(1))
 
