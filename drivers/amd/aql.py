@@ -4,6 +4,8 @@ Layouts from the HSA runtime headers (hsa.h, amd_hsa_queue.h, amd_hsa_signal.h).
 built as 16 little-endian dwords; the first dword (header + setup) must reach the ring last,
 because the CP treats a valid header as "this packet is ready" — :func:`publish` does that.
 """
+import struct
+
 import numpy as np
 
 PACKET_BYTES = 64
@@ -52,17 +54,15 @@ def kernel_dispatch(kernel_object, kernarg_address, grid, block, group_segment_s
     items = [g * b for g, b in zip(grid, block)]
     if any(x >= 1 << 32 for x in items):
         raise ValueError(f"grid of {items} work-items does not fit the packet's 32-bit grid_size fields")
-    p = np.zeros(16, np.uint32)
-    p[0] = header | ((dims << SETUP_DIMENSIONS_SHIFT) << 16)
-    p[1] = block[0] | (block[1] << 16)
-    p[2] = block[2]
-    p[3:6] = items
-    p[6] = private_segment_size
-    p[7] = group_segment_size
-    p[8:10] = _split(kernel_object)
-    p[10:12] = _split(kernarg_address)
-    p[14:16] = _split(completion_signal)
-    return p
+    raw = _DISPATCH.pack(header, dims << SETUP_DIMENSIONS_SHIFT, block[0], block[1], block[2], 0, *items,
+                         private_segment_size, group_segment_size, kernel_object, kernarg_address, 0,
+                         completion_signal)
+    return np.frombuffer(raw, np.uint32).copy()
+
+
+# hsa_kernel_dispatch_packet_t: header, setup, workgroup_size_x/y/z, reserved0, grid_size_x/y/z,
+# private_segment_size, group_segment_size, kernel_object, kernarg_address, reserved2, completion_signal
+_DISPATCH = struct.Struct("<HHHHHHIIIIIQQQQ")
 
 
 def pm4_indirect(ib_address, ib_dwords, completion_signal=0, header=HEADER_BARRIER | SYSTEM_FENCES):
