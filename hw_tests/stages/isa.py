@@ -87,7 +87,7 @@ def _elementwise(ctx, name, a, b, c, per_item):
 
 def valu_f32(ctx, r):
     """VALU f32: add, sub, mul, fma, fmac, min, max, cvt_i32 bit-exact against numpy"""
-    n = ctx.size(4096, 256, r, "work-items")
+    n = r.measure("work_items", ctx.size(4096, 256, r, "work-items"))
     a, b, c = _inputs(n, 0.5, 2, 1), _inputs(n, 0.5, 2, 2), _inputs(n, 0.5, 2, 3)
     a[:4] = [np.float32(1e-39), -0.0, 3.5, -7.75]        # a denormal, a signed zero, exact halves
     r.step(f"{n} work-items")
@@ -103,7 +103,7 @@ def valu_f32(ctx, r):
 
 def valu_f16(ctx, r):
     """VALU f16 and packed f16: add, mul, fma, pk_add, pk_mul, pk_fma, conversions bit-exact"""
-    n = ctx.size(4096, 256, r, "work-items")
+    n = r.measure("work_items", ctx.size(4096, 256, r, "work-items"))
     h = [_inputs(2 * n, 1 / 16, 4, s, np.float16) for s in (4, 5, 6)]
     a, b, c = (x.view(np.uint32) for x in h)
     r.step(f"{n} work-items")
@@ -126,7 +126,7 @@ def valu_f16(ctx, r):
 
 def valu_int(ctx, r):
     """VALU integer: add, sub, mul lo/hi, shifts, logic, min/max, bfe, select, carry, popcount, cvt"""
-    n = ctx.size(4096, 256, r, "work-items")
+    n = r.measure("work_items", ctx.size(4096, 256, r, "work-items"))
     rng = np.random.default_rng(9)
     a = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
     b = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
@@ -159,7 +159,7 @@ def ulp_error(got, want, unit=None):
 
 def transcendental(ctx, r):
     """Transcendentals (exp2, log2, rcp, rsq, sqrt, sin, cos): error in ULP against float64"""
-    n = ctx.size(4096, 256, r, "work-items")
+    n = r.measure("work_items", ctx.size(4096, 256, r, "work-items"))
     rng = np.random.default_rng(11)
     x = np.zeros((n, 8), np.float32)
     x[:, 0] = rng.uniform(-20, 20, n)                                   # exp2
@@ -192,7 +192,7 @@ def transcendental(ctx, r):
 
 def vopd(ctx, r):
     """VOPD: dual-issue pairs (add/mul, sub/max, min/mov, fmac/fmac) bit-exact"""
-    n = ctx.size(4096, 256, r, "work-items")
+    n = r.measure("work_items", ctx.size(4096, 256, r, "work-items"))
     a, b = _inputs(n, 0.5, 2, 12), _inputs(n, 0.5, 2, 13)
     r.step(f"{n} work-items")
     got = _elementwise(ctx, "vopd", a, b, np.zeros(n, np.float32), 8)

@@ -35,7 +35,7 @@ def _share(ctx, r, key, measured, peak, unit, scale):
         return f"{rate(measured / scale, unit)} (no theoretical peak for {ctx.node.family})"
     r.measure(f"{key}_peak", peak / scale, unit)
     pct = 100 * measured / peak
-    r.measure(f"{key}_percent_of_peak", round(pct, 4), "%")
+    r.measure(f"{key}_percent_of_peak", pct, "%")
     where = "virtual GPU: " if ctx.emulated else ""
     tail = " -- this measures the simulator" if ctx.emulated else ""
     shown = f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
