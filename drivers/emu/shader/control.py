@@ -2,8 +2,10 @@
 or hint (s_waitcnt, s_delay_alu, s_clause, s_nop...), which are no-ops because the simulator
 executes every instruction to completion in program order.
 
-Closures that move the PC themselves carry ``sets_pc``; the executor regroups waves by PC after
-them.  A branch target is PC + 4 + simm16 * 4.
+Closures that move the PC themselves carry ``sets_pc`` and return the new PC when every wave of
+the group went the same way (None when they diverged); the executor regroups waves by PC unless
+a uniform branch leaves a group holding every runnable wave together.  A branch target is
+PC + 4 + simm16 * 4.
 """
 import numpy as np
 
@@ -58,13 +60,22 @@ def build_sopp(ins, pc, size):
 
         def branch(st, sel):
             st.pc[sel] = target
+            return target
         branch.sets_pc = True
         return branch
     if m in _COND:
         target, cond = nxt + 4 * _simm16(ins), _COND[m]
 
         def cbranch(st, sel):
-            st.pc[sel] = np.where(cond(st, sel), target, nxt)
+            taken = cond(st, sel)
+            if taken.all():
+                st.pc[sel] = target
+                return target
+            if not taken.any():
+                st.pc[sel] = nxt
+                return nxt
+            st.pc[sel] = np.where(taken, target, nxt)
+            return None
         cbranch.sets_pc = True
         return cbranch
     if m in _NEVER:

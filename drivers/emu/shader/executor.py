@@ -176,6 +176,7 @@ def run_waves(st, program, budget):
         members = runnable & (st.pc == pc)
         n = int(members.sum())
         sel = everyone if n == W else np.flatnonzero(members)
+        whole = n == int(runnable.sum())         # no other wave could join this group
         while True:
             step = program.step(pc)
             budget[0] -= n
@@ -187,7 +188,10 @@ def run_waves(st, program, budget):
                 st.lane_ops += n * WAVE32
             if step.sets_pc or step.ends:
                 st.pc[sel] = pc
-                step.fn(st, sel)
+                target = step.fn(st, sel)
+                if target is not None and whole:
+                    pc = int(target)          # a uniform branch: the group stays together
+                    continue
                 break
             if step.fn is not None:
                 try:
