@@ -182,20 +182,19 @@ def round_to_odd_sum(a, b):
     so a second rounding to any format of <= 51 bits is exact (Boldo & Melquiond)."""
     with np.errstate(invalid="ignore", over="ignore"):
         s, err = two_sum(a, b)
-        fix = np.isfinite(s) & np.isfinite(err) & (err != 0) & ((s.view(U64) & U64(1)) == 0)
-        toward = np.where(err > 0, np.inf, -np.inf)
-        return np.where(fix, np.nextafter(s, toward), s)
+        # a finite non-zero error means s is finite and inexact (an exact zero sum keeps the
+        # IEEE sign of a + b)
+        fix = np.isfinite(err) & (err != 0) & ((s.view(U64) & U64(1)) == 0)
+        if not fix.any():
+            return s
+        return np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
 
 
 def fma_narrow(fmt, a, b, c):
     """fma for f16/f32 operands: the product is exact in float64, the sum is rounded to odd,
     then rounded once to the destination format."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        p = a.astype(np.float64) * b.astype(np.float64)
-        s = round_to_odd_sum(p, c.astype(np.float64))
-        exact_zero = (p + c.astype(np.float64)) == 0        # signed zero of p + c per IEEE
-        s = np.where(exact_zero & (s == 0), p + c.astype(np.float64), s)
-        return s.astype(fmt.dtype)
+    p = a.astype(np.float64) * b.astype(np.float64)
+    return round_to_odd_sum(p, c.astype(np.float64)).astype(fmt.dtype)
 
 
 _SPLIT = 134217729.0        # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
