@@ -8,6 +8,7 @@ which sizes it used.
 import re
 
 from drivers.kernel import RealKernel
+from hw_tests.runner import FAIL
 
 VENDORS = ("amd",)
 
@@ -27,13 +28,9 @@ def parse_device(text):
     return vendor, int(m.group(2))
 
 
-def _shown(value):
-    return " x ".join(map(str, value)) if isinstance(value, tuple) else str(value)
-
-
 def attach_simulator(kernel):
     """Give the virtual GPU the RDNA3 wave simulator when it has no shader executor yet (without
-    one every dispatch fails; the kernels stage then names the missing layer)."""
+    one every dispatch fails; first_dispatch then names the missing layer)."""
     gpu = getattr(kernel, "gpu", None)
     if gpu is None or gpu.executor is not None:
         return
@@ -77,7 +74,7 @@ class Context:
         if not self.emulated:
             return hardware
         if result is not None and simulator != hardware:
-            result.note(f"virtual GPU: {what} {_shown(simulator)} (a card runs {_shown(hardware)})")
+            result.note(f"virtual GPU: {what} {simulator} (a card runs {hardware})")
         return simulator
 
     def open_device(self):
@@ -94,7 +91,7 @@ class Context:
         if error is None or error == self._gpu_error_seen:
             return
         self._gpu_error_seen = error
-        if result.status == "FAIL":
+        if result.status == FAIL:
             result.note(f"virtual GPU: {error}")
             if "illegal instruction" in error and result.error is not None:
                 result.error.setdefault("layer", "drivers.emu.shader")
