@@ -243,3 +243,17 @@ def test_m0_relative_vgpr_moves_per_wave():
     assert lanes_of(st, 1, 1).tolist() == (LANES + 60).tolist()
     assert lanes_of(st, 8, 0).tolist() == (LANES + 50).tolist() and not lanes_of(st, 9, 0).any()
     assert lanes_of(st, 9, 1).tolist() == (LANES + 50).tolist() and not lanes_of(st, 8, 1).any()
+
+
+def test_every_vector_alu_opcode_the_decoder_knows_has_an_implementation():
+    from assembler.rdna3.tables import ALU, VOPD
+    from drivers.emu.shader.valu import VALU
+    from drivers.emu.shader.vector import CORE_OPS, base_mnemonic
+    names = {m for fam in ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
+             for e in ALU[fam].values() for m in (e[0], e[5], e[6]) if m}
+    names |= {e[0] for side in VOPD.values() for e in side.values()}
+    missing = sorted({base_mnemonic(m) for m in names} - set(VALU) - set(CORE_OPS))
+    assert missing == []
+    contract_core = {"v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32", "v_permlane16_b32",
+                     "v_permlanex16_b32", "v_nop", "v_pipeflush"}
+    assert contract_core <= set(CORE_OPS) and not contract_core & set(VALU)

@@ -18,7 +18,8 @@ U32, U64 = np.uint32, np.uint64
 SOURCE_ROLES = ("src0", "vsrc1", "src1", "src2", "simm32")
 CORE_OPS = ("v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32", "v_permlane16_b32",
             "v_permlanex16_b32", "v_nop", "v_pipeflush", "v_swap_b32", "v_permlane64_b32",
-            "v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32", "v_swaprel_b32")
+            "v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32", "v_swaprel_b32",
+            "v_illegal")
 # M0-relative VGPR moves: (source index from M0 bits, destination index from M0 bits), each
 # None (not relative) or (shift, mask) of the M0 field added to the register number.
 _MOVREL = {"v_movrels_b32": ((0, 0xFFFFFFFF), None), "v_movreld_b32": (None, (0, 0xFFFFFFFF)),
@@ -199,6 +200,8 @@ def build_cross_lane(ins, pc, vgprs):
     ops = ins.operands
     if m in ("v_nop", "v_pipeflush"):
         return None
+    if m == "v_illegal":
+        raise IllegalInstruction(pc, "v_illegal executed")
     if m == "v_readlane_b32":
         dst, src, lane = ops
         read, lane_read, w = vector_reader(src, 32, m, vgprs), scalar_reader(lane, 32, m), scalar_writer(dst, 32)
