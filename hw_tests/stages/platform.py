@@ -47,8 +47,8 @@ def sysfs(ctx, r):
     render = node.render_node
     check(render is not None, "the node has no drm_render_minor")
     check(kernel.exists(render), f"render node {render} does not exist")
-    reason = node.unsupported_reason
-    check(reason is None, f"this stack cannot run compute on the node: {reason}")
+    if node.unsupported_reason:
+        r.note(f"this stack cannot run compute on the node: {node.unsupported_reason}")
     bank = node.mem_banks[0]
     for key, value, unit in (("compute_units", cus, ""), ("simd_count", node.simd_count, ""),
                              ("wave_size", node.wave_size, "lanes"), ("engine_clock_mhz", node.engine_clock_mhz, "MHz"),
@@ -62,6 +62,8 @@ def sysfs(ctx, r):
 
 def open_device(ctx, r):
     """Open /dev/kfd and the render node, acquire the GPU VM, create the queues"""
+    reason = ctx.node.unsupported_reason
+    check(reason is None, f"this stack cannot run compute on {ctx.node.gfx_target}: {reason}")
     r.step("opening /dev/kfd, the render node and the queues")
     dev = ctx.open_device()
     version = dev.kfd.version
