@@ -266,18 +266,21 @@ class ComputeQueue:
         buffer with one slot per ring packet: a slot is rewritten only after the ring has
         wrapped, i.e. after the submission that read it has been consumed."""
         if self._signal_words is None:
+            cap = self.hw.capacity
             self._signal_words = np.array(self.pm4_signal(0), np.uint32)
-            self._signal_aql = aql.pm4_indirect(0, len(self._signal_words))
-            self._signal_slots = self.device.memory.alloc(self.hw.capacity * 64, GTT)
+            self._signal_slots = self.device.memory.alloc(cap * 64, GTT)
             self._signal_u32 = self._signal_slots.view(np.uint32)
+            # one ready-made PM4-IB packet per slot, pointing at that slot
+            packets = np.tile(aql.pm4_indirect(0, len(self._signal_words)), (cap, 1))
+            slot_va = self._signal_slots.va + 64 * np.arange(cap, dtype=np.uint64)
+            packets[:, 2] = (slot_va & 0xFFFFFFFF).astype(np.uint32)
+            packets[:, 3] = (slot_va >> np.uint64(32)).astype(np.uint32)
+            self._signal_aql = packets
         words = self._signal_words
         words[5], words[6] = value & 0xFFFFFFFF, value >> 32
-        base = (value % self.hw.capacity) * 16
-        self._signal_u32[base:base + len(words)] = words
-        packet = self._signal_aql.copy()
-        va = self._signal_slots.va + base * 4
-        packet[2], packet[3] = va & 0xFFFFFFFF, va >> 32
-        return packet
+        slot = value % self.hw.capacity
+        self._signal_u32[slot * 16:slot * 16 + len(words)] = words
+        return self._signal_aql[slot]
 
     _signal_words = _signal_slots = None
 
