@@ -246,3 +246,29 @@ def test_unsupported_instruction_names_pc():
         run_code(code)
     assert e.value.pc == CODE_VA + 8
     assert "s_subvector_loop_begin" in str(e.value)
+
+
+def test_every_scalar_opcode_the_decoder_knows_is_implemented():
+    """Build the closure of each SOP1/SOP2/SOPC/SOPK/SOPP opcode (operand fields zero); only the
+    wave64 subvector loops and the trap-handler return are refused, naming themselves."""
+    from assembler.rdna3.decoder import decode
+    from assembler.rdna3.formats import put
+    from assembler.rdna3.tables import ALU
+    from drivers.emu.shader.executor import ValuEnv
+    from drivers.emu.shader.program import Program
+    refused = set()
+    builder = Program(None, 32, ValuEnv())
+    for fam in ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"):
+        for op, entry in ALU[fam].items():
+            fields = {"op": op}
+            if entry[0] in ("s_getreg_b32", "s_setreg_b32", "s_setreg_imm32_b32"):
+                fields["simm16"] = 1 | 31 << 11                   # hwreg(HW_REG_MODE)
+            elif entry[0] == "s_sendmsg":
+                fields["simm16"] = 3                              # MSG_DEALLOC_VGPRS
+            ins, size = decode(put(fam, **fields).to_bytes(4, "little") + bytes(12), 0)
+            try:
+                builder._closure(ins, CODE_VA, size)
+            except IllegalInstruction as e:
+                assert ins.mnemonic in str(e)
+                refused.add(ins.mnemonic)
+    assert refused == {"s_subvector_loop_begin", "s_subvector_loop_end", "s_rfe_b64"}

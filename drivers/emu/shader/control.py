@@ -16,7 +16,8 @@ from .state import EXEC_LO, MODE_DENORM_F32, MODE_ROUND_F32, VCC_LO
 ORDERING_ONLY = frozenset((
     "s_nop", "s_clause", "s_delay_alu", "s_waitcnt", "s_waitcnt_depctr", "s_set_inst_prefetch_distance",
     "s_sleep", "s_setprio", "s_incperflevel", "s_decperflevel", "s_ttracedata_imm", "s_wait_event",
-    "s_setkill", "s_icache_inv", "s_version"))
+    "s_setkill", "s_icache_inv", "s_version", "s_wait_idle", "s_wakeup", "s_ttracedata"))
+ENDS_WAVE = frozenset(("s_endpgm", "s_endpgm_saved", "s_endpgm_ordered_ps_done"))
 
 # Messages a compute wave may send; the virtual GPU has nothing to do for any of them.
 SENDMSG_ACCEPTED = frozenset((1, 3, 5, 6))     # INTERRUPT, DEALLOC_VGPRS, STALL_WAVE_GEN, HALT_WAVES
@@ -44,7 +45,7 @@ def build_sopp(ins, pc, size):
     if m in ORDERING_ONLY:
         return None
     nxt = pc + size
-    if m == "s_endpgm":
+    if m in ENDS_WAVE:
         def endpgm(st, sel):
             st.done[sel] = True
         endpgm.ends = True

@@ -350,6 +350,9 @@ def build_sop1(ins, pc, size):
         return _build_pc_op(ins, pc, size)
     if m.startswith(("s_movrels", "s_movreld")):
         return _build_movrel(ins)
+    if m == "s_rfe_b64":
+        raise IllegalInstruction(pc, f"{ins.text}: returns from a trap handler, and waves on the virtual "
+                                     f"GPU run without one")
     if m.startswith("s_sendmsg_rtn"):
         width = 64 if m.endswith("64") else 32
         w = scalar_writer(ops[0], width)
