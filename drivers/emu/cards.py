@@ -136,33 +136,62 @@ def _cpu_properties(cores, clock_mhz, links):
     return values
 
 
+MAX_GPUS = 8                # PCI buses 0x03, 0x23 ... 0xE3: one root port per GPU
+PEER_LINK_NON_COHERENT = 1 << 1   # CRAT_IOLINK_FLAGS_NON_COHERENT
+
+
+def gpu_location_id(card, gpu_node):
+    """PCI (bus << 8 | devfn) of the ``gpu_node``-th GPU (1-based): each on its own bus."""
+    return card.location_id + 0x2000 * (gpu_node - 1)
+
+
+def gpu_id_for(card, gpu_node):
+    """amdkfd hashes the PCI location into a 16-bit gpu_id; here a stable, distinct stand-in."""
+    return (0xD1DA + (card.device_id & 0xFF) + 0x3A5 * (gpu_node - 1)) & 0xFFFF
+
+
 def render_topology(card, render_minor=128, cpu_name="AMD Ryzen 9 7950X 16-Core Processor",
-                    cpu_cores=32, system_memory=64 * GiB):
-    """The sysfs files of one machine with ``card``: {absolute path: text}."""
+                    cpu_cores=32, system_memory=64 * GiB, gpus=1):
+    """The sysfs files of one machine with ``gpus`` of ``card``: {absolute path: text}.
+
+    GPU k (1-based) is node k with render minor ``render_minor + k - 1``.  Every GPU has one
+    PCIe io_link to the CPU node; two GPUs on PCIe are not io_links of each other but p2p_links
+    (kfd_dev_create_p2p_links), when each can reach the other's VRAM through a large BAR.
+    """
+    if not 1 <= gpus <= MAX_GPUS:
+        raise ValueError(f"a machine holds 1 to {MAX_GPUS} GPUs, not {gpus}")
     root = "/sys/devices/virtual/kfd/kfd/topology"
     files = {f"{root}/generation_id": "1\n",
              f"{root}/system_properties": _props_text({"platform_oem": 0x414D44, "platform_id": 0x4D4F4F42,
                                                         "platform_rev": 1})}
     cpu = card.cpu or {"name": cpu_name, "cores": cpu_cores, "memory": system_memory, "clock_mhz": 4200}
-    cpu_dir, gpu_dir = f"{root}/nodes/0", f"{root}/nodes/1"
+    cpu_dir = f"{root}/nodes/0"
     files[f"{cpu_dir}/gpu_id"] = "0\n"
     files[f"{cpu_dir}/name"] = cpu["name"] + "\n"
-    files[f"{cpu_dir}/properties"] = _props_text(_cpu_properties(cpu["cores"], cpu["clock_mhz"], 1))
+    files[f"{cpu_dir}/properties"] = _props_text(_cpu_properties(cpu["cores"], cpu["clock_mhz"], gpus))
     files[f"{cpu_dir}/mem_banks/0/properties"] = _props_text(
         {"heap_type": 0, "size_in_bytes": cpu["memory"], "flags": 0, "width": 64, "mem_clk_max": 2400})
-    files[f"{cpu_dir}/io_links/0/properties"] = _io_link_text(0, 1)
+    for i in range(gpus):
+        files[f"{cpu_dir}/io_links/{i}/properties"] = _io_link_text(0, i + 1)
 
-    gpu_id = 0xD1DA + (card.device_id & 0xFF)        # amdkfd hashes the PCI location; stable here
     caches = _gpu_caches(card)
-    files[f"{gpu_dir}/gpu_id"] = f"{gpu_id}\n"
-    files[f"{gpu_dir}/name"] = card.asic_name + "\n"
-    files[f"{gpu_dir}/properties"] = _props_text(_gpu_properties(card, 1, render_minor, len(caches), 1))
-    files[f"{gpu_dir}/mem_banks/0/properties"] = _props_text(
-        {"heap_type": 1 if card.vram_public else 2, "size_in_bytes": card.vram_bytes, "flags": 0,
-         "width": card.mem_width, "mem_clk_max": card.mem_clk_mhz})
-    for i, props in enumerate(caches):
-        files[f"{gpu_dir}/caches/{i}/properties"] = _props_text(props)
-    files[f"{gpu_dir}/io_links/0/properties"] = _io_link_text(1, 0)
+    peer_accessible = gpus > 1 and card.vram_public and not card.cpu    # amdgpu_device_is_peer_accessible
+    for node in range(1, gpus + 1):
+        gpu_dir = f"{root}/nodes/{node}"
+        peers = [p for p in range(1, gpus + 1) if p != node] if peer_accessible else []
+        props = _gpu_properties(card, node, render_minor + node - 1, len(caches), 1)
+        props.update(location_id=gpu_location_id(card, node), p2p_links_count=len(peers))
+        files[f"{gpu_dir}/gpu_id"] = f"{gpu_id_for(card, node)}\n"
+        files[f"{gpu_dir}/name"] = card.asic_name + "\n"
+        files[f"{gpu_dir}/properties"] = _props_text(props)
+        files[f"{gpu_dir}/mem_banks/0/properties"] = _props_text(
+            {"heap_type": 1 if card.vram_public else 2, "size_in_bytes": card.vram_bytes, "flags": 0,
+             "width": card.mem_width, "mem_clk_max": card.mem_clk_mhz})
+        for i, cache in enumerate(caches):
+            files[f"{gpu_dir}/caches/{i}/properties"] = _props_text(cache)
+        files[f"{gpu_dir}/io_links/0/properties"] = _io_link_text(node, 0)
+        for i, peer in enumerate(peers):
+            files[f"{gpu_dir}/p2p_links/{i}/properties"] = _p2p_link_text(node, peer)
     return files
 
 
@@ -174,11 +203,24 @@ def _gpu_caches(card):
             for level, size, line in levels]
 
 
+def _io_link(node_from, node_to):
+    return {"type": 2, "version_major": 0, "version_minor": 0, "node_from": node_from,
+            "node_to": node_to, "weight": 20, "min_latency": 0, "max_latency": 0,
+            "min_bandwidth": 312, "max_bandwidth": 31508, "recommended_transfer_size": 0, "flags": 1}
+
+
 def _io_link_text(node_from, node_to):
-    return _props_text({"type": 2, "version_major": 0, "version_minor": 0, "node_from": node_from,
-                        "node_to": node_to, "weight": 20, "min_latency": 0, "max_latency": 0,
-                        "min_bandwidth": 312, "max_bandwidth": 31508, "recommended_transfer_size": 0,
-                        "flags": 1})
+    return _props_text(_io_link(node_from, node_to))
+
+
+def _p2p_link_text(node_from, node_to):
+    """kfd_add_peer_prop: the GPU's link to the CPU, with both GPUs' PCIe hops added up."""
+    link, back = _io_link(node_from, 0), _io_link(node_to, 0)
+    link.update(node_to=node_to, weight=link["weight"] + back["weight"],
+                min_bandwidth=min(link["min_bandwidth"], back["min_bandwidth"]),
+                max_bandwidth=min(link["max_bandwidth"], back["max_bandwidth"]),
+                flags=link["flags"] | PEER_LINK_NON_COHERENT)
+    return _props_text(link)
 
 
 def render_ip_discovery(card, render_minor=128):

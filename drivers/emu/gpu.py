@@ -2,7 +2,8 @@
 
 Queues run synchronously when their doorbell is written (DoorbellPage.store64), and blocked
 queues (WAIT_REG_MEM, POLL_REGMEM, AQL barriers) are looked at again whenever any doorbell of the
-process rings or a thread waits on an event, as the real command processor keeps polling.
+process rings, on any GPU, or a thread waits on an event, as the real command processors keep
+polling (a queue of one GPU may wait for memory another GPU writes).
 A packet the CP cannot execute, or a GPU access outside the VM, stops the queue and raises the
 KFD hardware- or memory-exception event; the message is kept in ``last_error``.
 """
@@ -53,9 +54,13 @@ def node_queue_sizes(card):
 
 
 class VirtualGPU:
-    """One GPU node.  ``executor(dispatch)`` runs shaders; the CP calls it through :meth:`dispatch`."""
+    """One GPU node.  ``executor(dispatch)`` runs shaders; the CP calls it through :meth:`dispatch`.
 
-    def __init__(self, card, gpu_id, node_id=1, target="gfx1100"):
+    ``processes`` holds each KFD process's device data for this GPU (its VM, buffers, queues).
+    The GPUs of one machine share ``lock``, so one thread runs the queues of all of them.
+    """
+
+    def __init__(self, card, gpu_id, node_id=1, target="gfx1100", lock=None):
         self.card, self.gpu_id, self.node_id, self.target = card, gpu_id, node_id, target
         self.executor = None
         self.vram_budget = card.vram_bytes
@@ -65,7 +70,7 @@ class VirtualGPU:
         self.dispatch_count = 0
         self.sizes = node_queue_sizes(card)
         self.sdma_queue_limit = card.sdma_engines * (6 if card.gfx_target_version >= 110000 else 8)
-        self.lock = threading.RLock()
+        self.lock = lock or threading.RLock()
         self._t0 = time.monotonic_ns()
 
     def clock(self):
@@ -81,7 +86,8 @@ class VirtualGPU:
         self.executor(d)
 
     def live(self):
-        """Counts of what processes still hold: tests assert all zero after a driver closes."""
+        """Counts of what processes still hold on this GPU (events are the processes', which span
+        every GPU): tests assert all zero after a driver closes."""
         counts = {"processes": len(self.processes), "bos": 0, "queues": 0, "events": 0, "mappings": 0}
         for p in self.processes:
             counts["bos"] += len(p.bos)
@@ -91,28 +97,21 @@ class VirtualGPU:
         return counts
 
     # -- queue execution ----------------------------------------------------------------------
-    def ring(self, process, index, value):
+    def ring(self, pdd, index, value):
+        """A doorbell of ``pdd`` (a process's device data on this GPU) was written."""
         with self.lock:
-            q = process.queue_by_doorbell.get(index)
+            q = pdd.queue_by_doorbell.get(index)
             if q is None:
                 log(2, f"gpu {self.gpu_id:#x}: doorbell {index} written but no queue uses it")
                 return
             q.doorbell_value = value
-            self.run(process)
+            pdd.process.run_queues()
 
-    def run(self, process):
-        """Run every queue of ``process`` until none makes progress."""
-        with self.lock:
-            process.revalidate_userptrs()
-            progress = True
-            while progress:
-                progress = False
-                for q in list(process.queues.values()):
-                    if q.error is None and q.step():
-                        progress = True
+    def run(self, pdd):
+        """Run the queues of ``pdd``'s process, on every GPU, until none makes progress."""
+        pdd.process.run_queues()
 
-    def poll(self, process):
-        self.run(process)
+    poll = run
 
     def queue_failed(self, process, q, exc):
         """Stop ``q`` and tell the process the way amdkfd would (exception events)."""
@@ -129,7 +128,8 @@ class VirtualGPU:
 
 
 class Queue:
-    """A user-mode queue the CP serves.  ``processor`` (PM4/AQL/SDMA) holds the packet logic."""
+    """A user-mode queue the CP serves.  ``processor`` (PM4/AQL/SDMA) holds the packet logic;
+    ``process`` is the process's device data on ``gpu`` (its VM, events, trap handler)."""
 
     def __init__(self, gpu, process, queue_id, queue_type, args, doorbell_index, held):
         self.gpu, self.process, self.queue_id, self.queue_type = gpu, process, queue_id, queue_type
@@ -163,7 +163,7 @@ class Queue:
 
 
 class DoorbellPage(Mapping):
-    """The process's 8 KiB doorbell page as mapped from /dev/kfd: a 64-bit store rings a queue."""
+    """A process's 8 KiB doorbell page of one GPU as mapped from /dev/kfd: a 64-bit store rings a queue."""
 
     def __init__(self, address, size, owner, gpu, process, host_mapping):
         super().__init__(address, size, owner)

@@ -1,4 +1,4 @@
-"""The virtual amdkfd: /dev/kfd and the GPU's render node, validating every ioctl like Linux.
+"""The virtual amdkfd: /dev/kfd and the GPUs' render nodes, validating every ioctl like Linux.
 
 ``kfd_ioctl()`` in kfd_chardev.c dispatches on _IOC_NR alone: a number outside the command table
 is ENOTTY, the caller's _IOC_SIZE bytes are copied in and the rest of the kernel's struct is
@@ -7,8 +7,9 @@ back even when the command fails.  Each command lives in a handler here or in kf
 (buffers), kfd_queues.py (queues) and events.py (events); a refusal raises the kernel's errno
 with a message naming the rule (printed to stderr with DEBUG>=2).
 
-Memory handed to the driver: BOs are mmapped through the render node at their DRM offset (the
-same host pages the GPU VM translates to), the doorbell page and MMIO page through /dev/kfd.
+Memory handed to the driver: BOs are mmapped through their GPU's render node at their DRM offset
+(the same host pages every GPU VM mapping them translates to), each GPU's doorbell page and MMIO
+page through /dev/kfd at an offset naming that GPU.
 """
 import errno
 import time
@@ -32,43 +33,59 @@ _host = RealKernel()
 
 
 class KfdDevice:
-    """The machine's amdkfd instance: one GPU, one process per address space (= per kernel)."""
+    """The machine's amdkfd instance: its GPUs (sharing one lock), one process per address
+    space (= per kernel)."""
 
-    def __init__(self, kernel, gpu):
-        self.kernel, self.gpu = kernel, gpu
+    def __init__(self, kernel, gpus):
+        self.kernel, self.gpus = kernel, list(gpus)
+        self.lock = self.gpus[0].lock
         self.process = None
-        self._mmio = None
-        self._next_drm_offset = DRM_FILE_PAGE_OFFSET_START
+        self._mmio = {}                     # gpu_id -> the GPU's MMIO remap page
+        self._next_drm_offset = {g.gpu_id: DRM_FILE_PAGE_OFFSET_START for g in self.gpus}
 
-    def new_drm_offset(self, size):
-        offset = self._next_drm_offset
-        self._next_drm_offset += size
+    def new_drm_offset(self, gpu, size):
+        """A fake mmap offset on ``gpu``'s render node (each DRM device has its own space)."""
+        offset = self._next_drm_offset[gpu.gpu_id]
+        self._next_drm_offset[gpu.gpu_id] += size
         return offset
 
-    @property
-    def mmio(self):
+    def mmio(self, gpu):
         """The MMIO remap page (HDP flush registers): writes are accepted and have no effect."""
-        if self._mmio is None:
-            self._mmio = HostMemory(PAGE_SIZE, "mmio-remap")
-        return self._mmio
+        if gpu.gpu_id not in self._mmio:
+            self._mmio[gpu.gpu_id] = HostMemory(PAGE_SIZE, f"mmio-remap-{gpu.gpu_id:x}")
+        return self._mmio[gpu.gpu_id]
 
     def open_kfd(self):
         if self.process is None:
-            self.process = KfdProcess(self.gpu)
-            self.gpu.processes.append(self.process)
+            self.process = KfdProcess(self.gpus, self.lock)
+            for pdd in self.process.devices.values():
+                pdd.gpu.processes.append(pdd)
         self.process.files += 1
         return KfdFile(self, self.process)
 
     def close_kfd(self, proc):
         proc.files -= 1
         if proc.files == 0:
-            with self.gpu.lock:
+            with self.lock:
                 proc.release()
-                self.gpu.processes.remove(proc)
+                for pdd in proc.devices.values():
+                    pdd.gpu.processes.remove(pdd)
             self.process = None
 
-    def open_render(self):
-        return RenderFile(self)
+    def open_render(self, gpu):
+        return RenderFile(self, gpu)
+
+    def live(self):
+        """What processes still hold on the whole machine: each GPU's counts added up, the
+        processes and their events (which span GPUs) counted once."""
+        total = {"processes": 0, "bos": 0, "queues": 0, "events": 0, "mappings": 0}
+        for gpu in self.gpus:
+            for key, n in gpu.live().items():
+                if key not in ("processes", "events"):
+                    total[key] += n
+        if self.process is not None:
+            total["processes"], total["events"] = 1, self.process.events.counts()
+        return total
 
 
 class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
@@ -99,10 +116,10 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         args = K.ffi.from_buffer(f"struct {info.struct} *", kdata)
         log(2, f"kfd: {name} ({usize} bytes)")
         try:
-            if nr == WAIT_EVENTS_NR:     # sleeps: must not hold the GPU while other threads ring doorbells
+            if nr == WAIT_EVENTS_NR:     # sleeps: must not hold the GPUs while other threads ring doorbells
                 handler(self, self.proc, args)
             else:
-                with self.dev.gpu.lock:
+                with self.dev.lock:
                     handler(self, self.proc, args)
         finally:
             if info.copies_out:
@@ -119,50 +136,59 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
             drm = self.dev.kernel.file(a.drm_fd)
         except OSError:
             fail(errno.EINVAL, f"{what}: drm_fd {a.drm_fd} is not an open file")
-        if a.gpu_id != self.dev.gpu.gpu_id:
-            fail(errno.EINVAL, f"{what}: gpu_id 0x{a.gpu_id:x} is not a GPU of this machine")
-        if proc.drm_file is not None:
-            if proc.drm_file is drm:
+        pdd = proc.device(a.gpu_id, what)
+        if pdd.drm_file is not None:
+            if pdd.drm_file is drm:
                 return
             fail(errno.EBUSY, f"{what}: the VM of gpu 0x{a.gpu_id:x} was already acquired through another render node fd")
         if not isinstance(drm, RenderFile) or drm.dev is not self.dev:
             fail(errno.EINVAL, f"{what}: drm_fd {a.drm_fd} is not a render node of gpu 0x{a.gpu_id:x}")
-        proc.drm_file = drm
+        if drm.gpu is not pdd.gpu:        # its VM belongs to another amdgpu device
+            fail(errno.EINVAL, f"{what}: drm_fd {a.drm_fd} is the render node of gpu 0x{drm.gpu.gpu_id:x}, "
+                 f"not of gpu 0x{a.gpu_id:x}")
+        pdd.drm_file = drm
 
     def runtime_enable(self, proc, a):
         if a.mode_mask & K.KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK:
             if proc.runtime_enabled:
                 fail(errno.EBUSY, "RUNTIME_ENABLE: the runtime is already enabled for this process")
-            if proc.queues:
+            if proc.all_queues():
                 fail(errno.EEXIST, "RUNTIME_ENABLE: the process already has queues; enable the runtime first")
             proc.runtime_enabled = True
         else:
             proc.runtime_enabled = False
         a.capabilities_mask = 0
 
-    def _apertures(self, ap):
-        gpu = self.dev.gpu
+    @staticmethod
+    def _apertures(ap, gpu):
         ap.lds_base, ap.lds_limit = 1 << 48, (1 << 48) + 0xFFFFFFFF
         ap.scratch_base, ap.scratch_limit = 2 << 48, (2 << 48) + 0xFFFFFFFF
         ap.gpuvm_base, ap.gpuvm_limit = PAGE_SIZE, (1 << 47) - 1
         ap.gpu_id = gpu.gpu_id
 
     def get_process_apertures(self, proc, a):
-        self._apertures(a.process_apertures[0])
-        a.num_of_nodes = 1
+        pdds = list(proc.devices.values())[:len(a.process_apertures)]    # NUM_OF_SUPPORTED_GPUS
+        for ap, pdd in zip(a.process_apertures, pdds):
+            self._apertures(ap, pdd.gpu)
+        a.num_of_nodes = len(pdds)
 
     def get_process_apertures_new(self, proc, a):
+        """num_of_nodes 0 asks how many; otherwise up to that many entries are written."""
+        pdds = list(proc.devices.values())
         if a.num_of_nodes == 0:
-            a.num_of_nodes = 1
+            a.num_of_nodes = len(pdds)
             return
-        out = K.ffi.new("struct kfd_process_device_apertures *")
-        self._apertures(out)
-        dst = user_memory(a.kfd_process_device_apertures_ptr, K.ffi.sizeof(out[0]))
+        pdds = pdds[:a.num_of_nodes]
+        out = K.ffi.new(f"struct kfd_process_device_apertures[{len(pdds)}]")
+        for ap, pdd in zip(out, pdds):
+            self._apertures(ap, pdd.gpu)
+        dst = user_memory(a.kfd_process_device_apertures_ptr, K.ffi.sizeof(out))
         dst[:] = K.ffi.buffer(out)[:]
-        a.num_of_nodes = 1
+        a.num_of_nodes = len(pdds)
 
     def get_clock_counters(self, proc, a):
-        a.gpu_clock_counter = self.dev.gpu.clock() if a.gpu_id == self.dev.gpu.gpu_id else 0
+        pdd = proc.devices.get(a.gpu_id)
+        a.gpu_clock_counter = pdd.gpu.clock() if pdd else 0
         a.cpu_clock_counter = time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW)
         a.system_clock_counter = time.clock_gettime_ns(getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC))
         a.system_clock_freq = 1_000_000_000
@@ -171,37 +197,39 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         if a.xnack_enabled < 0:
             a.xnack_enabled = proc.xnack_enabled
             return
-        if proc.queues:
+        if proc.all_queues():
             fail(errno.EBUSY, "SET_XNACK_MODE: the process has user queues")
         if a.xnack_enabled and not proc.xnack_enabled:
-            fail(errno.EPERM, f"SET_XNACK_MODE: {self.dev.gpu.target} does not support XNACK (retry on page fault)")
+            targets = sorted({g.target for g in self.dev.gpus})
+            fail(errno.EPERM, f"SET_XNACK_MODE: {', '.join(targets)} does not support XNACK (retry on page fault)")
         proc.xnack_enabled = 0
 
     def set_scratch_backing_va(self, proc, a):
-        self._pdd(proc, a.gpu_id, "SET_SCRATCH_BACKING_VA")
-        self._bound(proc, "SET_SCRATCH_BACKING_VA")
-        proc.scratch_backing_va = a.va_addr
+        pdd = self._pdd(proc, a.gpu_id, "SET_SCRATCH_BACKING_VA")
+        self._bound(pdd, "SET_SCRATCH_BACKING_VA")
+        pdd.scratch_backing_va = a.va_addr
 
     def set_memory_policy(self, proc, a):
         for field in ("default_policy", "alternate_policy"):
             if getattr(a, field) not in (K.KFD_IOC_CACHE_POLICY_COHERENT, K.KFD_IOC_CACHE_POLICY_NONCOHERENT):
                 fail(errno.EINVAL, f"SET_MEMORY_POLICY: {field} {getattr(a, field)} is not COHERENT or NONCOHERENT")
-        self._pdd(proc, a.gpu_id, "SET_MEMORY_POLICY")
-        self._bound(proc, "SET_MEMORY_POLICY", errno.ESRCH)
+        pdd = self._pdd(proc, a.gpu_id, "SET_MEMORY_POLICY")
+        self._bound(pdd, "SET_MEMORY_POLICY", errno.ESRCH)
 
     def set_trap_handler(self, proc, a):
-        self._pdd(proc, a.gpu_id, "SET_TRAP_HANDLER")
-        self._bound(proc, "SET_TRAP_HANDLER", errno.ESRCH)
-        proc.trap_handler = (a.tba_addr, a.tma_addr)
+        pdd = self._pdd(proc, a.gpu_id, "SET_TRAP_HANDLER")
+        self._bound(pdd, "SET_TRAP_HANDLER", errno.ESRCH)
+        pdd.trap_handler = (a.tba_addr, a.tma_addr)
 
     # -- events -------------------------------------------------------------------------------
     def create_event(self, proc, a):
         what = "CREATE_EVENT"
         if a.event_page_offset and proc.events.page is None:
             handle = a.event_page_offset
-            if handle >> 32 != self.dev.gpu.gpu_id:
+            pdd = proc.devices.get(handle >> 32)
+            if pdd is None:
                 fail(errno.EINVAL, f"{what}: event page handle 0x{handle:x} names no device of this process")
-            self._bound(proc, what)
+            self._bound(pdd, what)
             bo = proc.find_bo_by_handle(handle)
             if bo.kind != "GTT":
                 fail(errno.EINVAL, f"{what}: the event page must be a GTT buffer, {bo} is not")
@@ -227,8 +255,7 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         size = K.ffi.sizeof("struct kfd_event_data")
         raw = user_memory(a.events_ptr, size * a.num_events)
         data = K.ffi.from_buffer(f"struct kfd_event_data[{a.num_events}]", raw)
-        gpu = self.dev.gpu
-        a.wait_result = proc.events.wait(data, a.wait_for_all, a.timeout, lambda: gpu.poll(proc))
+        a.wait_result = proc.events.wait(data, a.wait_for_all, a.timeout, proc.run_queues)
 
     HANDLERS = {
         0x01: get_version, 0x02: QueueIoctls.create_queue, 0x03: QueueIoctls.destroy_queue,
@@ -252,13 +279,14 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
     def _mmap(self, length, offset, prot, flags, address):
         kind = offset & (3 << 62)
         gpu_id = (offset >> KFD_MMAP_GPU_ID_SHIFT) & 0xFFFF
-        if kind in (KFD_MMAP_TYPE_DOORBELL, KFD_MMAP_TYPE_MMIO) and gpu_id != self.dev.gpu.gpu_id & 0xFFFF:
+        pdd = next((p for p in self.proc.devices.values() if p.gpu.gpu_id & 0xFFFF == gpu_id), None)
+        if kind in (KFD_MMAP_TYPE_DOORBELL, KFD_MMAP_TYPE_MMIO) and pdd is None:
             fail(errno.ENODEV, f"gpu_id 0x{gpu_id:x} in the offset is not a GPU of this machine")
         if kind == KFD_MMAP_TYPE_DOORBELL:
             if length != DOORBELL_PAGE_SIZE:
                 fail(errno.EINVAL, f"the doorbell slice is mapped whole ({DOORBELL_PAGE_SIZE} bytes), not {length}")
-            host = self.proc.doorbells.map_at(0, length, prot, address)
-            return DoorbellPage(host.address, length, self, self.dev.gpu, self.proc, host)
+            host = pdd.doorbells.map_at(0, length, prot, address)
+            return DoorbellPage(host.address, length, self, pdd.gpu, pdd, host)
         if kind == KFD_MMAP_TYPE_EVENTS:
             events = self.proc.events
             if events.page is None:
@@ -270,7 +298,7 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         if kind == KFD_MMAP_TYPE_MMIO:
             if length != PAGE_SIZE:
                 fail(errno.EINVAL, f"the MMIO remap page is {PAGE_SIZE} bytes, not {length}")
-            return self.dev.mmio.map_at(0, length, prot, address)
+            return self.dev.mmio(pdd.gpu).map_at(0, length, prot, address)
         fail(errno.EFAULT, f"offset {offset:#x} names no kfd mmap type")
 
     def unmap(self, mapping):
@@ -283,20 +311,23 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
 
 
 class RenderFile(DeviceFile):
-    """An open /dev/dri/renderD128: KFD buffers are mmapped here at their DRM offsets."""
+    """An open /dev/dri/renderD<minor> of one GPU: KFD buffers allocated on that GPU are mmapped
+    here at their DRM offsets."""
 
-    def __init__(self, dev):
-        self.dev = dev
+    def __init__(self, dev, gpu):
+        self.dev, self.gpu = dev, gpu
 
     def mmap(self, kernel, length, offset, prot, flags, address):
         proc = self.dev.process
+        pdd = proc.devices[self.gpu.gpu_id] if proc is not None else None
         bo = None
-        if proc is not None:
-            bo = next((b for b in proc.bos.values() if b.mmap_offset <= offset < b.mmap_offset + b.size
+        if pdd is not None:
+            bo = next((b for b in pdd.bos.values() if b.mmap_offset <= offset < b.mmap_offset + b.size
                        and b.kind in ("VRAM", "GTT", "USERPTR")), None)
         if bo is None:
-            raise OSError(errno.EINVAL, f"mmap of the render node: offset {offset:#x} names no buffer")
-        if proc.drm_file is not self:
+            raise OSError(errno.EINVAL, f"mmap of the render node of gpu 0x{self.gpu.gpu_id:x}: offset {offset:#x} "
+                          "names no buffer")
+        if pdd.drm_file is not self:
             raise OSError(errno.EACCES, f"mmap of {bo}: the buffer belongs to the render node fd passed to ACQUIRE_VM")
         if bo.kind == "USERPTR":
             raise OSError(errno.EPERM, f"mmap of {bo}: USERPTR buffers are already host memory")

@@ -4,6 +4,10 @@ It is what tests (and bring-up scripts of the shader simulator) use to get a wor
 virtual GPU without the full driver: open /dev/kfd and the render node, acquire the VM, allocate
 and map buffers at CPU VA == GPU VA, create events and queues, ring doorbells, and tear it all
 down in order.  Nothing here knows it talks to an emulator.
+
+One client drives one GPU (topology ``node``); a second client on another node of the same kernel
+joins the same KFD process (amdkfd keeps one per address space), so it passes
+``runtime_enable=False`` and uses the first client's event page.
 """
 from dataclasses import dataclass
 
@@ -46,8 +50,8 @@ class QueueHandle:
 
 
 class KfdClient:
-    def __init__(self, kernel, node=1):
-        self.k = kernel
+    def __init__(self, kernel, node=1, runtime_enable=True):
+        self.k, self.node = kernel, node
         self.gpu_id = int(kernel.read_text(f"{TOPOLOGY}/{node}/gpu_id"))
         props = dict(line.split() for line in kernel.read_text(f"{TOPOLOGY}/{node}/properties").splitlines())
         self.kfd = kernel.open("/dev/kfd")
@@ -56,7 +60,8 @@ class KfdClient:
         self.doorbells = None
         self.event_page = None
         self.ioctl("ACQUIRE_VM", drm_fd=self.drm, gpu_id=self.gpu_id)
-        self.ioctl("RUNTIME_ENABLE", mode_mask=K.KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK)
+        if runtime_enable:
+            self.ioctl("RUNTIME_ENABLE", mode_mask=K.KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK)
 
     def ioctl(self, name, request=None, **fields):
         info = next(i for i in K.IOCTLS.values() if i.name == f"AMDKFD_IOC_{name}")
@@ -79,21 +84,23 @@ class KfdClient:
             self.map(buf)
         return buf
 
-    def _ids(self):
-        return K.ffi.new("uint32_t[1]", [self.gpu_id])
-
-    def map(self, buf):
-        ids = self._ids()
-        a = self.ioctl("MAP_MEMORY_TO_GPU", handle=buf.handle, n_devices=1,
+    def _map_call(self, name, buf, gpu_ids):
+        ids = K.ffi.new(f"uint32_t[{len(gpu_ids)}]", gpu_ids)
+        a = self.ioctl(name, handle=buf.handle, n_devices=len(gpu_ids),
                        device_ids_array_ptr=int(K.ffi.cast("uintptr_t", ids)))
-        assert a.n_success == 1
-        buf.mapped = True
+        if a.n_success != len(gpu_ids):
+            raise RuntimeError(f"{name} succeeded on {a.n_success} of {len(gpu_ids)} GPUs")
 
-    def unmap(self, buf):
-        ids = self._ids()
-        self.ioctl("UNMAP_MEMORY_FROM_GPU", handle=buf.handle, n_devices=1,
-                   device_ids_array_ptr=int(K.ffi.cast("uintptr_t", ids)))
-        buf.mapped = False
+    def map(self, buf, gpu_ids=None):
+        """Map ``buf`` into the VMs of ``gpu_ids`` (default: this client's GPU)."""
+        self._map_call("MAP_MEMORY_TO_GPU", buf, gpu_ids or [self.gpu_id])
+        if gpu_ids is None or self.gpu_id in gpu_ids:
+            buf.mapped = True
+
+    def unmap(self, buf, gpu_ids=None):
+        self._map_call("UNMAP_MEMORY_FROM_GPU", buf, gpu_ids or [self.gpu_id])
+        if gpu_ids is None or self.gpu_id in gpu_ids:
+            buf.mapped = False
 
     def free(self, buf):
         if buf.mapped:
@@ -110,7 +117,7 @@ class KfdClient:
             self.event_page = self.alloc(EVENT_PAGE_SIZE)
             page = self.event_page.handle
         a = self.ioctl("CREATE_EVENT", event_type=event_type, auto_reset=int(auto_reset),
-                       event_page_offset=page, node_id=1)
+                       event_page_offset=page, node_id=self.node)
         self.events.append(a.event_id)
         return a
 
@@ -128,7 +135,7 @@ class KfdClient:
 
     # -- queues -------------------------------------------------------------------------------
     def create_queue(self, queue_type, ring_size=4096, legacy=False):
-        gpu = self.k.gpu.sizes if hasattr(self.k, "gpu") else None
+        gpu = next((g.sizes for g in getattr(self.k, "gpus", ()) if g.gpu_id == self.gpu_id), None)
         ring = self.alloc(ring_size)
         pointers = self.alloc(PAGE)
         aql = queue_type == K.KFD_IOC_QUEUE_TYPE_COMPUTE_AQL

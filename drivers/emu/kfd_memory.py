@@ -7,6 +7,13 @@ or overlapping VA.  VRAM is accounted against the card's size (ENOMEM past it) w
 stays sparse host memory.  A buffer still mapped cannot be freed (EBUSY), a buffer a queue uses
 cannot be unmapped (EBUSY), an unknown handle is EINVAL for FREE but ENOMEM for MAP/UNMAP (the
 kernel's kfd_process_device_translate_handle path).
+
+Peer access: a BO is allocated on one GPU (its handle names that gpu_id) and MAP_MEMORY_TO_GPU
+with other gpu_ids in device_ids_array maps the same memory at the same VA into their VMs, as
+amdgpu does through a dma-buf attachment.  A gpu_id the process has no device data for is
+EINVAL, a peer whose VM was never acquired ENODEV (kfd_bind_process_to_device), VRAM of a GPU
+without a large BAR EINVAL (amdgpu_device_is_peer_accessible).  A BO mapped on any GPU cannot be
+freed (EBUSY: kgd_mem counts mappings on every GPU); only process exit drops them all.
 """
 import errno
 
@@ -56,21 +63,21 @@ class MemoryIoctls:
     """Mixed into the /dev/kfd file; ``self.dev`` is the KfdDevice, ``proc`` the KfdProcess."""
 
     def _pdd(self, proc, gpu_id, what):
-        if gpu_id != self.dev.gpu.gpu_id:
-            fail(errno.EINVAL, f"{what}: gpu_id 0x{gpu_id:x} is not a GPU of this machine")
+        return proc.device(gpu_id, what)
 
-    def _bound(self, proc, what, err=errno.ENODEV):
+    def _bound(self, pdd, what, err=errno.ENODEV):
         """kfd_bind_process_to_device: the VM must have been acquired through a render node."""
-        if proc.drm_file is None:
-            fail(err, f"{what}: no VM yet: call AMDKFD_IOC_ACQUIRE_VM with the render node first")
+        if pdd.drm_file is None:
+            fail(err, f"{what}: no VM yet on gpu 0x{pdd.gpu.gpu_id:x}: call AMDKFD_IOC_ACQUIRE_VM with its "
+                 "render node first")
 
     def alloc_memory_of_gpu(self, proc, a):
         what = "ALLOC_MEMORY_OF_GPU"
         if a.size == 0:
             fail(errno.EINVAL, f"{what}: size is 0")
-        self._pdd(proc, a.gpu_id, what)
-        self._bound(proc, what)
-        flags, gpu = a.flags, self.dev.gpu
+        pdd = self._pdd(proc, a.gpu_id, what)
+        self._bound(pdd, what)
+        flags, gpu = a.flags, pdd.gpu
         kind = memory_type(flags)
         if kind is None:
             fail(errno.EINVAL, f"{what}: flags 0x{flags:08x} name no memory type (VRAM, GTT, USERPTR, DOORBELL, MMIO_REMAP)")
@@ -88,7 +95,7 @@ class MemoryIoctls:
             fail(errno.EINVAL, f"{what}: va_addr 0x{va:x} is not {PAGE_SIZE}-byte aligned")
         if va + size > GPUVM_LIMIT:
             fail(errno.EINVAL, f"{what}: 0x{va:x}+{size:#x} lies outside the 47-bit GPU VM")
-        for other in proc.bos.values():
+        for other in pdd.bos.values():
             if va < other.va + other.size and other.va < va + size:
                 fail(errno.EINVAL, f"{what}: VA 0x{va:x}+{size:#x} overlaps {other}")
         if kind == "VRAM" and gpu.vram_used + size > gpu.vram_budget:
@@ -99,21 +106,21 @@ class MemoryIoctls:
                 fail(errno.EFAULT, f"{what}: USERPTR memory 0x{a.mmap_offset:x}+{size:#x} is not mapped")
             mem = UserMemory(a.mmap_offset, size)
         elif kind == "DOORBELL":
-            mem = proc.doorbells
+            mem = pdd.doorbells
         else:
             try:
                 mem = HostMemory(size, f"{kind.lower()}-{va:x}")
             except OSError as e:
                 fail(errno.ENOMEM, f"{what}: host memory for {size} bytes: {e.strerror}")
-        idr = proc.new_idr()
+        idr = pdd.new_idr()
         handle = gpu.gpu_id << 32 | idr
         if kind == "MMIO_REMAP":
             offset = KFD_MMAP_TYPE_MMIO | mmap_gpu_id(gpu.gpu_id)
         elif kind == "DOORBELL":
             offset = KFD_MMAP_TYPE_DOORBELL | mmap_gpu_id(gpu.gpu_id)
         else:
-            offset = self.dev.new_drm_offset(size)
-        bo = proc.bos[idr] = BufferObject(idr, handle, va, size, flags, kind, mem, offset)
+            offset = self.dev.new_drm_offset(gpu, size)
+        bo = pdd.bos[idr] = BufferObject(pdd, idr, handle, va, size, flags, kind, mem, offset)
         if kind == "VRAM":
             gpu.vram_used += size
         a.handle, a.mmap_offset = handle, offset
@@ -125,8 +132,9 @@ class MemoryIoctls:
             fail(errno.EPERM, f"{what}: the event page BO is freed with the process, not by the user")
         bo = proc.find_bo_by_handle(a.handle)
         if bo.mapped:
-            fail(errno.EBUSY, f"{what}: {bo} is still mapped to the GPU; unmap it first")
-        proc.free_bo(bo)
+            where = ", ".join(f"0x{g:x}" for g in bo.mapped_on)
+            fail(errno.EBUSY, f"{what}: {bo} is still mapped to GPU {where}; unmap it first")
+        bo.owner.free_bo(bo)
 
     def _device_ids(self, a, what):
         if not a.n_devices:
@@ -136,40 +144,57 @@ class MemoryIoctls:
         raw = user_memory(a.device_ids_array_ptr, 4 * a.n_devices)
         return list(memoryview(bytes(raw)).cast("I"))
 
+    def _owner(self, proc, a, what):
+        owner = proc.devices.get(a.handle >> 32)
+        if owner is None:
+            fail(errno.EINVAL, f"{what}: handle 0x{a.handle:x} belongs to no device of this process")
+        return owner
+
+    def _peer(self, proc, ids, i, what):
+        peer = proc.devices.get(ids[i])
+        if peer is None:
+            fail(errno.EINVAL, f"{what}: device_ids_array[{i}] = 0x{ids[i]:x} is not a GPU of this process")
+        return peer
+
     def map_memory_to_gpu(self, proc, a):
         what = "MAP_MEMORY_TO_GPU"
         ids = self._device_ids(a, what)
-        if a.handle >> 32 != self.dev.gpu.gpu_id:
-            fail(errno.EINVAL, f"{what}: handle 0x{a.handle:x} belongs to no device of this process")
-        self._bound(proc, what)
+        self._bound(self._owner(proc, a, what), what)
         bo = proc.find_bo_by_handle(a.handle, errno.ENOMEM)
         for i in range(a.n_success, a.n_devices):
-            if ids[i] != self.dev.gpu.gpu_id:
-                fail(errno.EINVAL, f"{what}: device_ids_array[{i}] = 0x{ids[i]:x} is not a GPU of this process")
-            if not bo.mapped:
-                proc.vm.map(bo.va, bo.mem.array, writable=bool(bo.flags & K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE),
-                            executable=bool(bo.flags & K.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE), owner=bo)
-                bo.mapped = True
+            peer = self._peer(proc, ids, i, what)
+            self._bound(peer, what)
+            if peer.gpu.gpu_id not in bo.mapped_on:
+                self._check_peer_access(bo, peer, what)
+                peer.map_bo(bo, writable=bool(bo.flags & K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE),
+                            executable=bool(bo.flags & K.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE))
             a.n_success = i + 1
+
+    @staticmethod
+    def _check_peer_access(bo, peer, what):
+        owner_gpu = bo.owner.gpu
+        if peer.gpu is not owner_gpu and bo.kind == "VRAM" and not owner_gpu.card.vram_public:
+            fail(errno.EINVAL, f"{what}: gpu 0x{peer.gpu.gpu_id:x} cannot reach {bo}: the VRAM of gpu "
+                 f"0x{owner_gpu.gpu_id:x} is not all visible through its BAR")
+        if peer.vm.overlaps(bo.va, bo.size):          # amdgpu_vm_bo_map: the VA is taken in that VM
+            fail(errno.EINVAL, f"{what}: {bo} overlaps a mapping already in the VM of gpu 0x{peer.gpu.gpu_id:x}")
 
     def unmap_memory_from_gpu(self, proc, a):
         what = "UNMAP_MEMORY_FROM_GPU"
         ids = self._device_ids(a, what)
-        if a.handle >> 32 != self.dev.gpu.gpu_id:
-            fail(errno.EINVAL, f"{what}: handle 0x{a.handle:x} belongs to no device of this process")
+        self._owner(proc, a, what)
         bo = proc.find_bo_by_handle(a.handle, errno.ENOMEM)
         for i in range(a.n_success, a.n_devices):
-            if ids[i] != self.dev.gpu.gpu_id:
-                fail(errno.EINVAL, f"{what}: device_ids_array[{i}] = 0x{ids[i]:x} is not a GPU of this process")
-            if not bo.mapped:
-                fail(errno.EINVAL, f"{what}: {bo} is not mapped to GPU 0x{ids[i]:x}")
-            if bo.queue_refs:
-                fail(errno.EBUSY, f"{what}: {bo} is used by a queue (destroy the queue first)")
-            proc.unmap_bo(bo)
+            peer = self._peer(proc, ids, i, what)
+            gpu_id = peer.gpu.gpu_id
+            if gpu_id not in bo.mapped_on:
+                fail(errno.EINVAL, f"{what}: {bo} is not mapped to GPU 0x{gpu_id:x}")
+            if bo.queue_refs.get(gpu_id):
+                fail(errno.EBUSY, f"{what}: {bo} is used by a queue of GPU 0x{gpu_id:x} (destroy the queue first)")
+            peer.unmap_bo(bo)
             a.n_success = i + 1
 
     def get_available_memory(self, proc, a):
-        self._pdd(proc, a.gpu_id, "AVAILABLE_MEMORY")
-        gpu = self.dev.gpu
+        gpu = self._pdd(proc, a.gpu_id, "AVAILABLE_MEMORY").gpu
         left = max(0, gpu.vram_budget - gpu.vram_used)
         a.available = left // VRAM_AVAILABILITY_ALIGN * VRAM_AVAILABILITY_ALIGN

@@ -6,9 +6,11 @@ kfd_queue.c:kfd_queue_acquire_buffers of Linux >= 6.11: the read and write point
 in the first page of a one-page GPU mapping, the ring in a mapping of exactly PAGE_ALIGN(ring_size)
 bytes, and a compute queue needs the node's EOP size (4 KiB), its control stack size and at least
 its CWSR size, in a mapping of (ctx_save_restore_size + debug memory) bytes.  Buffers a queue uses
-cannot be unmapped while it lives.  One rule is the hardware's, not the kernel's: the ring and EOP
-addresses are stored >> 8 in the queue descriptor, so an address that is not 256-byte aligned,
-which the kernel accepts and the CP would silently truncate, is refused here.
+cannot be unmapped from that GPU while it lives.  Queue ids are the process's, doorbells each
+GPU's; a queue's buffers are looked up in its own GPU's VM, so a peer's BO mapped there will do.
+One rule is the hardware's, not the kernel's: the ring and EOP addresses are stored >> 8 in the
+queue descriptor, so an address that is not 256-byte aligned, which the kernel accepts and the CP
+would silently truncate, is refused here.
 """
 import errno
 
@@ -42,9 +44,9 @@ def _is_power_of_2(v):
 
 
 class QueueIoctls:
-    def _queue_buffer(self, proc, va, expected, what, field, held):
+    def _queue_buffer(self, pdd, va, expected, what, field, held):
         """kfd_queue_buffer_get: ``va`` must fall in the first page of a mapping of ``expected`` bytes."""
-        r = proc.vm.lookup(va)
+        r = pdd.vm.lookup(va)
         if r is None:
             fail(errno.EINVAL, f"{what}: {field} 0x{va:x} is not in a GPU-mapped buffer")
         if va // PAGE_SIZE != r.start // PAGE_SIZE or (expected and r.end - r.start != expected):
@@ -72,10 +74,9 @@ class QueueIoctls:
             fail(ENOTSUPP, f"{what}: queue_type {qtype} is not a KFD_IOC_QUEUE_TYPE_*")
         if qtype == K.KFD_IOC_QUEUE_TYPE_SDMA_XGMI:
             fail(errno.ENOMEM, f"{what}: this GPU has no XGMI SDMA engine")
-        gpu = self.dev.gpu
-        if a.gpu_id != gpu.gpu_id:
-            fail(errno.EINVAL, f"{what}: gpu_id 0x{a.gpu_id:x} is not a GPU of this machine")
-        self._bound(proc, what, errno.ESRCH)
+        pdd = self._pdd(proc, a.gpu_id, what)
+        gpu = pdd.gpu
+        self._bound(pdd, what, errno.ESRCH)
         if qtype == K.KFD_IOC_QUEUE_TYPE_SDMA_BY_ENG_ID and a.sdma_engine_id >= gpu.card.sdma_engines:
             fail(errno.EINVAL, f"{what}: sdma_engine_id {a.sdma_engine_id} but the GPU has {gpu.card.sdma_engines} SDMA engines")
         for field in ("ring_base_address", "eop_buffer_address"):
@@ -86,9 +87,9 @@ class QueueIoctls:
         for va in (a.write_pointer_address, a.read_pointer_address):
             if va % 8:
                 fail(errno.EINVAL, f"{what}: 64-bit queue pointer at 0x{va:x} is not 8-byte aligned")
-        self._queue_buffer(proc, a.write_pointer_address, PAGE_SIZE, what, "write_pointer_address", held)
-        self._queue_buffer(proc, a.read_pointer_address, PAGE_SIZE, what, "read_pointer_address", held)
-        ring = self._queue_buffer(proc, a.ring_base_address, page_align(a.ring_size), what, "ring_base_address", held)
+        self._queue_buffer(pdd, a.write_pointer_address, PAGE_SIZE, what, "write_pointer_address", held)
+        self._queue_buffer(pdd, a.read_pointer_address, PAGE_SIZE, what, "read_pointer_address", held)
+        ring = self._queue_buffer(pdd, a.ring_base_address, page_align(a.ring_size), what, "ring_base_address", held)
         if a.ring_base_address + a.ring_size > ring.end:
             fail(errno.EINVAL, f"{what}: the {a.ring_size}-byte ring at 0x{a.ring_base_address:x} runs past its buffer")
         if qtype in COMPUTE_TYPES:
@@ -97,7 +98,7 @@ class QueueIoctls:
                 if a.eop_buffer_size != sizes["eop_buffer_size"]:
                     fail(errno.EINVAL, f"{what}: eop_buffer_size {a.eop_buffer_size:#x} is not the node's "
                          f"{sizes['eop_buffer_size']:#x}")
-                self._queue_buffer(proc, a.eop_buffer_address, a.eop_buffer_size, what, "eop_buffer_address", held)
+                self._queue_buffer(pdd, a.eop_buffer_address, a.eop_buffer_size, what, "eop_buffer_address", held)
             if a.ctl_stack_size != sizes["ctl_stack_size"]:
                 fail(errno.EINVAL, f"{what}: ctl_stack_size {a.ctl_stack_size:#x} is not the node's "
                      f"{sizes['ctl_stack_size']:#x}")
@@ -105,30 +106,31 @@ class QueueIoctls:
                 fail(errno.EINVAL, f"{what}: ctx_save_restore_size {a.ctx_save_restore_size:#x} is less than "
                      f"the node's CWSR size {sizes['cwsr_size']:#x}")
             total = page_align((a.ctx_save_restore_size + sizes["debug_memory_size"]) * gpu.card.num_xcc)
-            self._queue_buffer(proc, a.ctx_save_restore_address, total, what, "ctx_save_restore_address", held)
-        queue_id = next((i for i in range(MAX_QUEUES_PER_PROCESS) if i not in proc.queues), None)
+            self._queue_buffer(pdd, a.ctx_save_restore_address, total, what, "ctx_save_restore_address", held)
+        taken = {q.queue_id for q in proc.all_queues()}
+        queue_id = next((i for i in range(MAX_QUEUES_PER_PROCESS) if i not in taken), None)
         if queue_id is None:
             fail(errno.ENOMEM, f"{what}: the process already has {MAX_QUEUES_PER_PROCESS} queues")
-        doorbell = self._doorbell_index(proc, qtype, a, what)
-        q = Queue(gpu, proc, queue_id, qtype, a, doorbell, held)
+        doorbell = self._doorbell_index(pdd, qtype, a, what)
+        q = Queue(gpu, pdd, queue_id, qtype, a, doorbell, held)
         q.active = (a.queue_percentage & 0xFF) > 0
         q.processor = {K.KFD_IOC_QUEUE_TYPE_COMPUTE: PM4Queue,
                        K.KFD_IOC_QUEUE_TYPE_COMPUTE_AQL: AQLQueue}.get(qtype, SDMAQueue)(gpu, q)
         for bo in held:
-            bo.queue_refs += 1
-        proc.queues[queue_id] = q
-        proc.queue_by_doorbell[doorbell] = q
+            bo.queue_refs[gpu.gpu_id] = bo.queue_refs.get(gpu.gpu_id, 0) + 1
+        pdd.queues[queue_id] = q
+        pdd.queue_by_doorbell[doorbell] = q
         a.queue_id = queue_id
         a.doorbell_offset = KFD_MMAP_TYPE_DOORBELL | mmap_gpu_id(gpu.gpu_id) | doorbell * DOORBELL_SIZE
         return q
 
-    def _doorbell_index(self, proc, qtype, a, what):
+    def _doorbell_index(self, pdd, qtype, a, what):
         """CP queues take the lowest free doorbell; SDMA queues a fixed one per engine and slot."""
-        used = proc.queue_by_doorbell
+        used, gpu = pdd.queue_by_doorbell, pdd.gpu
         if qtype in SDMA_TYPES:
-            per_engine = self.dev.gpu.sdma_queue_limit // self.dev.gpu.card.sdma_engines
+            per_engine = gpu.sdma_queue_limit // gpu.card.sdma_engines
             engines = [a.sdma_engine_id] if qtype == K.KFD_IOC_QUEUE_TYPE_SDMA_BY_ENG_ID else \
-                range(self.dev.gpu.card.sdma_engines)
+                range(gpu.card.sdma_engines)
             slots = [(s, e) for s in range(per_engine) for e in engines]
             for slot, engine in slots:
                 index = SDMA_DOORBELL_BASE + engine * 16 + (slot & 1) * SDMA_DOORBELL_MIRROR + (slot >> 1)
@@ -142,10 +144,10 @@ class QueueIoctls:
         fail(errno.EBUSY, f"{what}: no free doorbell")
 
     def destroy_queue(self, proc, a):
-        q = proc.queues.get(a.queue_id)
+        q = proc.find_queue(a.queue_id)
         if q is None:
             fail(errno.EINVAL, f"DESTROY_QUEUE: queue_id {a.queue_id} does not match any queue of this process")
-        proc.destroy_queue(q)
+        q.process.destroy_queue(q)
 
     def set_cu_mask(self, proc, a):
         """The CUs a queue may use (kept on the queue; the virtual GPU has no CU placement)."""
@@ -156,7 +158,7 @@ class QueueIoctls:
             fail(errno.EINVAL, f"{what}: num_cu_mask is 0")
         bits = min(a.num_cu_mask, MAX_CU_MASK_BITS)        # the kernel ignores bits past 1024
         raw = bytes(user_memory(a.cu_mask_ptr, bits // 8))
-        q = proc.queues.get(a.queue_id)
+        q = proc.find_queue(a.queue_id)
         if q is None:
             fail(errno.EFAULT, f"{what}: no queue {a.queue_id} exists for update")
         q.cu_mask = raw
@@ -165,17 +167,17 @@ class QueueIoctls:
         """New ring, percentage and priority; a zero ring address or percentage parks the queue."""
         what = "UPDATE_QUEUE"
         self._check_common(a, what)
-        q = proc.queues.get(a.queue_id)
+        q = proc.find_queue(a.queue_id)
         if q is None:
             fail(errno.EFAULT, f"{what}: no queue {a.queue_id} exists for update")
         if a.ring_base_address and (a.ring_base_address != q.ring_va or a.ring_size != q.ring_size):
-            held = []
-            self._queue_buffer(proc, a.ring_base_address, page_align(a.ring_size), what, "ring_base_address", held)
+            held, gpu_id = [], q.gpu.gpu_id
+            self._queue_buffer(q.process, a.ring_base_address, page_align(a.ring_size), what, "ring_base_address", held)
             old = q.held.pop(2)          # wptr, rptr, ring, ...: the ring BO is third
-            old.queue_refs -= 1
-            held[0].queue_refs += 1
+            old.queue_refs[gpu_id] -= 1
+            held[0].queue_refs[gpu_id] = held[0].queue_refs.get(gpu_id, 0) + 1
             q.held.insert(2, held[0])
             q.ring_va, q.ring_size = a.ring_base_address, a.ring_size
-            q.ring = proc.vm.translate(q.ring_va, q.ring_size)
-            q.processor = type(q.processor)(self.dev.gpu, q)
+            q.ring = q.process.vm.translate(q.ring_va, q.ring_size)
+            q.processor = type(q.processor)(q.gpu, q)
         q.active = (a.queue_percentage & 0xFF) > 0 and a.ring_base_address != 0
