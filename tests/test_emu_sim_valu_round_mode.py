@@ -88,3 +88,23 @@ def test_round_mode_fields_are_per_format():
     b = lanes([f32_bits(2.0**-30)])
     assert flat(run("v_add_f32", [a, b], round_f16_64=1))[0] == f32_bits(1.0)
     assert flat(run("v_add_f32", [a, b], round_f32=1))[0] == f32_bits(1.0) + 1
+
+
+@pytest.mark.parametrize("rm", MODES)
+def test_results_that_round_to_zero_keep_their_sign(rm):
+    """Only exact zero sums take the mode's zero sign; an underflowing result rounds normally."""
+    tiny = 2.0**-100
+    a, b, c = lanes([f32_bits(tiny)] * 2), lanes([f32_bits(tiny), f32_bits(-tiny)]), lanes([0x80000000])
+    got = flat(run("v_fma_f32", [a, b, c], round_f32=rm))[:2]
+    assert got == [round_fraction(Fraction(tiny) ** 2, "f32", rm),
+                   round_fraction(-Fraction(tiny) ** 2, "f32", rm)]
+    t64 = 2.0**-600
+    A = lanes([f64_bits(t64)] * 2, np.uint64)
+    B = lanes([f64_bits(t64), f64_bits(-t64)], np.uint64)
+    got = flat(run("v_mul_f64", [A, B], round_f16_64=rm))[:2]
+    assert got == [round_fraction(Fraction(t64) ** 2, "f64", rm),
+                   round_fraction(-Fraction(t64) ** 2, "f64", rm)]
+    C = lanes([1 << 63], np.uint64)
+    got = flat(run("v_fma_f64", [A, B, C], round_f16_64=rm))[:2]
+    assert got == [round_fraction(Fraction(t64) ** 2, "f64", rm),
+                   round_fraction(-Fraction(t64) ** 2, "f64", rm)]

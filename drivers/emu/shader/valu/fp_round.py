@@ -46,11 +46,14 @@ def narrow(fmt, x64, rm):
 
 
 def _zero_sign(r, x, y, rm):
-    """IEEE sign of an exactly zero x + y (x, y the addends) under rounding mode rm."""
+    """IEEE sign of an exactly zero sum x + y (x, y exact addends) under rounding mode rm: -0
+    toward -inf unless both addends are +0. A sum that merely rounds to zero keeps its sign (a
+    float sum is zero only when exact, so x + y == 0 tells the two apart)."""
     if rm != ROUND_MINUS_INF:
         return r
     both_plus_zero = (x == 0) & (y == 0) & ~np.signbit(x) & ~np.signbit(y)
-    return np.where((r == 0) & ~both_plus_zero, np.copysign(r.dtype.type(0), -1), r) \
+    exact_zero = (x + y) == 0
+    return np.where(exact_zero & ~both_plus_zero, np.copysign(r.dtype.type(0), -1), r) \
         .astype(r.dtype)
 
 
@@ -81,9 +84,12 @@ def mul(ctx, fmt, a, b):
         return narrow(fmt, a.astype(np.float64) * b.astype(np.float64), rm)
     p, err = two_prod(a, b)
     r = _f64_from_error(p, err, np.isfinite(a) & np.isfinite(b), rm)
-    tiny = np.isfinite(a) & np.isfinite(b) & (np.abs(p) < 2.0 ** -960) & (p != 0) | \
-        (np.isfinite(p) & ((np.abs(a) > 2.0 ** 995) | (np.abs(b) > 2.0 ** 995)))
-    return _exact_lanes(r, tiny, lambda i: Fraction(float(a[i])) * Fraction(float(b[i])), rm)
+    # TwoProduct's error term is unreliable near underflow (and its split overflows for huge
+    # factors): those lanes are rounded from the exact product
+    finite = np.isfinite(a) & np.isfinite(b)
+    hard = finite & (((np.abs(p) < 2.0 ** -960) & (a != 0) & (b != 0))
+                     | (np.abs(a) > 2.0 ** 995) | (np.abs(b) > 2.0 ** 995))
+    return _exact_lanes(r, hard, lambda i: Fraction(float(a[i])) * Fraction(float(b[i])), rm)
 
 
 def fma(ctx, fmt, a, b, c):
@@ -92,11 +98,11 @@ def fma(ctx, fmt, a, b, c):
         r = fma64(a, b, c)
         if rm == ROUND_NEAREST_EVEN:
             return r
-        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & np.isfinite(r)
+        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         exact_f = lambda i: Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))
-        r = _exact_lanes(r, finite | (np.isinf(r) & np.isfinite(a) & np.isfinite(b)
-                                      & np.isfinite(c)), exact_f, rm)
-        return _zero_sign(r, a * b, c, rm)
+        # an exact zero needs a*b exact (a zero factor or -c), so a*b + c gives its RNE sign
+        zeros = _zero_sign(a * b + c, a * b, c, rm)
+        return _exact_lanes(r, finite, exact_f, rm, zeros)
     if rm == ROUND_NEAREST_EVEN:
         return fma_narrow(fmt, a, b, c)
     p = a.astype(np.float64) * b.astype(np.float64)
@@ -104,13 +110,17 @@ def fma(ctx, fmt, a, b, c):
     return _zero_sign(r, p, c.astype(np.float64), rm)
 
 
-def _exact_lanes(r, lanes, exact_of, rm):
-    """Recompute the selected lanes of a double result from exact rationals under mode rm."""
+def _exact_lanes(r, lanes, exact_of, rm, zeros=None):
+    """Recompute the selected lanes of a double result from exact rationals under mode rm
+    (`zeros`: the signed result for lanes whose exact value is zero)."""
     if not lanes.any():
         return r
     r = np.array(r, np.float64)
     for idx in zip(*np.nonzero(lanes)):
         x = exact_of(idx)
+        if x == 0:
+            r[idx] = zeros[idx] if zeros is not None else r[idx]
+            continue
         y = exact_to_double(x, 0.0)
         if np.isfinite(y):
             e = (x > Fraction(y)) - (x < Fraction(y))
