@@ -224,3 +224,22 @@ def test_buffer_accesses_are_range_checked_by_the_vsharp():
     words = data_words(vm, 32)
     assert words[1:10].tolist() == [900 + l for l in range(9)]
     assert words[10:].tolist() == list(range(510, 532))                        # dropped stores
+
+
+def test_addtid_forms_and_ds_append():
+    from tests.test_emu_sim_helpers import M0
+    code = program(BASE, vop2("v_add_nc_u32_e32", 2, LIT, v(0), 40),
+                   flat("global_store_addtid_b32", "GLOBAL", data=2, saddr=2, offset=8),   # out[2 + lane]
+                   s_mov(M0, 16),
+                   ds("ds_store_addtid_b32", data0=2),                                    # LDS[16 + 4 * lane]
+                   ds("ds_load_addtid_b32", vdst=3, offset0=4),                          # LDS[20 + 4 * lane]
+                   s_mov(M0, 0), s_mov(EXEC, 0x00FF00FF),
+                   ds("ds_append", vdst=4),                                               # counter at LDS[0]
+                   ds("ds_append", vdst=5),
+                   endpgm())
+    _, st, vm = run_code(code, waves=2, lds=256, data=bytes(256))
+    assert data_words(vm, 34)[2:].tolist() == (LANES + 40).tolist()
+    assert st.vgpr[0, 3].tolist()[:31] == (LANES[1:] + 40).tolist()
+    active = (0x00FF00FF >> LANES) & 1 == 1
+    assert st.vgpr[0, 4][active].tolist() == [0] * 16 and st.vgpr[0, 5][active].tolist() == [16] * 16
+    assert st.vgpr[1, 4][active].tolist() == [0] * 16         # each workgroup has its own LDS

@@ -44,6 +44,7 @@ OPS = {
     "mskor": lambda old, src, cmp: (old & ~src) | cmp,
     "inc": lambda old, src, cmp: np.where(old >= src, old.dtype.type(0), old + old.dtype.type(1)),
     "dec": lambda old, src, cmp: np.where((old == 0) | (old > src), src, old - old.dtype.type(1)),
+    "wrap": lambda old, src, cmp: np.where(old >= src, old - src, old + cmp),
     "add_f": lambda old, src, cmp: (_float(old) + _float(src)).view(old.dtype),
     "min_f": _fminmax(np.fmin),
     "max_f": _fminmax(np.fmax),

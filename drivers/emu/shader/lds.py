@@ -13,7 +13,7 @@ from drivers.emu.faults import IllegalInstruction
 from . import atomics
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, to_lanes,
                      write_lane_values)
-from .state import WAVE32
+from .state import M0, WAVE32
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -93,11 +93,15 @@ def build_ds(ins, pc, vgprs):
         return _build_permute(m, ops, offset)
     if m == "ds_swizzle_b32":
         return _build_swizzle(ops, offset)
+    if m in ("ds_append", "ds_consume"):
+        return _build_append(m, ops, offset)
+    if m in ("ds_load_addtid_b32", "ds_store_addtid_b32"):
+        return _build_addtid(m, ops, offset)
     addr = ops["addr"].value if "addr" in ops else None
     body = m[3:]
     if body.startswith(("load_2addr", "store_2addr", "storexchg_2addr")):
         return _build_2addr(m, ops, o0, o1)
-    if body.startswith("load_") and not body.startswith("load_addtid"):
+    if body.startswith("load_"):
         what = DS_D16_LOADS.get(body[5:], body[5:])
         nbytes, how = LOAD_KINDS[what]
         vdst = ops["vdst"].value
@@ -112,7 +116,7 @@ def build_ds(ins, pc, vgprs):
             old = lane_values(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
             write_lane_values(st, acc, vdst, to_lanes(raw, how, old))
         return load
-    if body.startswith("store_") and not body.startswith("store_addtid"):
+    if body.startswith("store_"):
         what = body[6:]
         what = {"b8_d16_hi": "d16_hi_b8", "b16_d16_hi": "d16_hi_b16"}.get(what, what)
         nbytes, shift = STORE_KINDS[what]
@@ -135,6 +139,8 @@ def build_ds(ins, pc, vgprs):
     k = bits // 32
     d0 = ops["data0"].value
     d1 = ops["data1"].value if "data1" in ops else None
+    if name == "wrap" and d1 is None:
+        d1 = d0 + k                               # ds_wrap_rtn_b32 reads DATA0 and the next VGPR
     vdst = ops["vdst"].value if "vdst" in ops else None
 
     def atomic(st, sel):
@@ -226,3 +232,41 @@ def _build_swizzle(ops, offset):
         src = np.where(mask, st.vgpr[sel, addr], U32(0))
         st.vgpr[sel, vdst] = np.where(mask, src[:, src_lane], st.vgpr[sel, vdst])
     return swizzle
+
+
+def _build_append(m, ops, offset):
+    """ds_append / ds_consume: the counter at LDS address M0 + offset grows (shrinks) by the number
+    of active lanes; every active lane receives the value before the update."""
+    vdst = ops["vdst"].value
+    sign = 1 if m == "ds_append" else -1
+
+    def append(st, sel):
+        rows = st.wave_ids[sel]
+        ex = st.exec_mask(sel)
+        count = ex.sum(axis=1).astype(np.int64)
+        off = (st.sgpr[rows, M0].astype(I64) & 0xFFFF) + offset
+        old = np.zeros(rows.shape[0], U32)
+        for i in np.flatnonzero(count):                  # waves one after another
+            before = lds_read(st, rows[i:i + 1], off[i:i + 1], 4).view(U32)[0, 0]
+            old[i] = before
+            new = np.array([(int(before) + sign * int(count[i])) & 0xFFFFFFFF], U32)
+            lds_write(st, rows[i:i + 1], off[i:i + 1], new.view(np.uint8).reshape(1, 4))
+        st.vgpr[rows, vdst] = np.where(ex, old[:, None], st.vgpr[rows, vdst])
+    return append
+
+
+def _build_addtid(m, ops, offset):
+    """ds_load/store_addtid_b32: lane L accesses LDS at M0 + offset + 4 * L."""
+    reg = ops["vdst"].value if m == "ds_load_addtid_b32" else ops["data0"].value
+
+    def addtid(st, sel):
+        acc = active_lanes(st, sel)
+        if acc is None:
+            return
+        rows = acc.rows
+        off = (st.sgpr[rows, M0].astype(I64) & 0xFFFF) + offset + 4 * acc.lanes.astype(I64)
+        if m == "ds_load_addtid_b32":
+            write_lane_values(st, acc, reg, lds_read(st, rows, off, 4).view(U32))
+        else:
+            lds_write(st, rows, off, lane_values(st, acc, reg, 1).view(np.uint8))
+    return addtid

@@ -124,9 +124,9 @@ def build_flat(ins, pc, vgprs):
     for o in ins.operands:
         if o.kind == "vgpr" and o.value + o.nregs > vgprs:
             raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
-    if what in ("addtid_b32",):
-        raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
-    address = _address_fn(seg, ops, offset)
+    address = _address_fn(seg, ops, offset, what == "addtid_b32")
+    if what == "addtid_b32":
+        what = "b32"                              # lane L at SADDR + offset + 4 * L
     if kind == "load":
         nbytes, how = LOAD_KINDS[what]
         vdst = ops["vdst"].value
@@ -233,12 +233,23 @@ def global_atomic(vm, addrs, name, src, cmp):
     return old_all
 
 
-def _address_fn(seg, ops, offset):
+def _address_fn(seg, ops, offset, addtid=False):
     """Build (st, sel, nbytes, write) -> LaneAccess with addresses (None when no lane is active)."""
     addr = ops.get("addr")
     saddr = ops.get("saddr")
     use_saddr = saddr is not None and saddr.kind == "sgpr"
     off64 = U64(offset & 0xFFFFFFFFFFFFFFFF)
+    if addtid:
+        s = saddr.value
+
+        def tid_va(st, sel, nbytes, write):
+            acc = active_lanes(st, sel)
+            if acc is not None:
+                rows = acc.rows
+                base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
+                acc.addrs = base + acc.lanes.astype(U64) * U64(4) + off64
+            return acc
+        return tid_va
     if seg == "GLOBAL" or seg == "FLAT":
         a = addr.value
         if use_saddr:
