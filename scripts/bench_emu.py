@@ -5,7 +5,9 @@
 valu:   every work-item runs ITERS x (10 x v_fmac_f32 + 3 SALU loop instructions), then stores its
         accumulators: the shape of the kernel tinygrad's Python emulator was timed on
         (reference notes, amd.md section 6: ~1.0M wave-instructions/s, ~33M lane-ops/s warm).
-memory: a grid-stride loop of c[i] = a[i] + b[i] over 4 float32 vectors per work-item
+int:    the same loop with v_add_nc_u32 instead: the simulator core's own cost per instruction,
+        with a VALU operation that is cheap in numpy.
+memory: a grid-stride loop of c[i] = a[i] + b[i] over 16 float32 elements per work-item
         (two global loads, one add, one store per element).
 
 Lane operations count the vector (VALU, memory, LDS) wave-instructions x 32 lanes; the anchor's
@@ -87,10 +89,13 @@ def code_object(code, args, vgprs=16):
     return write_code_object(code, [KernelSpec("k", 0, kd, meta)], "gfx1100")
 
 
-def valu_kernel(iters):
-    """ITERS x ten v_fmac_f32 (1.0 * 1.0 into v4..v11, two of them twice), then each work-item
-    stores its eight accumulators at out[gid * 8]."""
-    body = b"".join(vop2("v_fmac_f32_e32", 4 + (j % 8), v(1), 2) for j in range(10))
+def valu_kernel(iters, op="v_fmac_f32_e32"):
+    """ITERS x ten OP into the accumulators v4..v11 (two of them twice): v_fmac_f32 adds
+    1.0 * 1.0, v_add_nc_u32 adds 1; then each work-item stores them at out[gid * 8]."""
+    if op == "v_fmac_f32_e32":
+        body = b"".join(vop2(op, 4 + j % 8, v(1), 2) for j in range(10))
+    else:
+        body = b"".join(vop2(op, 4 + j % 8, 129, 4 + j % 8) for j in range(10))
     loop = body + sop2("s_sub_u32", 3, 3, 129) + sopc("s_cmp_lg_u32", 3, 128)
     return (smem("s_load_b64", 6, 0, 0)
             + vop1("v_mov_b32_e32", 1, 242) + vop1("v_mov_b32_e32", 2, 242)        # v1 = v2 = 1.0
@@ -134,13 +139,14 @@ def timed(fn, repeat):
     return best, stats
 
 
-def bench_valu(waves, iters, repeat):
-    co = code_object(valu_kernel(iters), ["float*"])
+def bench_valu(waves, iters, repeat, op="v_fmac_f32_e32"):
+    co = code_object(valu_kernel(iters, op), ["float*"])
     groups = waves // 2
-    out = np.zeros(groups * 64 * 8, np.float32)
+    dtype = np.float32 if op == "v_fmac_f32_e32" else np.uint32
+    out = np.zeros(groups * 64 * 8, dtype)
     ex = WaveExecutor()
     simulate(co, "k", (groups, 1, 1), (64, 1, 1), [out], executor=ex)      # cold: decode + first run
-    want = np.zeros((groups * 64, 8), np.float32)
+    want = np.zeros((groups * 64, 8), dtype)
     want[:, :2] = 2 * iters
     want[:, 2:] = iters
     if not np.array_equal(out.reshape(-1, 8), want):
@@ -187,6 +193,7 @@ def main(argv=None):
     print(f"anchor: tinygrad's Python emulator, warm: {ANCHOR_WAVE_INSTR_PER_S / 1e6:.1f} M wave-instr/s, "
           f"{ANCHOR_LANE_OPS_PER_S / 1e6:.0f} M lane-ops/s (VALU loop)")
     report("valu", *bench_valu(a.waves, a.iters, a.repeat))
+    report("int", *bench_valu(a.waves, a.iters, a.repeat, "v_add_nc_u32_e32"))
     report("memory", *bench_memory(a.waves, a.per_item, a.repeat))
 
 
