@@ -35,7 +35,6 @@ copy_bw:
   .amdhsa_next_free_vgpr 6
   .amdhsa_next_free_sgpr 13
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

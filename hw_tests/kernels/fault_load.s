@@ -26,7 +26,6 @@ fault_load:
   .amdhsa_next_free_vgpr 3
   .amdhsa_next_free_sgpr 8
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

@@ -76,7 +76,6 @@ fma_peak:
   .amdhsa_next_free_vgpr 24
   .amdhsa_next_free_sgpr 8
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

@@ -59,7 +59,6 @@ global_mem:
   .amdhsa_next_free_vgpr 24
   .amdhsa_next_free_sgpr 16
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

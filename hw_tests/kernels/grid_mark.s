@@ -25,7 +25,6 @@ grid_mark:
   .amdhsa_next_free_vgpr 2
   .amdhsa_next_free_sgpr 6
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

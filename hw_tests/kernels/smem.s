@@ -71,7 +71,6 @@ smem:
   .amdhsa_next_free_vgpr 5
   .amdhsa_next_free_sgpr 42
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

@@ -38,7 +38,6 @@ transcendental:
   .amdhsa_next_free_vgpr 18
   .amdhsa_next_free_sgpr 16
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

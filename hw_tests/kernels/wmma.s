@@ -37,7 +37,6 @@ wmma:
   .amdhsa_next_free_vgpr 27
   .amdhsa_next_free_sgpr 16
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata

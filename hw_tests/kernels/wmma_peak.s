@@ -90,7 +90,6 @@ wmma_peak:
   .amdhsa_next_free_vgpr 54
   .amdhsa_next_free_sgpr 9
   .amdhsa_float_denorm_mode_32 3
-
 .end_amdhsa_kernel
 
 .amdgpu_metadata
