@@ -92,14 +92,9 @@ def make_simulate(queue_kind, executor_kind):
     return simulate
 
 
-# Where the wave simulator still falls short (seen through this driver); each entry says what the
-# simulator reports. They run anyway and show up as XPASS once the simulator catches up.
-SIMULATOR_GAPS = {
-    ("lds_reduce", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
-    ("lds_scan", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
-    ("lds_histogram", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
-    ("matmul_tiled", None): "the simulator rejects s_barrier (0xbfbd0000) as an invalid instruction word",
-}
+# Where the wave simulator still falls short (seen through this driver), with what it reports.
+# Such cases still run and show up as XPASS once the simulator catches up.
+SIMULATOR_GAPS = {}
 
 
 def _gap(case, queue_kind, executor_kind):
