@@ -108,3 +108,14 @@ def test_results_that_round_to_zero_keep_their_sign(rm):
     got = flat(run("v_fma_f64", [A, B, C], round_f16_64=rm))[:2]
     assert got == [round_fraction(Fraction(t64) ** 2, "f64", rm),
                    round_fraction(-Fraction(t64) ** 2, "f64", rm)]
+
+
+@pytest.mark.parametrize("rm", MODES)
+def test_ldexp_f64_rounds_denormal_and_overflowing_results_per_mode(rm):
+    x = lanes([f64_bits(v) for v in (1.75, -1.75, 1.5, -1.5)], np.uint64)
+    n = lanes([(-1074) & 0xFFFFFFFF, (-1074) & 0xFFFFFFFF, 1024, 1024])
+    got = flat(run("v_ldexp_f64", [x, n], round_f16_64=rm))[:4]
+    assert got == [round_fraction(Fraction(7, 4) / 2**1074, "f64", rm),
+                   round_fraction(Fraction(-7, 4) / 2**1074, "f64", rm),
+                   round_fraction(Fraction(3, 2) * 2**1024, "f64", rm),
+                   round_fraction(Fraction(-3, 2) * 2**1024, "f64", rm)]

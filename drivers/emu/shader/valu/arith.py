@@ -59,7 +59,7 @@ def _ldexp(kind, name, exp_bits):
         n = i16(K16.raw(ctx, srcs, 1)) if exp_bits == 16 else i32(srcs[1])
         n = np.clip(n.astype(np.int64), -1200, 1200)
         if kind.fmt is K64.fmt:
-            return kind.write(ctx, old, np.ldexp(x, n))
+            return kind.write(ctx, old, fp_round.ldexp64(ctx, x, n))
         r = np.ldexp(x.astype(np.float64), n)           # exact in float64, rounded once below
         return kind.write(ctx, old, fp_round.narrow(kind.fmt, r, fp_round.round_mode(ctx, kind.fmt)))
     return run

@@ -110,6 +110,17 @@ def fma(ctx, fmt, a, b, c):
     return _zero_sign(r, p, c.astype(np.float64), rm)
 
 
+def ldexp64(ctx, x, n):
+    """x * 2**n for doubles; only results that leave the normal range can round, and under a
+    directed mode those lanes are rounded from the exact value."""
+    r = np.ldexp(x, n)
+    rm = round_mode(ctx, F64)
+    if rm == ROUND_NEAREST_EVEN:
+        return r
+    hard = np.isfinite(x) & (x != 0) & ((np.abs(r) < 2.0 ** -1022) | np.isinf(r))
+    return _exact_lanes(r, hard, lambda i: Fraction(float(x[i])) * Fraction(2) ** int(n[i]), rm)
+
+
 def _exact_lanes(r, lanes, exact_of, rm, zeros=None):
     """Recompute the selected lanes of a double result from exact rationals under mode rm
     (`zeros`: the signed result for lanes whose exact value is zero)."""
