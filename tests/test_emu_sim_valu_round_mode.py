@@ -119,3 +119,15 @@ def test_ldexp_f64_rounds_denormal_and_overflowing_results_per_mode(rm):
                    round_fraction(Fraction(-7, 4) / 2**1074, "f64", rm),
                    round_fraction(Fraction(3, 2) * 2**1024, "f64", rm),
                    round_fraction(Fraction(-3, 2) * 2**1024, "f64", rm)]
+
+
+def test_fract_obeys_the_rounding_mode():
+    x = lanes([f32_bits(-1e-10)])
+    below_one = f32_bits(1 - 2.0**-24)
+    for rm in MODES:                  # 1 - 1e-10 rounds up to 1.0 (then clamps) or down
+        assert flat(run("v_fract_f32", [x], round_f32=rm))[0] == below_one
+    y = lanes([f32_bits(-(2.0**-30) * 3)])
+    want = {rm: round_fraction(1 - Fraction(3, 2**30), "f32", rm) for rm in MODES}
+    for rm in MODES:
+        got = flat(run("v_fract_f32", [y], round_f32=rm))[0]
+        assert got == min(want[rm], below_one), rm

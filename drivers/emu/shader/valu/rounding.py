@@ -7,6 +7,7 @@ the input as mantissa and 0 as exponent.
 """
 import numpy as np
 
+from . import fp_round
 from .bits import U16, U32
 from .kinds import K16, K32, K64
 from .registry import op
@@ -23,10 +24,15 @@ def _unary(kind, name, f):
     return run
 
 
-def _fract(x):
-    below_one = np.nextafter(x.dtype.type(1), x.dtype.type(0))
-    r = x - np.floor(x)
-    return np.where(r >= 1, below_one, r).astype(x.dtype)
+def _fract(kind, name):
+    @op(name, (kind.reg_bits,), kind.reg_bits)
+    def run(ctx, srcs, old):
+        """S0 + -floor(S0), rounded per MODE.FP_ROUND, clamped below 1.0."""
+        x = kind.read(ctx, srcs, 0)
+        below_one = np.nextafter(x.dtype.type(1), x.dtype.type(0))
+        r = fp_round.add(ctx, kind.fmt, x, -np.floor(x))
+        return kind.write(ctx, old, np.where(r >= 1, below_one, r).astype(x.dtype))
+    return run
 
 
 def _frexp_mant(x):
@@ -44,7 +50,7 @@ for _t, _k in (("f16", K16), ("f32", K32), ("f64", K64)):
     _unary(_k, "v_ceil_" + _t, np.ceil)
     _unary(_k, "v_floor_" + _t, np.floor)
     _unary(_k, "v_rndne_" + _t, np.rint)
-    _unary(_k, "v_fract_" + _t, _fract)
+    _fract(_k, "v_fract_" + _t)
     _unary(_k, "v_frexp_mant_" + _t, _frexp_mant)
 
 
