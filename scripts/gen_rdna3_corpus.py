@@ -58,6 +58,8 @@ def alu_words(rng, fam, op, entry):
                     w = _set(fam, w, s[1], rng.randrange(0, s[4] - s[3] + 1))
                 else:
                     c = _pick(rng, ACCEPT[s[4]], 0, 106)
+                    if kind == "int" and (ACCEPT[s[4]] >> 124) & 1:
+                        c = 124                           # null (s_waitcnt_vscnt wants it)
                     w = _set(fam, w, s[1], c if c is not None else 0)
             elif s[0] == "src":
                 m = ACCEPT[s[4]]
@@ -75,6 +77,8 @@ def alu_words(rng, fam, op, entry):
                 w = _set(fam, w, "ssrc0", rng.choice([1, 2, 3, 0x80, 0x84, 4]))
         if kind == "mods":
             w |= mmask & rng.getrandbits(size * 8)
+        if kind in ("int", "vgpr"):
+            lit &= 0xFFFF                                 # 16-bit K of v_fmamk_f16 & co.
         out.append(w.to_bytes(size, "little") + lit.to_bytes(4, "little"))
     for kind, code, present in (("dpp16", 250, dpp16), ("dpp8", 233, dpp8)):
         if not present:
@@ -130,20 +134,26 @@ def mem_words(rng, name, op, entry):
 
 
 def vopd_words(rng):
+    """Every X/Y pair, with registers placed in the banks the dual-issue rules require."""
     out = []
     for x in VOPD["X"]:
         for y in VOPD["Y"]:
-            for variant in range(2):
-                vdx = rng.randrange(0, 256)
-                w = (ENCODING_BITS["VOPD"][1] | x << 22 | y << 17 | vdx << 56 |
-                     rng.randrange(0, 128) << 49)
+            for variant in range(3):
+                r = lambda bank: 4 * rng.randrange(0, 63) + bank  # noqa: E731
+                vdx, vdy = r(0), r(1) | 2 * rng.randrange(2)
+                srcs = {"X": (256 + r(0), r(2)), "Y": (256 + r(1), r(3))}
+                if variant:
+                    for side in srcs:
+                        c = rng.choice([rng.randrange(106), 128 + rng.randrange(65),
+                                        240 + rng.randrange(9), 255])
+                        if variant == 2 or side == "Y":
+                            srcs[side] = (c, srcs[side][1])
+                w = (ENCODING_BITS["VOPD"][1] | x << 22 | y << 17 | vdx << 56 | (vdy >> 1) << 49)
                 for side, (sf, vf) in (("X", ("srcx0", "vsrcx1")), ("Y", ("srcy0", "vsrcy1"))):
                     spec = VOPD[side][x if side == "X" else y][1]
-                    src = rng.choice([256 + rng.randrange(256), rng.randrange(106), 128 + rng.randrange(65),
-                                      240 + rng.randrange(9), 255]) if variant else 256 + rng.randrange(256)
-                    w = _set("VOPD", w, sf, src)
+                    w = _set("VOPD", w, sf, srcs[side][0])
                     if any(s[0] == "reg" and s[1] == "vsrc1" for s in spec):
-                        w = _set("VOPD", w, vf, rng.randrange(256))
+                        w = _set("VOPD", w, vf, srcs[side][1])
                 out.append(w.to_bytes(8, "little") + rng.getrandbits(32).to_bytes(4, "little"))
     return out
 

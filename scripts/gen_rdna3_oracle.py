@@ -92,3 +92,94 @@ def assemble_lines(lines):
     if k != len(encs):
         raise RuntimeError("lost track of llvm-mc output (%d of %d encodings used)" % (k, len(encs)))
     return res
+
+
+def random_words(rng, n):
+    """Instruction words biased so every supported family and most opcodes get hit: mostly a
+    known opcode with its fixed bits kept, sometimes anything under the family's encoding bits.
+    Each word carries one extra random dword (literal / DPP control)."""
+    from assembler.rdna3.formats import ENCODING_BITS, FORMATS
+    from assembler.rdna3.tables import ALU, MEM
+    seg = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
+    table = {f: ("VOP3" if f == "VOP3SD" else f, ops) for f, ops in ALU.items()}
+    table.update({n: ("FLAT" if n in seg else n, ops) for n, ops in MEM.items()})
+    table["VOPD"] = ("VOPD", None)
+    names = sorted(table)
+    out = []
+    for _ in range(n):
+        name = rng.choice(names)
+        fam, ops = table[name]
+        size, fields = FORMATS[fam]
+        mask, value = ENCODING_BITS[fam]
+        w = rng.getrandbits(8 * size)
+        if ops and rng.random() < 0.85:
+            op = rng.choice(sorted(ops))
+            entry = ops[op]
+            lo, width = fields["op"]
+            w = (w & ~(((1 << width) - 1) << lo)) | op << lo
+            if rng.random() < 0.7:
+                w = (w & ~entry[2]) | (entry[3] & entry[2])
+            if fam == "FLAT":
+                lo, width = fields["seg"]
+                w = (w & ~(3 << lo)) | seg[name] << lo
+        w = (w & ~mask) | value
+        out.append(w.to_bytes(size, "little") + rng.getrandbits(32).to_bytes(4, "little"))
+    return out
+
+
+def differential(n, seed):
+    """Decode n random words with llvm-mc-19 and with us; re-encode both texts.
+    Returns (stats dict, list of mismatch descriptions)."""
+    import random
+    from assembler.rdna3 import assemble, decode
+    from drivers.errors import AssemblerError
+    rng = random.Random(seed)
+    words = random_words(rng, n)
+    theirs = disassemble_probes(words)
+    ours, problems = [], []
+    for w, t in zip(words, theirs):
+        try:
+            ins, size = decode(w, 0)
+            ours.append(ins.text)
+        except AssemblerError as e:
+            ours.append(None)
+            if t is not None:
+                problems.append("%s: llvm-mc decodes %r, we reject: %s" % (w.hex(), t[0], e))
+            continue
+        if t is None:
+            problems.append("%s: llvm-mc rejects, we decode %r" % (w.hex(), ins.text))
+        elif t[0] != ins.text:
+            problems.append("%s: llvm-mc %r, we %r" % (w.hex(), t[0], ins.text))
+    decoded = [(w, o) for w, o, t in zip(words, ours, theirs) if t is not None and o == t[0]]
+    encs = assemble_lines([o for _, o in decoded])
+    reenc = unasm = 0
+    for (w, text), (enc, err) in zip(decoded, encs):
+        if enc is None:
+            unasm += 1        # llvm-mc decodes words its own assembler refuses (e.g. FLAT offset
+            continue          # bit 12, src_vccz): nothing to compare the re-encoding with
+        try:
+            mine = assemble(text)
+        except AssemblerError as e:
+            problems.append("%s: we cannot assemble %r: %s" % (w.hex(), text, e))
+            continue
+        if mine != enc:
+            problems.append("%s: %r re-encodes to %s, llvm-mc %s" % (w.hex(), text, mine.hex(), enc.hex()))
+        else:
+            reenc += 1
+    stats = dict(words=n, decoded=sum(t is not None for t in theirs), rejected=sum(t is None for t in theirs),
+                 reencoded=reenc, llvm_cannot_reassemble=unasm)
+    return stats, problems
+
+
+if __name__ == "__main__":
+    import sys
+    import time
+    sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(
+        __import__("os").path.abspath(__file__))))
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    t0 = time.time()
+    stats, problems = differential(n, seed)
+    for p in problems[:50]:
+        print(p)
+    print(stats, "mismatches:", len(problems), "%.1fs" % (time.time() - t0))

@@ -385,6 +385,10 @@ def learn_canonical(entries):
             e["canon"] = 0
             continue
         canon = int.from_bytes(enc[:size], "little")
+        ident = field_bits(fam, "op") | ENC_MASK[fam]
+        if len(enc) < size or (canon ^ e["word"]) & ident:
+            e["canon"] = 0            # the text selects another encoding (v_nop is VOP1's)
+            continue
         used = e["fixed"] | e["mods"] | field_bits(fam, "op") | ENC_MASK[fam]
         for o in e["ops"]:
             if len(o) > 1 and o[1] in fields:
@@ -417,9 +421,18 @@ def learn_dpp(entries):
                 for b in range(18, 24):
                     flips.append(w[:-4] + (int.from_bytes(w[-4:], "little") ^ (1 << b)).to_bytes(4, "little"))
                     fkeys.append((fam, op, b))
+            if kind == "dpp8" and fam in ("VOP3", "VOP3SD"):
+                base = int.from_bytes(w[:8], "little")
+                for b in (61, 62, 63):             # neg bits that only the DPP form knows
+                    flips.append((base ^ (1 << b)).to_bytes(8, "little") + w[8:])
+                    fkeys.append((fam, op, b))
     for (fam, op, b), r in zip(fkeys, disassemble_probes(flips)):
         if r is not None:
             e = entries[(fam, op)]
+            if b >= 61:
+                if "sext(" in r[0] and not (e["mods"] >> b) & 1:
+                    e["dppmods"] = e.get("dppmods", 0) | 1 << (26 + b - 61)
+                continue
             e["dppmods"] = e.get("dppmods", 0) | 1 << b
             if "sext(" in r[0] and b in (20, 22):          # integer sources print sext(...)
                 e["dppmods"] |= 1 << (30 + (b - 20) // 2)

@@ -153,6 +153,8 @@ def _decode_alu(fam, op, entry, word, data, offset):
         dpp["vsrc0"] = ctl & 0xFF
         dpp["word"] = ctl
         mnem = dpp16m if src0 == O.DPP16 else dpp8m
+        if dppmods >> 26 & 7:           # integer sources whose VOP3 neg bit means sext only in DPP
+            mods_bits |= word & ((dppmods >> 26 & 7) << 61)
     lit = None
     needs_lit = any(s[0] == "lit" for s in spec)
     ops = []
@@ -186,6 +188,8 @@ def _decode_alu(fam, op, entry, word, data, offset):
             if vop3 or mix:
                 o.abs = bool(mods_bits >> _ABS_BIT[role] & 1)
                 o.neg = bool(mods_bits >> _NEG_BIT[role] & 1)
+                if o.neg and dpp is not None and dppmods >> (26 + _NEG_BIT[role] - 61) & 1:
+                    o.dtype = dtype = "i32"
             elif dpp is not None and dpp["kind"] == "dpp16" and fam != "VOP3P":
                 i = 0 if role == "src0" else 1
                 o.neg = bool(dpp["word"] >> (20 + 2 * i) & 1)

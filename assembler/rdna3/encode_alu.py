@@ -56,6 +56,8 @@ def parse_reg(tok, col):
 def reg_operand(tok, col, kind, nregs, accept, vlimit, role, mnem):
     """A register-only operand -> field value (SGPR code or VGPR number)."""
     r = parse_reg(tok, col)
+    if r is None and kind == "s" and tok in O.NAMED_CODES:
+        r = ("s", O.NAMED_CODES[tok], nregs)           # src_* names as destinations
     if r is None:
         raise SyntaxErr("operand %s of %s must be a %s, got %r" % (role, mnem, _kind_name(kind, nregs), tok),
                         col)
@@ -246,6 +248,9 @@ def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
             if neg or abs_ or sext:
                 if vop3 or mix:
                     nb, ab = _NEG_BIT[role], _ABS_BIT[role]
+                    if dpp is not None and dppmods >> (26 + nb - 61) & 1:
+                        dtype = "i32"                    # sext(...) exists only in this DPP form
+                        mmask |= 1 << nb
                     if sext and dtype != "i32" or (neg and dtype == "i32"):
                         raise SyntaxErr("operand %s of %s: use %s" % (
                             role, mnem, "sext(...)" if dtype == "i32" else "-x for negation"), col)
