@@ -131,3 +131,16 @@ def test_fract_obeys_the_rounding_mode():
     for rm in MODES:
         got = flat(run("v_fract_f32", [y], round_f32=rm))[0]
         assert got == min(want[rm], below_one), rm
+
+
+@pytest.mark.parametrize("rm", MODES)
+def test_packed_f16_arithmetic_rounds_per_mode(rm):
+    a = lanes([(0x3C01 << 16) | 0xBC01])                   # hi 1 + 2^-10, lo -(1 + 2^-10)
+    b = lanes([(0x3C01 << 16) | 0x3C01])
+    got = flat(run("v_pk_mul_f16", [a, b], round_f16_64=rm))[0]
+    sq = (1 + Fraction(1, 1024)) ** 2
+    assert got == round_fraction(-sq, "f16", rm) | (round_fraction(sq, "f16", rm) << 16)
+    c = lanes([(0x1001 << 16) | 0x1001])
+    got = flat(run("v_pk_fma_f16", [a, b, c], round_f16_64=rm))[0]
+    tiny = exact(0x1001, "f16")
+    assert got == round_fraction(tiny - sq, "f16", rm) | (round_fraction(sq + tiny, "f16", rm) << 16)

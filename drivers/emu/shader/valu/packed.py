@@ -3,12 +3,14 @@
 Source i feeds the low lane from its high half when op_sel[i] is set, and the high lane from its
 high half when op_sel_hi[i] is set (the encoded default is 1: halves map straight through). Float
 ops negate the low lane value with neg_lo[i] (ctx.neg) and the high lane value with neg_hi[i];
-clamp clamps each f16 result to [0, 1] / saturates each integer result.
+clamp clamps each f16 result to [0, 1] / saturates each integer result; f16 add / mul / fma round
+per MODE.FP_ROUND (the f16/f64 field).
 """
 import numpy as np
 
 from .bits import U16, half, pack16
-from .fp import F16, finish, fma_narrow, fmax, fmin, operand
+from . import fp_round
+from .fp import F16, finish, fmax, fmin, operand
 from .registry import op
 
 
@@ -36,11 +38,11 @@ def _pk_float(name, nsrc, f):
     return run
 
 
-_pk_float("v_pk_add_f16", 2, lambda ctx, a, b: a + b)
-_pk_float("v_pk_mul_f16", 2, lambda ctx, a, b: a * b)
+_pk_float("v_pk_add_f16", 2, lambda ctx, a, b: fp_round.add(ctx, F16, a, b))
+_pk_float("v_pk_mul_f16", 2, lambda ctx, a, b: fp_round.mul(ctx, F16, a, b))
 _pk_float("v_pk_min_f16", 2, lambda ctx, a, b: fmin(ctx, F16, a, b))
 _pk_float("v_pk_max_f16", 2, lambda ctx, a, b: fmax(ctx, F16, a, b))
-_pk_float("v_pk_fma_f16", 3, lambda ctx, a, b, c: fma_narrow(F16, a, b, c))
+_pk_float("v_pk_fma_f16", 3, lambda ctx, a, b, c: fp_round.fma(ctx, F16, a, b, c))
 
 
 @op("v_pk_fmac_f16", (32, 32), 32)
@@ -48,7 +50,7 @@ def v_pk_fmac_f16(ctx, srcs, old):
     """VOP2: D.lo = fma(S0.lo, S1.lo, D.lo), D.hi likewise (no op_sel)."""
     def lane(k):
         a, b, c = (operand(F16, half(x, k), ctx.mode) for x in (srcs[0], srcs[1], old))
-        return finish(ctx, F16, fma_narrow(F16, a, b, c), omod=False)
+        return finish(ctx, F16, fp_round.fma(ctx, F16, a, b, c), omod=False)
     return pack16(lane(0), lane(1))
 
 
