@@ -59,7 +59,7 @@ def test_stage_passes_on_the_virtual_gpu(emulated_run, name):
     stage = next(s for s in report["stages"] if s["name"] == name)
     layer = blocked(report).get(name)
     if layer:
-        pytest.xfail(f"blocked by {layer}: {stage['error']['message'] if stage['error'] else stage['skip_reason']}")
+        pytest.xfail(stage["error"]["message"] if stage["error"] else f"blocked by {layer}: {stage['skip_reason']}")
     assert stage["status"] == "PASS", json.dumps(stage, indent=1)
 
 
