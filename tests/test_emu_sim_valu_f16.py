@@ -138,3 +138,13 @@ def test_ldexp_f16_takes_an_i16_exponent():
     n = reg([3, 0xFFF0, 0xFFE8, 16, 1])        # 3, -16, -24 (1.5 * 2**-24 ties to even), 16, 1
     got = [g & 0xFFFF for g in flat(run("v_ldexp_f16", [x, n]))[:5]]
     assert got == [f16_bits(8.0), f16_bits(2.0**-16), 0x0002, INF, INF]
+
+
+def test_omod_f16_follows_the_f16_denormal_mode():
+    a = reg([f16_bits(1.5), f16_bits(-0.0), f16_bits(2.0**-14)])
+    one = reg([0x3C00])
+    got = [g & 0xFFFF for g in flat(run("v_mul_f16", [a, one], omod=3, ieee=False,
+                                        denorm_f16_64=False))[:3]]
+    assert got == [f16_bits(0.75), 0, 0]          # /2; -0 -> +0; 2^-15 is a flushed denormal
+    kept = [g & 0xFFFF for g in flat(run("v_mul_f16", [a, one], omod=3, ieee=False))[:3]]
+    assert kept == [f16_bits(1.5), 0x8000, f16_bits(2.0**-14)]    # ignored: denormals kept

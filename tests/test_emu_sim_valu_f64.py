@@ -88,3 +88,12 @@ def test_ldexp_f64():
     got = flat(run("v_ldexp_f64", [x, n]))[:5]
     assert got[:4] == [f64_bits(1536.0), 1, INF, NEG_ZERO]
     assert is_nan(got[4])
+
+
+def test_omod_and_clamp_f64():
+    a = q([f64_bits(v) for v in (3.0, -2.0, 0.25)] + [QNAN])
+    one = q([f64_bits(1.0)])
+    got = flat(run("v_mul_f64", [a, one], omod=2, ieee=False, denorm_f16_64=False))[:3]
+    assert got == [f64_bits(12.0), f64_bits(-8.0), f64_bits(1.0)]
+    got = flat(run("v_mul_f64", [a, one], clamp=True))[:4]
+    assert got == [f64_bits(1.0), 0, f64_bits(0.25), 0]
