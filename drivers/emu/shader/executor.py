@@ -57,14 +57,25 @@ class ValuEnv:
                 round_f32=mode & 3, round_f16_64=(mode >> 2) & 3)
         return fm
 
-    def ctx_factory(self, st, sel, lane_mask, kw):
+    def ctx_factory(self, st, sel, lane_mask, kw, cache=None):
+        """The Ctx of one execution; ``cache`` (a dict owned by the instruction) keeps mask-free
+        ones per (MODE, group size), the only things they depend on."""
         first = int(st.wave_ids[sel][0]) if not isinstance(sel, slice) else 0
         n = st.pc[sel].shape[0]
+        mode = int(st.mode[first])
+        if lane_mask is None and cache is not None:
+            ctx = cache.get((mode, n))
+            if ctx is not None:
+                return ctx
         lane = self._lanes.get(n)
         if lane is None:
             lane = self._lanes[n] = np.broadcast_to(LANE_IDS, (n, WAVE32))
-        return self.Ctx(mode=self.float_mode(int(st.mode[first])), mask=lane_mask, lane=lane,
-                        wave32=True, **kw)
+        ctx = self.Ctx(mode=self.float_mode(mode), mask=lane_mask, lane=lane, wave32=True, **kw)
+        if lane_mask is None and cache is not None:
+            if len(cache) > 64:
+                cache.clear()
+            cache[(mode, n)] = ctx
+        return ctx
 
 
 def budget_from_env():

@@ -1,7 +1,8 @@
 """Operand readers and writers built once per decoded instruction.
 
 A reader is ``read(st, sel) -> ndarray`` for the waves ``sel`` (an index array or ``slice(None)``):
-scalar readers return (w,) uint32 or uint64, vector readers (w, 32).  Constants are expanded here
+scalar readers return (w,) uint32 or uint64, vector readers (w, 32) (a read-only broadcast view
+for an SGPR or constant).  Constants are expanded here
 to the operand's width and type, as the ISA defines inline constants and literals:
 * inline integers are sign-extended to the operand width;
 * inline floats are f16 / bf16 / f32 / f64 bits per the operand's constant type;
@@ -140,8 +141,12 @@ def vector_reader(op, width, mnemonic="", vgprs=256):
         return lambda st, sel: st.vgpr[sel, r:r + dwords]
     if width > 64:
         raise IllegalInstruction(0, f"a {width}-bit source must be a VGPR tuple, not {op.text}")
+    if op.kind in ("const", "literal"):
+        value = (np.uint64 if width == 64 else np.uint32)(constant_value(op, width, mnemonic))
+        # a read-only broadcast: the VALU functions never write into their sources
+        return lambda st, sel: np.broadcast_to(value, (st.pc[sel].shape[0], WAVE32))
     scalar = scalar_reader(op, width, mnemonic)
-    return lambda st, sel: np.repeat(scalar(st, sel)[:, None], WAVE32, axis=1)
+    return lambda st, sel: np.broadcast_to(scalar(st, sel)[:, None], (st.pc[sel].shape[0], WAVE32))
 
 
 def vgpr_index(op, width, vgprs):

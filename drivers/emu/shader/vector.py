@@ -83,6 +83,7 @@ class VectorOp:
                 self.mask_reader = scalar_reader(src2, 32, m)
         self.dpp = DppSelect(ins.dpp) if ins.dpp else None
         self.kw = _modifiers(ins, sources)
+        self.ctx_cache = {}
         self.old_reader = (vector_reader(_VgprOperand(self.vdst, op.dst_bits), op.dst_bits, m, vgprs)
                            if op.dst_bits else None)
         self.dst_bits = op.dst_bits
@@ -103,7 +104,7 @@ class VectorOp:
         else:
             lane_mask = None
         old = self.old_reader(st, sel) if self.old_reader is not None else None
-        ctx = self.make_ctx(st, sel, lane_mask, self.kw)
+        ctx = self.make_ctx(st, sel, lane_mask, self.kw, self.ctx_cache)
         out = self.op.fn(ctx, srcs, old)
         if self.op.mask_out:
             if self.dst_bits:
