@@ -336,6 +336,9 @@ def test_wait_past_timeout_is_gpu_hang_naming_the_work(dev):
     with pytest.raises(GPUHang) as err:
         dev.synchronize(timeout=0.2)
     assert err.value.last_value == done and "nobody sets" in str(err.value)
+    # where the command processor stopped: at the wait (PM4) or the packet carrying it (AQL)
+    assert "read pointer" in str(err.value)
+    assert ("dword" in str(err.value) and "WAIT_REG_MEM" in str(err.value)) or "PM4_IB" in str(err.value)
     seen = []
     dev.kernel.gpu.executor = pattern_executor(seen)
     prg = dev.load(code_object("grid3d"))

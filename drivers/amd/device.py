@@ -320,7 +320,11 @@ class AMDDevice:
     def _wait(self, timeline, value, timeout=None):
         try:
             timeline.wait(value, self.timeout if timeout is None else timeout)
-        except (GPUFault, GPUHang):
+        except GPUHang as e:
+            where = "; ".join(q.hw.position() for q in (self.compute, self.copier) if getattr(q, "timeline", None) is timeline)
+            self.recover()
+            raise GPUHang(e.last_value, e.expected, f"{e.in_flight}; {where}" if where else e.in_flight) from None
+        except GPUFault:
             self.recover()
             raise
 

@@ -182,6 +182,17 @@ class HWQueue:
     def doorbell_value(self):
         return self.wptr
 
+    def position(self):
+        """Where the engine's read pointer stands, and what sits there (for hang reports)."""
+        cap = self.capacity
+        rptr = int(self.rptr_word[0])
+        if rptr % cap == self.wptr % cap and rptr <= self.wptr:
+            return f"{self.name} {self.queue_id}: read pointer {rptr} = write pointer (everything fetched)"
+        return f"{self.name} {self.queue_id}: read pointer {rptr} of {self.wptr} at {self.packet_at(rptr % cap)}"
+
+    def packet_at(self, index):
+        return f"ring offset {index}"
+
 
 def _fill_amd_queue(queue, size):
     node = queue.device.node
@@ -205,6 +216,11 @@ class PM4Queue(HWQueue):
         # The CP only uses the pointer words, but kernels that read hidden_queue_ptr (or
         # QUEUE_PTR) find a described queue here, as on an AQL queue.
         _fill_amd_queue(self, self.capacity)
+
+    def packet_at(self, index):
+        kind, op, n = pm4.decode_header(int(self.ring_u32[index]))
+        name = pm4.OPCODE_NAMES.get(op, f"opcode 0x{op:02x}") if kind == 3 else f"a type-{kind} word"
+        return f"dword {index}: {name}"
 
     def submit(self, dwords, value, timeline):
         if self.debug >= 2:
@@ -263,6 +279,10 @@ class AQLQueue(HWQueue):
 
     def doorbell_value(self):
         return self.wptr - 1
+
+    def packet_at(self, index):
+        header = int(self.ring_slots[index, 0])
+        return f"packet {index}: {_AQL_NAMES.get(header & 0xFF, f'type {header & 0xFF}')}"
 
     def submit(self, packets, value, timeline):
         """``packets``: a list of 16-dword numpy arrays. Bodies are written first, then the
