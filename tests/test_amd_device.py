@@ -726,3 +726,18 @@ def test_open_fails_cleanly_when_staging_memory_runs_out(monkeypatch):
     with pytest.raises(OutOfMemory, match="userptr"):
         AMDDevice(kernel=kernel)
     assert_nothing_live(kernel)
+
+
+def test_sdma_hang_names_the_poll(dev):
+    from drivers.amd import sdma
+    flag = dev.alloc(4096, uncached=True)
+    flag.view(np.uint32)[:] = 0
+    dev.copier.submit(sdma.poll_regmem(flag.va, 1), "POLL_REGMEM on a flag nobody sets")
+    with pytest.raises(GPUHang) as err:
+        dev.synchronize(timeout=0.1)
+    assert "SDMA queue" in str(err.value) and "POLL_REGMEM" in str(err.value)
+    out = dev.alloc(64)
+    out.copyin(np.arange(16, dtype=np.uint32))        # the recreated SDMA queue works
+    got = np.zeros(16, np.uint32)
+    out.copyout(got)
+    assert got.tolist() == list(range(16))

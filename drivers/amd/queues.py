@@ -246,6 +246,10 @@ class SDMAQueue(HWQueue):
     QUEUE_TYPE = K.QUEUE_TYPE_SDMA
     UNIT = 1
 
+    def packet_at(self, index):
+        op = int(self.ring_u32[index // 4]) & 0xFF
+        return f"byte {index}: {sdma.OP_NAMES.get(op, f'opcode {op}')}"
+
     def submit(self, dwords, value, timeline):
         if self.debug >= 2:
             ops = " ".join(str(int(d) & 0xFF) for d in dwords[:1])
