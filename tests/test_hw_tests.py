@@ -242,3 +242,14 @@ def test_plugin_reports_a_failed_stage_with_its_error(tmp_path):
     assert "memory: RuntimeError: deliberately broken" in proc.stdout
     assert "memory_limits: depends on memory, which failed" in proc.stdout
     assert "2 passed" in proc.stdout and "1 failed" in proc.stdout and "1 skipped" in proc.stdout
+
+
+def test_compare_names_the_first_differing_element():
+    import numpy as np
+    from hw_tests.stages.isa import compare
+    compare("same", np.arange(4, dtype=np.uint32), np.arange(4, dtype=np.uint32))
+    with pytest.raises(CheckFailed, match=r"v_add: element 2 is np.uint32\(7\), numpy says np.uint32\(2\) "
+                                          r"\(1 of 4 elements differ\)"):
+        compare("v_add", np.array([0, 1, 7, 3], np.uint32), np.arange(4, dtype=np.uint32))
+    with pytest.raises(CheckFailed, match=r"got \(3,\) x uint32, numpy has \(4,\) x uint32"):
+        compare("short", np.arange(3, dtype=np.uint32), np.arange(4, dtype=np.uint32))

@@ -22,9 +22,11 @@ ULP_BOUNDS = {"exp2": 1, "log2": 1, "rcp": 1, "rsq": 1, "sqrt": 1, "sin": 16, "c
 def compare(what, got, want):
     """Bit-exact comparison of two arrays; the failure names the first differing element."""
     got, want = np.ascontiguousarray(got), np.ascontiguousarray(want)
-    if got.shape != want.shape or not np.array_equal(got.view(np.uint8), want.view(np.uint8)):
+    if got.shape != want.shape or got.dtype.itemsize != want.dtype.itemsize:
+        raise CheckFailed(f"{what}: got {got.shape} x {got.dtype}, numpy has {want.shape} x {want.dtype}")
+    if not np.array_equal(got.view(np.uint8), want.view(np.uint8)):
         bad = np.flatnonzero(got.reshape(-1).view(np.uint8) != want.reshape(-1).view(np.uint8))
-        i = bad[0] // got.dtype.itemsize if bad.size else 0
+        i = bad[0] // got.dtype.itemsize
         raise CheckFailed(f"{what}: element {i} is {got.reshape(-1)[i]!r}, numpy says {want.reshape(-1)[i]!r} "
                           f"({len(set(bad // got.dtype.itemsize))} of {got.size} elements differ)")
 
