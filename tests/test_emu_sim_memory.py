@@ -243,3 +243,18 @@ def test_addtid_forms_and_ds_append():
     active = (0x00FF00FF >> LANES) & 1 == 1
     assert st.vgpr[0, 4][active].tolist() == [0] * 16 and st.vgpr[0, 5][active].tolist() == [16] * 16
     assert st.vgpr[1, 4][active].tolist() == [0] * 16         # each workgroup has its own LDS
+
+
+def test_ds_permute_pushes_to_the_addressed_lane():
+    code = program(vop2("v_add_nc_u32_e32", 1, LIT, v(0), 300),
+                   vop2("v_add_nc_u32_e32", 2, const(1), v(0)), vop2("v_and_b32_e32", 2, const(31), v(2)),
+                   vop2("v_lshlrev_b32_e32", 2, const(2), v(2)),                 # lane L -> lane L + 1
+                   vop1("v_mov_b32_e32", 3, const(7)),
+                   s_mov(EXEC, 0x7FFF_FFFF),                                   # lane 31 inactive
+                   ds("ds_permute_b32", vdst=3, addr=2, data0=1),
+                   endpgm())
+    _, st, _ = run_code(code)
+    got = st.vgpr[0, 3].tolist()
+    assert got[0] == 0                              # lane 31 would have written lane 0: it is inactive
+    assert got[1:31] == [300 + l - 1 for l in range(1, 31)]
+    assert got[31] == 7                             # inactive lanes keep their value
