@@ -264,6 +264,59 @@ def test_a_queue_of_b_waits_for_memory_a_writes(ab, kernel):
     a.unmap(flag, [b.gpu_id])
 
 
+def test_each_gpu_has_its_own_vram_budget(ab):
+    a, b = ab
+    before = [c.ioctl("AVAILABLE_MEMORY", gpu_id=c.gpu_id).available for c in (a, b)]
+    big = a.alloc(20 << 30, VRAM, cpu=False, map_gpu=False)
+    assert a.ioctl("AVAILABLE_MEMORY", gpu_id=a.gpu_id).available == before[0] - (20 << 30)
+    assert a.ioctl("AVAILABLE_MEMORY", gpu_id=b.gpu_id).available == before[1]
+    b.free(b.alloc(20 << 30, VRAM, cpu=False, map_gpu=False))      # B's 24 GiB are all still there
+    a.free(big)
+
+
+def test_host_memory_gone_unmaps_a_userptr_from_every_gpu(ab, kernel):
+    a, b = ab
+    host = kernel.mmap(None, 4096)
+    host.view(np.uint8)[:4] = list(b"host")
+    args = a.ioctl("ALLOC_MEMORY_OF_GPU", va_addr=host.address, size=4096, gpu_id=a.gpu_id,
+                   flags=K.KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE,
+                   mmap_offset=host.address)
+    both, ids = map_args(args, a.gpu_id, b.gpu_id)
+    assert a.ioctl("MAP_MEMORY_TO_GPU", **both).n_success == 2
+    vms = [g.processes[0].vm for g in kernel.gpus]
+    assert [vm.read(host.address, 4) for vm in vms] == [b"host", b"host"]
+    mem = a.create_event(K.KFD_IOC_EVENT_MEMORY)
+    sdma = SDMARing(b)
+    kernel.munmap(host)                                # the MMU notifier drops it from both VMs
+    sdma.submit(sdma_copy(sdma.q.pointers.va + 512, host.address, 4))     # B now faults on it
+    result, data = b.wait([mem.event_id], timeout_ms=0)
+    assert result == COMPLETE and data[0].memory_exception_data.va == host.address
+    assert all(vm.lookup(host.address) is None for vm in vms)
+    assert a.ioctl("UNMAP_MEMORY_FROM_GPU", **both).n_success == 2
+    a.ioctl("FREE_MEMORY_OF_GPU", handle=args.handle)
+    b.destroy_queue(sdma.q)
+
+
+def test_vram_behind_a_small_bar_is_not_peer_accessible(monkeypatch):
+    """Two RX 6900 XT without resizable BAR: amdgpu_device_is_peer_accessible says no, so
+    amdkfd lists no p2p_links and refuses to map one's VRAM into the other (GTT still maps)."""
+    from drivers.emu import machine
+    monkeypatch.setitem(machine.TARGETS, "gfx1030", "rx6900xt")
+    k = make_kernel("gfx1030x2")
+    assert props(k, f"{NODES}/1/properties")["p2p_links_count"] == 0
+    assert not any("/p2p_links/" in path for path in k.files)
+    a, b = KfdClient(k, node=1), KfdClient(k, node=2, runtime_enable=False)
+    vram = a.alloc(4096, K.KFD_IOC_ALLOC_MEM_FLAGS_VRAM | K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, cpu=False)
+    args, ids = map_args(vram, b.gpu_id)
+    refused(a, "MAP_MEMORY_TO_GPU", errno.EINVAL, "not all visible through its BAR", **args)
+    gtt = a.alloc(4096, GTT)
+    a.map(gtt, [b.gpu_id])
+    a.unmap(gtt, [b.gpu_id])
+    b.close()
+    a.close()
+    assert k.live() == NOTHING
+
+
 # -- ownership errors ---------------------------------------------------------------------------
 def test_mapping_to_an_unknown_gpu_id_is_einval(ab):
     a, b = ab
