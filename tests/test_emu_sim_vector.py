@@ -257,3 +257,29 @@ def test_every_vector_alu_opcode_the_decoder_knows_has_an_implementation():
     contract_core = {"v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32", "v_permlane16_b32",
                      "v_permlanex16_b32", "v_nop", "v_pipeflush"}
     assert contract_core <= set(CORE_OPS) and not contract_core & set(VALU)
+
+
+def test_wmma_register_tuples_reach_the_valu_library_intact():
+    """v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]: the core hands the library the
+    three 8-dword tuples as (W, 8, 32) and writes back all eight result registers."""
+    from assembler.rdna3.formats import put
+    from drivers.emu.shader.executor import ValuEnv
+    from drivers.emu.shader.valu import VALU
+    from tests.test_emu_sim_helpers import opcode
+    wmma = put("VOP3P", op=opcode("VOP3P", "v_wmma_f32_16x16x16_f16"), vdst=0, src0=v(8), src1=v(16),
+               src2=v(0), opsel_hi=3, opsel_hi2=1).to_bytes(8, "little")
+    rng = np.random.default_rng(5)
+    halves = rng.uniform(-2, 2, (16, 32, 2)).astype(np.float16).view(np.uint32)[..., 0]   # v8..v23
+    accum = rng.uniform(-2, 2, (8, 32)).astype(np.float32).view(np.uint32)                # v0..v7
+    init = []
+    for r, rows in ((0, accum), (8, halves)):
+        for j, row in enumerate(rows):
+            for lane in range(32):
+                init.append(vop3("v_writelane_b32", r + j, LIT, const(lane), literal=int(row[lane])))
+    _, st, _ = run_code(program(*init, wmma, endpgm()))
+    env = ValuEnv()
+    op = VALU["v_wmma_f32_16x16x16_f16"]
+    ctx = env.Ctx(mode=env.float_mode(0x3F0), lane=np.broadcast_to(LANES, (1, 32)), opsel_hi=0b111)
+    want = op.fn(ctx, [halves[None, :8], halves[None, 8:], accum[None]], accum[None])
+    assert np.array_equal(st.vgpr[0, 0:8], np.asarray(want)[0])
+    assert not np.array_equal(st.vgpr[0, 0:8], accum)
