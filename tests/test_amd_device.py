@@ -741,3 +741,19 @@ def test_sdma_hang_names_the_poll(dev):
     got = np.zeros(16, np.uint32)
     out.copyout(got)
     assert got.tolist() == list(range(16))
+
+
+def test_device_timeout_applies_to_every_wait():
+    """A copy stuck behind a compute wait runs into the device's timeout, not a default."""
+    import time
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel, timeout=0.2) as d:
+        flag = d.alloc(4096, uncached=True)
+        flag.view(np.uint32)[:] = 0
+        d.compute.submit_pm4(pm4.wait_reg_mem(flag.va, 1), "gate")
+        buf = d.alloc(64)
+        start = time.perf_counter()
+        with pytest.raises(GPUHang):
+            buf.copyout(np.zeros(16, np.uint32))          # SDMA waits for the gated compute queue
+        assert time.perf_counter() - start < 5
+    assert_nothing_live(kernel)

@@ -149,7 +149,7 @@ class AMDDevice:
         if offset + 8 > TIMESTAMPS_OFFSET:
             raise GPUError("no room for another timeline signal in the signal page")
         self._timelines += 1
-        return TimelineSignal(self.signal_page, offset, self.events, name)
+        return TimelineSignal(self.signal_page, offset, self.events, name, self.timeout)
 
     @property
     def copy_timeline(self):

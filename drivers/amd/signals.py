@@ -78,8 +78,9 @@ def fault_reason(mem):
 class TimelineSignal:
     """A monotonically increasing 64-bit counter at ``address`` (a CPU-visible mapping)."""
 
-    def __init__(self, buffer, offset, events, name="timeline"):
+    def __init__(self, buffer, offset, events, name="timeline", timeout=DEFAULT_TIMEOUT):
         self.buffer, self.offset, self.events, self.name = buffer, offset, events, name
+        self.timeout = timeout                   # seconds a wait may take unless told otherwise
         self.address = buffer.va + offset
         self._word = buffer.view(np.uint64, offset, 1)
         self._word[0] = 0
@@ -99,10 +100,12 @@ class TimelineSignal:
                 del self.in_flight[v]
         return self.last_submitted
 
-    def wait(self, target, timeout=DEFAULT_TIMEOUT):
+    def wait(self, target, timeout=None):
         """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault."""
         if self._word[0] >= target:
             return
+        if timeout is None:
+            timeout = self.timeout
         start = time.perf_counter()
         deadline = start + SPIN_SECONDS
         while time.perf_counter() < deadline:
