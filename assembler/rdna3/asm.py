@@ -59,8 +59,7 @@ INDEX = _build_index()
 _DIRECTIVE_BLOCKS = {".amdhsa_kernel": ".end_amdhsa_kernel",
                      ".amdgpu_metadata": ".end_amdgpu_metadata"}
 _IGNORED_PREFIXES = (".amdhsa_", ".amdgcn_target", ".amdgcn_", ".globl", ".global", ".type",
-                     ".size", ".section", ".rodata", ".p2alignl", ".hsa_code_object", ".file",
-                     ".ident", ".end_amdhsa", ".set")
+                     ".size", ".hsa_code_object", ".file", ".ident", ".end_amdhsa", ".set")
 
 
 class _Ctx:
@@ -150,6 +149,7 @@ def assemble_program(text, source=None):
     labels, lines, directives, fixups = {}, [], [], []
     ctx = _Ctx()
     block_end = None
+    in_text = True
     for lineno, raw in enumerate(text.splitlines(), 1):
         try:
             if block_end is not None:
@@ -182,6 +182,15 @@ def assemble_program(text, source=None):
                 continue
             if stripped.startswith("."):
                 word = stripped.split(None, 1)[0]
+                section = _section_switch(word, stripped)
+                if section is not None:
+                    in_text = section
+                    if word != ".text":
+                        directives.append((lineno, stripped))
+                    continue
+                if not in_text:
+                    directives.append((lineno, stripped))   # data of another section
+                    continue
                 if word in _DIRECTIVE_BLOCKS:
                     block_end = _DIRECTIVE_BLOCKS[word]
                     directives.append((lineno, stripped))
@@ -190,6 +199,8 @@ def assemble_program(text, source=None):
                 else:
                     _directive(word, stripped, col, out)
                 continue
+            if not in_text:
+                raise SyntaxErr("instruction outside .text", col)
             pc = len(out)
             enc, fix = encode_line(stripped, col, ctx)
             for label, c in fix:
@@ -213,6 +224,18 @@ def assemble_program(text, source=None):
                                  c + 1, source)
         out[pc:pc + 2] = (delta & 0xFFFF).to_bytes(2, "little")
     return Program(bytes(out), labels, lines, directives)
+
+
+def _section_switch(word, stmt):
+    """True when the statement switches to .text, False for another section, None otherwise."""
+    if word == ".text":
+        return True
+    if word in (".rodata", ".data", ".bss"):
+        return False
+    if word == ".section":
+        name = stmt[len(word):].strip().split(",")[0].strip().strip('"')
+        return name == ".text" or name.startswith(".text.")
+    return None
 
 
 def _directive(word, stmt, col, out):

@@ -22,7 +22,10 @@ _WIDTH_NAME = {1: "32-bit", 2: "64-bit", 3: "96-bit", 4: "128-bit", 8: "256-bit"
 
 def _kind_name(kind, nregs):
     what = {"v": "VGPR", "s": "SGPR"}[kind]
-    return "%s %s" % (_WIDTH_NAME.get(nregs, "%d-dword" % nregs), what + ("" if nregs == 1 else "s"))
+    if nregs == 1:
+        return "32-bit " + what
+    return "%s %s range like %s[0:%d]" % (_WIDTH_NAME.get(nregs, "%d-dword" % nregs), what, kind,
+                                          nregs - 1)
 
 
 def strip_source_mods(tok, col):

@@ -96,6 +96,8 @@ def parse_simm(style, tok, col, mnem, ctx):
             raise SyntaxErr("hwreg() takes a register and optionally offset and size", col)
         rid = _HWREG_IDS.get(args[0])
         if rid is None:
+            if parse_number(args[0]) is None:
+                raise SyntaxErr("unknown hardware register %r" % args[0], col)
             rid = _int(args[0], col, "hwreg id", 0, 63)
         off, size = 0, 32
         if len(args) == 3:
@@ -109,6 +111,8 @@ def parse_simm(style, tok, col, mnem, ctx):
         args = [a.strip() for a in calls[0][1].split(",")]
         mid = _MSG_IDS.get(args[0])
         if mid is None:
+            if parse_number(args[0]) is None:
+                raise SyntaxErr("unknown message %r" % args[0], col)
             mid = _int(args[0], col, "message id", 0, 0xFF)
         elif len(args) > 1:
             raise SyntaxErr("message %s does not take an operation" % args[0], col)
