@@ -6,7 +6,7 @@ import numpy as np
 
 from .bits import U16, U32, i16, src_half, write_half
 from .fp import F16, neg_abs
-from .registry import op
+from .registry import integer_op as op
 
 
 def _u(ctx, srcs, i):

@@ -8,7 +8,7 @@ the borrow of v_sub_co* is S1 (+ borrow in) > S0; the clamp bit saturates intege
 import numpy as np
 
 from .bits import U32, U64, i32, popcount, sext
-from .registry import op
+from .registry import integer_op as op
 
 M32 = 0xFFFFFFFF
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from .bits import U32, U64
-from .registry import op
+from .registry import integer_op as op
 
 
 def _count(s0):

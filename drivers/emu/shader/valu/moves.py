@@ -8,7 +8,7 @@ the registers (src0 + M0, vdst + M0) and these entries perform the move itself.
 import numpy as np
 
 from .fp import F32, neg_abs
-from .registry import op
+from .registry import integer_op as op
 
 
 def _mov(ctx, srcs, old):

@@ -55,7 +55,7 @@ def v_pk_fmac_f16(ctx, srcs, old):
 
 
 def _pk_int(name, nsrc, f, signed, saturation=None):
-    @op(name, (32,) * nsrc, 32)
+    @op(name, (32,) * nsrc, 32, integer=True)
     def run(ctx, srcs, old):
         ins = [lanes(ctx, srcs, i) for i in range(nsrc)]
         conv = (lambda x: x.view(np.int16).astype(np.int64)) if signed \

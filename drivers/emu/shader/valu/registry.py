@@ -8,21 +8,25 @@ from .ctx import ValuOp
 OPS: dict[str, ValuOp] = {}
 
 
-def op(name, src_bits, dst_bits=32, *, mask_in=False, mask_out=False):
-    """Register the decorated function as the semantics of `name`."""
+def op(name, src_bits, dst_bits=32, *, mask_in=False, mask_out=False, integer=False):
+    """Register the decorated function as the semantics of `name`. Float ops run with numpy's
+    floating-point warnings off (NaN / inf / overflow in a lane is an ISA result, not a Python
+    warning); `integer` ops cannot raise them and skip that guard."""
     def register(fn):
         if name in OPS:
             raise ValueError("VALU op %s registered twice" % name)
-        @functools.wraps(fn)
-        def quiet_fn(ctx, srcs, old):
-            # NaN / inf / overflow in lanes are ISA results, not Python warnings
-            with np.errstate(all="ignore"):
-                return fn(ctx, srcs, old)
-        OPS[name] = ValuOp(name, quiet_fn, tuple(src_bits), dst_bits, mask_in, mask_out)
+        OPS[name] = ValuOp(name, fn if integer else _quiet(fn), tuple(src_bits), dst_bits,
+                           mask_in, mask_out)
         return fn
     return register
 
 
-def alias(name, fn, src_bits, dst_bits=32, **kw):
-    """Register an already written function under another mnemonic."""
-    op(name, src_bits, dst_bits, **kw)(fn)
+def _quiet(fn):
+    @functools.wraps(fn)
+    def run(ctx, srcs, old):
+        with np.errstate(all="ignore"):
+            return fn(ctx, srcs, old)
+    return run
+
+
+integer_op = functools.partial(op, integer=True)
