@@ -757,3 +757,16 @@ def test_device_timeout_applies_to_every_wait():
             buf.copyout(np.zeros(16, np.uint32))          # SDMA waits for the gated compute queue
         assert time.perf_counter() - start < 5
     assert_nothing_live(kernel)
+
+
+def test_free_waits_for_work_that_may_use_the_buffer(dev):
+    flag = dev.alloc(4096, uncached=True)
+    flag.view(np.uint32)[:] = 0
+    dev.compute.submit_pm4(pm4.wait_reg_mem(flag.va, 1), "gate")
+    buf = dev.alloc(64)
+    dev.timeout = 0.2
+    dev.compute.timeline.timeout = 0.2
+    with pytest.raises(GPUHang):
+        buf.free()                                   # the gated queue might still use it
+    buf.free()                                       # after recovery nothing is in flight
+    assert buf.freed

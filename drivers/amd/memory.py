@@ -112,7 +112,11 @@ class Buffer:
         return dst
 
     def free(self):
+        """Release the memory, once the device has finished the work submitted so far (which
+        may still read or write it)."""
         if not self.freed:
+            if self.device is not None and not self.device.closed:
+                self.device.synchronize()
             self.memory.free(self)
 
     def _check_live(self):
