@@ -28,8 +28,14 @@ def collect_directives(source_text):
     """[(line_no, text)] of the lines build_code_object needs from an assembly source: every
     `.amdgcn_target` / `.amdhsa_*` line and the whole `.amdhsa_kernel` and `.amdgpu_metadata`
     blocks (line numbers 1-based)."""
+    return _code_object_lines(enumerate(source_text.splitlines(), 1))
+
+
+def _code_object_lines(lines):
+    """The (line_no, text) pairs that concern the code object; other directives an assembler
+    passes along (.globl, .type, .size, .section...) are not ours to judge."""
     out, end = [], None
-    for line_no, text in enumerate(source_text.splitlines(), 1):
+    for line_no, text in lines:
         words = text.split(";", 1)[0].split()
         word = words[0] if words else ""
         if end is not None:
@@ -58,7 +64,8 @@ def _raw_lines(directives, source_text):
 
 def kernel_specs(program, source_text=None, target=None, source=None):
     """(Target, [KernelSpec], metadata document) for an assembled program."""
-    directives = parse_directives(_raw_lines(program.directives, source_text), target, source)
+    lines = _raw_lines(_code_object_lines(program.directives), source_text)
+    directives = parse_directives(lines, target, source)
     tgt = directives.target
     if not directives.kernels:
         raise AssemblerError("no .amdhsa_kernel block: a code object needs at least one kernel",
