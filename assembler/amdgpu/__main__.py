@@ -44,13 +44,16 @@ def main(argv=None):
         try:
             with open(path, "rb") as f:
                 data = f.read()
-            print(f"{path}:\n" + describe(load_code_object(data, path), args.verbose))
+            text = describe(load_code_object(data, path), args.verbose)
         except OSError as err:
             print(f"{path}: {err.strerror}", file=sys.stderr)
             status = 1
+            continue
         except GPUError as err:
             print(str(err), file=sys.stderr)
             status = 1
+            continue
+        print(f"{path}:\n{text}")
     return status
 
 
