@@ -489,7 +489,7 @@ def test_hdp_flush_page_and_its_absence(monkeypatch, capsys):
     assert_nothing_live(kernel)
     real_alloc = Memory.alloc
 
-    def no_remap(self, size, heap=VRAM, align=4096):
+    def no_remap(self, size, heap=VRAM, align=None):
         if heap is MMIO_REMAP:
             raise IoctlError("AMDKFD_IOC_ALLOC_MEMORY_OF_GPU", 0xc0284b16, 22)
         return real_alloc(self, size, heap, align)
@@ -714,7 +714,7 @@ def test_open_fails_cleanly_when_staging_memory_runs_out(monkeypatch):
     from drivers.amd.memory import Memory
     real_alloc, calls = Memory.alloc, []
 
-    def second_userptr_fails(self, size, heap=VRAM, align=4096):
+    def second_userptr_fails(self, size, heap=VRAM, align=None):
         if heap is USERPTR:
             calls.append(size)
             if len(calls) == 2:
@@ -770,3 +770,15 @@ def test_free_waits_for_work_that_may_use_the_buffer(dev):
         buf.free()                                   # the gated queue might still use it
     buf.free()                                       # after recovery nothing is in flight
     assert buf.freed
+
+
+def test_large_buffers_get_large_page_alignment(dev):
+    small, big = dev.alloc(4096), dev.alloc(3 << 20)
+    assert small.va % 4096 == 0 and big.va % (2 << 20) == 0
+    data = np.arange(3 << 18, dtype=np.uint32)
+    big.copyin(data)
+    out = np.zeros_like(data)
+    big.copyout(out)
+    assert np.array_equal(out, data)
+    big.free()
+    assert dev.kernel.gpu.processes[0].vm.lookup(big.va) is None    # the whole padded range went

@@ -24,6 +24,7 @@ from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, MAP_SHARED
 
 PAGE = 4096
 MiB = 1 << 20
+LARGE_PAGE = 2 * MiB
 
 _COMMON = K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | K.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE
 
@@ -134,7 +135,9 @@ class Memory:
         self.kfd, self.kernel, self.drm_fd, self.gpu_id = kfd, kfd.kernel, drm_fd, gpu_id
         self.live = {}      # va -> Buffer
 
-    def alloc(self, size, heap=VRAM, align=PAGE):
+    def alloc(self, size, heap=VRAM, align=None):
+        """A Buffer of ``size`` bytes in ``heap``. Buffers of 2 MiB and more get 2 MiB-aligned
+        addresses so the GPU can map them with large pages."""
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size <= 0:
             raise ValueError(f"buffer size must be a positive number of bytes, got {size!r}")
         if isinstance(heap, str):
@@ -146,6 +149,8 @@ class Memory:
         alloc_size = round_up(size, PAGE)
         if heap is USERPTR:
             return self._alloc_userptr(size, alloc_size)
+        if align is None:
+            align = LARGE_PAGE if alloc_size >= LARGE_PAGE else PAGE
         reservation = self._reserve(alloc_size, align, heap)
         va = round_up(reservation.address, align)
         try:
