@@ -6,7 +6,9 @@
 object image, one buffer per numpy array argument (copied in, and copied back into the same
 array afterwards), the kernarg segment (explicit arguments packed per the code object metadata,
 code object v5 hidden arguments filled in), an AQL dispatch packet for the dispatch pointer and
-the scratch the kernel's private segment needs.  Returns the executor's Stats.
+the scratch the kernel's private segment needs.  Returns the executor's Stats.  Parsed code
+objects and decoded programs are kept between calls (a program is reused only while the bytes
+it decoded are unchanged).
 """
 import struct
 
@@ -79,7 +81,7 @@ def _scalar_bytes(value, arg, index):
 def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=None, valu=None,
              dynamic_lds=0, batch_waves=None):
     """Run ``kernel`` over ``grid`` workgroups of ``block`` work-items; see the module text."""
-    co = load_code_object(bytes(code_object)) if isinstance(code_object, (bytes, bytearray, memoryview)) \
+    co = _parsed(bytes(code_object)) if isinstance(code_object, (bytes, bytearray, memoryview)) \
         else code_object
     try:
         k = co.kernel(kernel)
@@ -167,7 +169,9 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
                      private_size, lds, kd_va, kernarg_va, 0, 0)
 
     total_waves = grid3[0] * grid3[1] * grid3[2] * -(-(block3[0] * block3[1] * block3[2]) // 32)
-    executor = executor or WaveExecutor(budget=budget, valu=valu, **({"batch_waves": batch_waves} if batch_waves else {}))
+    if executor is None:
+        executor = WaveExecutor(valu=valu, batch_waves=batch_waves) if valu is not None or batch_waves \
+            else _DEFAULT_EXECUTOR
     scratch_base, tmpring = 0, 0
     if private_size or kd.compute_pgm_rsrc2 & 1:
         per_lane = -(-max(private_size, 4) // 4) * 4
@@ -197,10 +201,25 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
                  grid_size=grid_items, lds_bytes=lds, wave32=bool(props & KD_WAVEFRONT_SIZE32), vm=vm,
                  scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
                  kernarg_va=kernarg_va, kernel_object=kd_va, packet_va=packet_va)
-    stats = executor(d)
+    stats = executor(d, budget=budget)
     for array, mem in copies:
         array.view(np.uint8).ravel()[:] = mem[:array.nbytes]
     return stats
+
+
+_DEFAULT_EXECUTOR = WaveExecutor()      # keeps decoded programs between simulate() calls
+_PARSED = {}                  # code object bytes -> CodeObject: parsing dominates small launches
+_PARSED_MAX = 32
+
+
+def _parsed(data):
+    co = _PARSED.get(data)
+    if co is None:
+        co = load_code_object(data)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[data] = co
+    return co
 
 
 def _pair(v):

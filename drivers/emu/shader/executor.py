@@ -98,7 +98,7 @@ class WaveExecutor:
     """
 
     def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False):
-        self.budget = budget_from_env() if budget is None else budget
+        self.budget = budget                  # None: GPU_EMULATE_BUDGET or the default, per dispatch
         self.keep_state = keep_state          # keep each batch's final WaveState (tests inspect it)
         self.states = []
         self.env = ValuEnv(valu)
@@ -108,7 +108,10 @@ class WaveExecutor:
         self.last = None
 
     def program(self, vm, code_va, vgprs):
-        key = (code_va, vgprs)
+        # the first bytes of code tell apart kernels loaded at the same VA one after another
+        r = vm.lookup(code_va)
+        head = r.mem[code_va - r.start:code_va - r.start + 64].tobytes() if r is not None else b""
+        key = (code_va, vgprs, head)
         p = self.programs.get(key)
         if p is None or not p.matches(vm):
             if len(self.programs) >= MAX_PROGRAMS:
@@ -116,7 +119,8 @@ class WaveExecutor:
             p = self.programs[key] = Program(vm, vgprs, self.env)
         return p
 
-    def __call__(self, d):
+    def __call__(self, d, budget=None):
+        """Run dispatch ``d``; ``budget`` overrides the executor's for this dispatch."""
         check_dispatch(d)
         vgprs = vgpr_count(d.rsrc1)
         program = self.program(d.vm, d.code_va, vgprs)
@@ -126,7 +130,8 @@ class WaveExecutor:
         if scratch is not None and scratch[3]:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
         batch, batch_waves = [], 0
-        budget = [self.budget, self.budget]       # remaining, allowed
+        allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
+        budget = [allowed, allowed]               # remaining, allowed
         for wg_id in workgroup_ids(d):
             n = waves_in(workgroup_extent(d, wg_id))
             if scratch is not None and scratch[3] and n > scratch[3]:
