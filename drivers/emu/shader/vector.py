@@ -48,14 +48,13 @@ def unpack_mask(bits):
 class VectorOp:
     """One decoded VALU instruction (or one VOPD half) ready to execute."""
 
-    def __init__(self, ins, pc, vgprs, registry, modes):
+    def __init__(self, ins, pc, vgprs, registry, env):
         self.text, self.pc = ins.text, pc
         m = base_mnemonic(ins.mnemonic)
         if m not in registry:
             raise IllegalInstruction(pc, f"{ins.text}: the VALU library has no {m}")
         op = self.op = registry[m]
-        self.modes = modes
-        self.make_ctx = modes.ctx_factory
+        self.make_ctx = env.ctx_factory
         operands = ins.operands
         first_src = next((i for i, o in enumerate(operands) if o.role in SOURCE_ROLES), len(operands))
         dests, sources = operands[:first_src], [o for o in operands[first_src:] if o.role in SOURCE_ROLES]
@@ -119,7 +118,7 @@ class VectorOp:
         if dst is not None:
             write_vgpr(st, sel, self.vdst, self.dst_bits, dst, write, old)
         if mask is not None and self.mask_dst != NULL:
-            mask = np.asarray(mask, bool)
+            mask = np.broadcast_to(np.asarray(mask, bool), (st.pc[sel].shape[0], WAVE32))
             st.sgpr[sel, self.mask_dst] = pack_mask(mask if exec_mask is None else mask & exec_mask)
 
     def __call__(self, st, sel):
@@ -181,9 +180,9 @@ def _modifiers(ins, sources):
     return kw
 
 
-def build_vopd(ins, pc, vgprs, registry, modes):
-    x = VectorOp(ins, pc, vgprs, registry, modes)
-    y = VectorOp(ins.second, pc, vgprs, registry, modes)
+def build_vopd(ins, pc, vgprs, registry, env):
+    x = VectorOp(ins, pc, vgprs, registry, env)
+    y = VectorOp(ins.second, pc, vgprs, registry, env)
 
     def dual(st, sel):
         exec_mask = st.exec_or_none(sel)
@@ -191,7 +190,6 @@ def build_vopd(ins, pc, vgprs, registry, modes):
         ry = y.compute(st, sel, exec_mask)      # reads happen before either half writes
         x.commit(st, sel, *rx, exec_mask)
         y.commit(st, sel, *ry, exec_mask)
-    dual.vector = True
     return dual
 
 
