@@ -1,4 +1,5 @@
 """The assembler front end: lines, comments, labels, directives, mnemonic lookup, branch fixups."""
+import gc
 from dataclasses import dataclass, field
 
 from drivers.errors import AssemblerError
@@ -86,44 +87,71 @@ def closest(name, n=3):
     return difflib.get_close_matches(name, INDEX.keys(), n=n, cutoff=0.6)
 
 
+def _imm_mode(cands):
+    """0: operands split normally; 1: scalar immediates (commas only); 2: one symbolic operand
+    with blanks inside (s_waitcnt, s_delay_alu, s_waitcnt_depctr)."""
+    spec = cands[0][3][1] if cands[0][0] == "alu" else ()
+    if any(s[0] == "imm" and s[2] in ("waitcnt", "delay_alu", "depctr") for s in spec):
+        return 2
+    return 1 if any(s[0] in ("imm", "msg") for s in spec) else 0
+
+
+IMM_MODE = {name: _imm_mode(c) for name, c in INDEX.items()}
+PLAIN = {name: [c for c in cands if c[4] is None] or cands for name, cands in INDEX.items()}
+_STMT_CACHE = {}
+
+
 def encode_line(text, col0, ctx):
     """Encode one instruction statement -> (bytes, [(label, column)] fixups)."""
+    hit = _STMT_CACHE.get(text)
+    if hit is not None:
+        return hit, ()
     if "::" in text:
         return _encode_vopd(text, col0, ctx), []
-    mnem, ops, mods = split_instruction(text, col0)
+    mnem = text.split(None, 1)[0]
     ctx.mnem_end = col0 + len(mnem)
     cands = INDEX.get(mnem)
     if cands is None:
         near = closest(mnem)
         hint = "; did you mean %s?" % ", ".join(near) if near else ""
         raise SyntaxErr("unknown instruction %r%s" % (mnem, hint), col0)
-    if mnem.startswith("s_") and cands[0][0] == "alu" and any(s[0] in ("imm", "msg")
-                                                              for s in cands[0][3][1]):
+    mode = IMM_MODE[mnem]
+    if not mode:
+        mnem, ops, mods = split_instruction(text, col0)
+    else:
         # symbolic immediates contain blanks: keep the whole tail as operands
         rest = text[len(mnem):]
         stripped = rest.strip()
-        ops = split_top(rest, col0 + len(mnem), ",") if stripped else []
-        ops = [o for o in ops if o[0] or stripped]
-        if any(s[0] == "imm" and s[2] in ("waitcnt", "delay_alu", "depctr") for s in cands[0][3][1]):
+        if mode == 2:
             ops = [(stripped, col0 + len(mnem) + (len(rest) - len(rest.lstrip())))] if stripped else []
+        else:
+            ops = split_top(rest, col0 + len(mnem), ",") if stripped else []
         mods = []
-    dppkind = None
-    for m, _ in mods:
-        key = m.partition(":")[0]
-        if key == "dpp8":
-            dppkind = "dpp8"
-        elif key in DPP_WORDS and key not in ("row_mask", "bank_mask", "bound_ctrl", "fi"):
-            dppkind = dppkind or "dpp16"
-    tried = [c for c in cands if c[4] == dppkind] or cands
+    tried = PLAIN[mnem]
+    if mods:
+        dppkind = None
+        for m, _ in mods:
+            key = m.partition(":")[0]
+            if key == "dpp8":
+                dppkind = "dpp8"
+            elif key in DPP_WORDS and key not in ("row_mask", "bank_mask", "bound_ctrl", "fi"):
+                dppkind = dppkind or "dpp16"
+        if dppkind is not None:
+            tried = [c for c in cands if c[4] == dppkind] or cands
     err = None
     for kind, fam, op, entry, variant in tried:
         try:
             if kind == "alu":
-                return encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
-            return encode_mem(fam, op, entry, mnem, ops, mods, ctx)
+                enc, fix = encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
+            else:
+                enc, fix = encode_mem(fam, op, entry, mnem, ops, mods, ctx)
         except SyntaxErr as e:
             if err is None or e.col >= err.col:
                 err = e
+            continue
+        if not fix and len(_STMT_CACHE) < 200000:
+            _STMT_CACHE[text] = enc
+        return enc, fix
     raise err
 
 
@@ -145,6 +173,16 @@ def _encode_vopd(text, col0, ctx):
 
 def assemble_program(text, source=None):
     """Assemble gfx1100 source text into a Program (raises AssemblerError with line:column)."""
+    enabled = gc.isenabled()
+    gc.disable()            # only short-lived tuples are made here; collections would dominate
+    try:
+        return _assemble_program(text, source)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _assemble_program(text, source):
     out = bytearray()
     labels, lines, directives, fixups = {}, [], [], []
     ctx = _Ctx()
@@ -163,7 +201,7 @@ def assemble_program(text, source=None):
                 continue
             col = len(line) - len(line.lstrip())
             # labels: "name:" (several may precede a statement)
-            while True:
+            while ":" in stripped:
                 head = stripped.split(None, 1)[0] if stripped else ""
                 if head.endswith(":") and len(head) > 1 and ":" not in head[:-1] and \
                         (head[0].isalpha() or head[0] in "_.$"):

@@ -5,6 +5,7 @@ the mnemonic, the encoding family, the opcode, and one Operand per printed opera
 numbers, widths, constant codes, literal bits and source modifiers; instruction-level modifiers
 (clamp, omod, op_sel, cache bits, offsets) are in `.modifiers` and DPP controls in `.dpp`.
 """
+import gc
 import struct
 from dataclasses import dataclass, field
 
@@ -348,9 +349,15 @@ def decode(data, offset=0):
 
 def disassemble(data):
     """One canonical text line per instruction."""
-    out, pos = [], 0
-    while pos < len(data):
-        ins, size = decode(data, pos)
-        out.append(ins.text)
-        pos += size
-    return out
+    enabled = gc.isenabled()
+    gc.disable()            # many small objects, none cyclic: skip the collector's rescans
+    try:
+        out, pos, n = [], 0, len(data)
+        while pos < n:
+            ins, size = decode(data, pos)
+            out.append(ins.text)
+            pos += size
+        return out
+    finally:
+        if enabled:
+            gc.enable()

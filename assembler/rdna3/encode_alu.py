@@ -56,8 +56,20 @@ def parse_reg(tok, col):
     return r
 
 
+_REG_CACHE = {}
+_SRC_CACHE = {}
+
+
 def reg_operand(tok, col, kind, nregs, accept, vlimit, role, mnem):
-    """A register-only operand -> field value (SGPR code or VGPR number)."""
+    """A register-only operand -> field value (SGPR code or VGPR number); memoized."""
+    key = (tok, kind, nregs, accept, vlimit)
+    v = _REG_CACHE.get(key)
+    if v is None:
+        v = _REG_CACHE[key] = _reg_operand(tok, col, kind, nregs, accept, vlimit, role, mnem)
+    return v
+
+
+def _reg_operand(tok, col, kind, nregs, accept, vlimit, role, mnem):
     r = parse_reg(tok, col)
     if r is None and kind == "s" and tok in O.NAMED_CODES:
         r = ("s", O.NAMED_CODES[tok], nregs)           # src_* names as destinations
@@ -82,7 +94,15 @@ def reg_operand(tok, col, kind, nregs, accept, vlimit, role, mnem):
 
 
 def source_operand(tok, col, nregs, dtype, accept, role, mnem):
-    """A source (register or constant) -> (code, literal or None, neg, abs, sext)."""
+    """A source (register or constant) -> (code, literal or None, neg, abs, sext); memoized."""
+    key = (tok, nregs, dtype, accept)
+    v = _SRC_CACHE.get(key)
+    if v is None:
+        v = _SRC_CACHE[key] = _source_operand(tok, col, nregs, dtype, accept, role, mnem)
+    return v
+
+
+def _source_operand(tok, col, nregs, dtype, accept, role, mnem):
     inner, neg, abs_, sext = strip_source_mods(tok, col)
     if not inner:
         raise SyntaxErr("missing operand %s of %s" % (role, mnem), col)
@@ -176,8 +196,78 @@ DPP_WORDS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_share"
                        "dpp8"))
 
 
+_PLANS = {}
+
+
+def _plan(fam, op, entry, mnem):
+    """Precomputed encoding of the plain form: (base word, size, default bits, items) or None
+    when the form needs the general path (immediates, literals K, true16, packed defaults)."""
+    spec = entry[1]
+    if any(s[0] in ("imm", "msg", "lit") for s in spec) or (fam == "VOP1" and
+                                                           mnem.startswith("v_mov_b16")):
+        return None
+    size, fields = FORMATS[fam]
+    lo, _ = fields["op"]
+    base = ENCODING_BITS["VOP3" if fam == "VOP3SD" else fam][1] | op << lo | entry[3]
+    if fam == "VOP3P" and not mnem.startswith("v_fma_mix"):
+        nsrc = sum(1 for s in spec if s[0] == "src")
+        for r in ("src0", "src1", "src2")[:nsrc]:
+            if (entry[4] >> _OPSEL_HI_BIT[r]) & 1:
+                base |= 1 << _OPSEL_HI_BIT[r]
+    items = []
+    for s in spec:
+        if s[0] == "fixed":
+            items.append((2, 0, s[1], None, None, None))
+        else:
+            flo = fields[s[1]][0]
+            if s[0] == "reg":
+                items.append((0, flo, s[2], s[3], s[4] if s[2] == "s" else None,
+                              s[4] if s[2] == "v" else 256))
+            else:
+                items.append((1, flo, s[2], s[3], s[4], None))
+    return base, size, items
+
+
 def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
     """Encode one ALU form; `variant` is None, 'dpp16' or 'dpp8'. Returns (bytes, fixups)."""
+    if variant is None and not mods:
+        key = (fam, op)
+        plan = _PLANS.get(key, 0)
+        if plan == 0:
+            plan = _PLANS[key] = _plan(fam, op, entry, mnem)
+        if plan is not None and len(ops) == len(plan[2]):
+            try:
+                out = _encode_plain(plan, ops, mnem)
+            except SyntaxErr:
+                out = None            # the general path words the error for this operand
+            if out is not None:
+                return out, ()
+    return _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
+
+
+def _encode_plain(plan, ops, mnem):
+    """Fast path: registers and constants only; None sends the statement to the general path."""
+    word, size, items = plan
+    lit = None
+    for (kind, flo, a, b, c, d), (tok, col) in zip(items, ops):
+        if kind == 0:
+            word |= reg_operand(tok, col, a, b, c, d, "operand", mnem) << flo
+        elif kind == 1:
+            if tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):
+                return None
+            code, l, _, _, _ = source_operand(tok, col, a, b, c, "operand", mnem)
+            word |= code << flo
+            if l is not None:
+                if lit is not None and lit != l:
+                    return None
+                lit = l
+        elif tok != a:
+            return None
+    out = word.to_bytes(size, "little")
+    return out if lit is None else out + lit.to_bytes(4, "little")
+
+
+def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
     _, spec, fmask, fval, mmask, _, _, dppmods, opsel_map = entry
     size, fields = FORMATS[fam]
     enc = ENCODING_BITS["VOP3" if fam == "VOP3SD" else fam][1]

@@ -37,24 +37,48 @@ def split_top(text, start, seps):
     return res
 
 
+def _split_commas(rest, start):
+    """split_top(rest, start, ",") for the common case without (...) or name:[a,b] groups."""
+    out, pos = [], 0
+    for piece in rest.split(","):
+        stripped = piece.strip()
+        out.append((stripped, start + pos + (len(piece) - len(piece.lstrip()) if stripped else 0)))
+        pos += len(piece) + 1
+    return out
+
+
 def split_instruction(line, col0=0):
     """'v_add_f32 v0, v1, v2 clamp' -> ('v_add_f32', [(op, col)...], [(modifier, col)...])."""
     s = line
-    i = 0
-    while i < len(s) and not s[i].isspace():
-        i += 1
-    mnem = s[:i]
+    mnem, sep, rest = s.partition(" ")
+    if "\t" in mnem:
+        mnem, sep2, rest2 = mnem.partition("\t")
+        rest = rest2 + sep + rest
+        sep = sep2
+    i = len(mnem) + len(sep) - 1 if sep else len(mnem)
     rest = s[i:]
     start = col0 + i
     if not rest.strip():
         return mnem, [], []
-    parts = split_top(rest, start, ",")
+    if "(" not in rest and ":[" not in rest:
+        parts = _split_commas(rest, start)
+    else:
+        parts = split_top(rest, start, ",")
     for p, c in parts:
         if not p:
             raise SyntaxErr("empty operand", c)
     # modifiers follow the last operand, separated by blanks
     last, lcol = parts[-1]
-    words = [w for w in split_top(last, lcol, " \t") if w[0]]
+    if " " not in last and "\t" not in last:
+        return mnem, parts, []
+    if "(" not in last and "[" not in last and "|" not in last:
+        words, pos = [], 0
+        for w in last.split():
+            pos = last.index(w, pos)
+            words.append((w, lcol + pos))
+            pos += len(w)
+    else:
+        words = [w for w in split_top(last, lcol, " \t") if w[0]]
     ops = parts[:-1] + [words[0]]
     mods = words[1:]
     return mnem, ops, mods
