@@ -258,3 +258,19 @@ def test_ds_permute_pushes_to_the_addressed_lane():
     assert got[0] == 0                              # lane 31 would have written lane 0: it is inactive
     assert got[1:31] == [300 + l - 1 for l in range(1, 31)]
     assert got[31] == 7                             # inactive lanes keep their value
+
+
+def test_simulate_passes_dynamic_lds_as_an_offset_after_the_static_lds():
+    from drivers.emu import simulate
+    from tests.test_emu_sim_helpers import code_object
+    # kernarg: out (8 bytes) then the dynamic LDS pointer (4 bytes); out[lane] = pointer + lane,
+    # stored through LDS at the pointer's offset
+    code = program(smem("s_load_b64", 2, 0), smem("s_load_b32", 4, 0, offset=8), sopp("s_waitcnt", 0xFC07),
+                   lane_offsets(2), vop2("v_add_nc_u32_e32", 3, 4, v(1)),               # LDS address
+                   vop2("v_add_nc_u32_e32", 5, 4, v(0)),                               # value = ptr + lane
+                   ds("ds_store_b32", addr=3, data0=5), ds("ds_load_b32", vdst=6, addr=3),
+                   flat("global_store_b32", "GLOBAL", addr=1, data=6, saddr=2), endpgm())
+    co = code_object(code, args=[(8, "global_buffer", "uint*"), (4, "dynamic_shared_pointer", "uint*")], lds=100)
+    out = np.zeros(32, np.uint32)
+    simulate(co, "k", (1, 1, 1), (32, 1, 1), [out, 128])
+    assert out.tolist() == (LANES + 100).tolist()          # aligned after the 100 static bytes
