@@ -21,6 +21,8 @@ from .state import LANE_IDS, WAVE32
 DEFAULT_BUDGET = 50_000_000          # wave-instructions per dispatch
 DEFAULT_BATCH_WAVES = 4096
 MAX_PROGRAMS = 64                    # decoded programs kept per executor (oldest dropped first)
+BATCH_VGPR_BYTES = 64 << 20          # a batch's VGPR file stays below this (256 VGPRs: 2048 waves)
+BATCH_LDS_BYTES = 64 << 20           # and its LDS (64 KiB workgroups: 1024 at a time)
 BUDGET_ENV = "GPU_EMULATE_BUDGET"
 
 
@@ -126,9 +128,10 @@ class WaveExecutor:
         program = self.program(d.vm, d.code_va, vgprs)
         stats = Stats(dispatches=1)
         scratch = scratch_layout(d)
-        limit = self.batch_waves
+        limit = min(self.batch_waves, max(1, BATCH_VGPR_BYTES // (vgprs * WAVE32 * 4)))
         if scratch is not None and scratch[3]:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
+        group_limit = max(1, BATCH_LDS_BYTES // max(1, d.lds_bytes))
         batch, batch_waves = [], 0
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
         budget = [allowed, allowed]               # remaining, allowed
@@ -137,7 +140,7 @@ class WaveExecutor:
             if scratch is not None and scratch[3] and n > scratch[3]:
                 raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
                                   f"the {n} waves of one workgroup")
-            if batch and batch_waves + n > limit:
+            if batch and (batch_waves + n > limit or len(batch) >= group_limit):
                 self._run(d, batch, vgprs, program, scratch, stats, budget)
                 batch, batch_waves = [], 0
             batch.append(wg_id)
