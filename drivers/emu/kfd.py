@@ -39,6 +39,8 @@ class KfdDevice:
     def __init__(self, kernel, gpus):
         self.kernel, self.gpus = kernel, list(gpus)
         self.lock = self.gpus[0].lock
+        if any(g.lock is not self.lock for g in self.gpus):     # a queue may wait on another GPU's writes
+            raise ValueError("the GPUs of one amdkfd must share one lock (VirtualGPU(lock=...))")
         self.process = None
         self._mmio = {}                     # gpu_id -> the GPU's MMIO remap page
         self._next_drm_offset = {g.gpu_id: DRM_FILE_PAGE_OFFSET_START for g in self.gpus}
