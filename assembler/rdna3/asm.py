@@ -226,12 +226,11 @@ def _assemble_program(text, source):
                     if word != ".text":
                         directives.append((lineno, stripped))
                     continue
-                if not in_text:
-                    directives.append((lineno, stripped))   # data of another section
-                    continue
                 if word in _DIRECTIVE_BLOCKS:
                     block_end = _DIRECTIVE_BLOCKS[word]
                     directives.append((lineno, stripped))
+                elif not in_text:
+                    directives.append((lineno, stripped))   # data of another section
                 elif word.startswith(_IGNORED_PREFIXES):
                     directives.append((lineno, stripped))
                 else:
