@@ -103,6 +103,8 @@ def test_two_gpus_in_the_topology_as_amdkfd_reports_them():
     assert ids == [g.gpu_id for g in k.gpus] and len(set(ids)) == 2 and all(0 < i < 1 << 16 for i in ids)
     assert [g["drm_render_minor"] for g in gpus] == [128, 129]
     assert gpus[0]["location_id"] != gpus[1]["location_id"] and gpus[0]["unique_id"] != gpus[1]["unique_id"]
+    assert gpus[0]["simd_id_base"] != gpus[1]["simd_id_base"]
+    assert props(k, f"{NODES}/2/caches/0/properties")["processor_id_low"] == gpus[1]["simd_id_base"]
     assert k.exists("/dev/dri/renderD128") and k.exists("/dev/dri/renderD129") and not k.exists("/dev/dri/renderD130")
     cpu = props(k, f"{NODES}/0/properties")
     assert cpu["io_links_count"] == 2

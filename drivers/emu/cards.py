@@ -94,7 +94,7 @@ def _gpu_properties(card, gpu_node, render_minor, caches, links):
         "io_links_count": links,
         "p2p_links_count": 0,
         "cpu_core_id_base": 0,
-        "simd_id_base": 0x80001000 + 0x10 * (gpu_node - 1),
+        "simd_id_base": _simd_id_base(gpu_node),
         "max_waves_per_simd": card.max_waves_per_simd,
         "lds_size_in_kb": card.lds_kb,
         "gds_size_in_kb": 0,
@@ -174,11 +174,11 @@ def render_topology(card, render_minor=128, cpu_name="AMD Ryzen 9 7950X 16-Core 
     for i in range(gpus):
         files[f"{cpu_dir}/io_links/{i}/properties"] = _io_link_text(0, i + 1)
 
-    caches = _gpu_caches(card)
     peer_accessible = gpus > 1 and card.vram_public and not card.cpu    # amdgpu_device_is_peer_accessible
     for node in range(1, gpus + 1):
         gpu_dir = f"{root}/nodes/{node}"
         peers = [p for p in range(1, gpus + 1) if p != node] if peer_accessible else []
+        caches = _gpu_caches(card, node)
         props = _gpu_properties(card, node, render_minor + node - 1, len(caches), 1)
         props.update(location_id=gpu_location_id(card, node), p2p_links_count=len(peers))
         files[f"{gpu_dir}/gpu_id"] = f"{gpu_id_for(card, node)}\n"
@@ -195,10 +195,14 @@ def render_topology(card, render_minor=128, cpu_name="AMD Ryzen 9 7950X 16-Core 
     return files
 
 
-def _gpu_caches(card):
+def _simd_id_base(gpu_node):
+    return 0x80001000 + 0x10 * (gpu_node - 1)
+
+
+def _gpu_caches(card, gpu_node):
     """One entry per cache level (the kernel lists one per CU group; the shape is what matters)."""
     levels = [(1, 16, 128), (2, card.l2_kb, 128)] + ([(3, card.l3_kb, 64)] if card.l3_kb else [])
-    return [{"processor_id_low": 0x80001000, "level": level, "size": size, "cache_line_size": line,
+    return [{"processor_id_low": _simd_id_base(gpu_node), "level": level, "size": size, "cache_line_size": line,
              "cache_lines_per_tag": 1, "association": 16, "latency": 1, "type": 5, "sibling_map": 1}
             for level, size, line in levels]
 
