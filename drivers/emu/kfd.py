@@ -145,7 +145,9 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
             fail(errno.EBUSY, f"{what}: the VM of gpu 0x{a.gpu_id:x} was already acquired through another render node fd")
         if not isinstance(drm, RenderFile) or drm.dev is not self.dev:
             fail(errno.EINVAL, f"{what}: drm_fd {a.drm_fd} is not a render node of gpu 0x{a.gpu_id:x}")
-        if drm.gpu is not pdd.gpu:        # its VM belongs to another amdgpu device
+        # Another GPU's render node: Linux refuses it (EINVAL) once that node's VM is a compute
+        # VM already; the virtual amdkfd always does, since the VM belongs to another device.
+        if drm.gpu is not pdd.gpu:
             fail(errno.EINVAL, f"{what}: drm_fd {a.drm_fd} is the render node of gpu 0x{drm.gpu.gpu_id:x}, "
                  f"not of gpu 0x{a.gpu_id:x}")
         pdd.drm_file = drm
