@@ -321,3 +321,70 @@ def test_granule_helpers():
     assert vgprs_from_granules(1, True) == 16
     assert granulated_wavefront_sgpr_count(106, 11) == 0 and granulated_wavefront_sgpr_count(15, 9) == 1
     assert granulated_lds_size(0) == 0 and granulated_lds_size(513) == 2
+
+
+# --- randomized blocks against the live oracle ---------------------------------------------------
+
+def _random_blocks(rng, target, count):
+    """Blocks setting random subsets of the bit-field directives to random in-range values."""
+    from assembler.amdgpu.directives import _BITS, _WORDS, _field
+    from assembler.amdgpu.targets import parse_target
+    tgt = parse_target(target)
+    usable = [d for d, (reg, f, req) in _BITS.items() if req(tgt) is None]
+    blocks = []
+    for i in range(count):
+        vgprs = rng.randrange(0, 257)
+        lines = [f".amdhsa_kernel k{i}", f"  .amdhsa_next_free_vgpr {vgprs}",
+                 f"  .amdhsa_next_free_sgpr {rng.randrange(0, 107 if tgt.major >= 10 else 103)}"]
+        if tgt.gfx90a_class:
+            lines.append(f"  .amdhsa_accum_offset {4 * rng.randrange(1, (max(1, vgprs) + 3) // 4 + 1)}")
+        for directive in rng.sample(usable, rng.randrange(0, len(usable))):
+            reg, fname, _ = _BITS[directive]
+            width = _field(reg, fname, tgt).width
+            lines.append(f"  {directive} {rng.randrange(0, 1 << width)}")
+        for directive in rng.sample(sorted(_WORDS), rng.randrange(0, 4)):
+            lines.append(f"  {directive} {rng.choice([0, 4, 256, 65536, rng.randrange(1 << 32)])}")
+        if rng.random() < 0.3:
+            lines.append(f"  .amdhsa_reserve_vcc {rng.randrange(2)}")
+        lines.append(".end_amdhsa_kernel")
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def _llvm_mc(tmp_path, target, blocks):
+    """(returncode, stderr, .rodata bytes) of llvm-mc-19 on kernels k0..kN with these blocks."""
+    import subprocess
+    from elftools.elf.elffile import ELFFile
+    src = [".text"] + [f".p2align 8\nk{i}:\n  s_endpgm" for i in range(len(blocks))] + [".rodata"]
+    src += [".p2align 6\n" + b for b in blocks]
+    (tmp_path / "r.s").write_text("\n".join(src) + "\n")
+    r = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-filetype=obj",
+                        "r.s", "-o", "r.o"], cwd=tmp_path, capture_output=True, text=True)
+    if r.returncode:
+        return r.returncode, r.stderr, b""
+    with open(tmp_path / "r.o", "rb") as f:
+        return 0, r.stderr, ELFFile(f).get_section_by_name(".rodata").data()
+
+
+@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 (oracle) not installed")
+@pytest.mark.parametrize("target", ["gfx1100", "gfx1030", "gfx942"])
+def test_random_blocks_agree_with_llvm_mc(target, tmp_path):
+    """200 random blocks per target: the ones we accept give llvm-mc-19's descriptor bytes (one
+    llvm-mc run for all of them); the ones we refuse, llvm-mc-19 refuses too."""
+    import random
+    rng = random.Random(f"kd-{target}")
+    accepted, refused = [], []
+    for i, block in enumerate(_random_blocks(rng, target, 200)):
+        try:
+            kd = parse_directives(block_lines(block), target=target).kernels[0].descriptor
+            accepted.append((block.replace(f"k{i}", f"k{len(accepted)}"), kd.pack()))
+        except AssemblerError as err:
+            refused.append((block.replace(f"k{i}", "k0"), err))
+    rc, err, rodata = _llvm_mc(tmp_path, target, [b for b, _ in accepted])
+    assert rc == 0, err[:2000]
+    for i, (block, mine) in enumerate(accepted):
+        assert mine.hex() == rodata[64 * i:64 * i + 64].hex(), block
+    assert len(accepted) >= 150
+    for block, our_error in refused[:15]:
+        rc, err, _ = _llvm_mc(tmp_path, target, [block])
+        assert rc != 0, f"llvm-mc-19 accepts what we refused ({our_error}):\n{block}"

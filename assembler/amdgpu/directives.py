@@ -360,6 +360,21 @@ def _finish_block(kname, kline, kd, values, where, tgt, source):
         raise AssemblerError(f".amdhsa_next_free_vgpr: value {vgprs} out of range (needs "
                              f"{granulated + 1} VGPR granules, the field holds 64)", line_no, col, source)
     kd.set("GRANULATED_WORKITEM_VGPR_COUNT", granulated)
+    shared = values.get(".amdhsa_shared_vgpr_count", 0)
+    if shared:
+        line_no, col = where[".amdhsa_shared_vgpr_count"]
+        # llvm-mc-19 checks wave32 only when .amdhsa_wavefront_size32 is written out
+        if values.get(".amdhsa_wavefront_size32") == 1:
+            raise AssemblerError(".amdhsa_shared_vgpr_count: shared VGPRs are not valid with "
+                                 ".amdhsa_wavefront_size32 1", line_no, col, source)
+        if 2 * shared + granulated > 63:
+            raise AssemblerError(f".amdhsa_shared_vgpr_count: {shared} shared VGPR granules (x2) plus "
+                                 f"{granulated} granulated VGPRs exceed 63", line_no, col, source)
+    addressable = None if tgt.major >= 10 else 102 if tgt.major >= 8 else 104
+    if addressable is not None and sgprs > addressable:
+        line_no, col = where[".amdhsa_next_free_sgpr"]
+        raise AssemblerError(f".amdhsa_next_free_sgpr: value {sgprs} out of range ({tgt.processor} "
+                             f"addresses {addressable} SGPRs)", line_no, col, source)
     reserve_vcc = bool(values.get(".amdhsa_reserve_vcc", 1))
     extra = _extra_sgprs(tgt, reserve_vcc, bool(values.get(".amdhsa_reserve_flat_scratch", 1)))
     sgpr_granules = granulated_wavefront_sgpr_count(sgprs + extra, tgt.major)
@@ -370,6 +385,11 @@ def _finish_block(kname, kline, kd, values, where, tgt, source):
                              line_no, col, source)
     kd.set("GRANULATED_WAVEFRONT_SGPR_COUNT", sgpr_granules)
     if ".amdhsa_accum_offset" in values:
+        accum = values[".amdhsa_accum_offset"]
+        if accum > (max(1, vgprs) + 3) // 4 * 4:
+            line_no, col = where[".amdhsa_accum_offset"]
+            raise AssemblerError(f".amdhsa_accum_offset: {accum} exceeds the {vgprs} VGPRs of "
+                                 f".amdhsa_next_free_vgpr (rounded up to 4)", line_no, col, source)
         kd.compute_pgm_rsrc3 = set_bits(kd.compute_pgm_rsrc3, COMPUTE_PGM_RSRC3_GFX90A["ACCUM_OFFSET"],
                                         values[".amdhsa_accum_offset"] // 4 - 1)
     preload = values.get(".amdhsa_user_sgpr_kernarg_preload_length", 0)
