@@ -362,3 +362,36 @@ def test_sop2_64_against_integer_models(m):
         want, want_scc = MODELS64[m](a, b)
         got = int(st.sgpr[w, 12]) | int(st.sgpr[w, 13]) << 32
         assert (got, int(st.scc[w])) == (want, want_scc), (hex(a), hex(b))
+
+
+def _clz32(a):
+    return 32 - a.bit_length() if a else M32
+
+
+MODELS_SOP1 = {
+    "s_brev_b32": lambda a: (int(f"{a:032b}"[::-1], 2), None),
+    "s_ctz_i32_b32": lambda a: ((a & -a).bit_length() - 1 if a else M32, None),
+    "s_clz_i32_u32": lambda a: (_clz32(a), None),
+    "s_cls_i32": lambda a: (_clz32(a ^ M32 if a >> 31 else a), None),
+    "s_sext_i32_i8": lambda a: (_sext(a, 8) & M32, None),
+    "s_sext_i32_i16": lambda a: (_sext(a, 16) & M32, None),
+    "s_bcnt1_i32_b32": lambda a: (bin(a).count("1"), int(a != 0)),
+    "s_bcnt0_i32_b32": lambda a: (32 - bin(a).count("1"), int(a != M32)),
+    "s_quadmask_b32": lambda a: (sum(1 << i for i in range(8) if (a >> 4 * i) & 15), int(a != 0)),
+    "s_wqm_b32": lambda a: (sum(15 << 4 * i for i in range(8) if (a >> 4 * i) & 15), int(a != 0)),
+    "s_not_b32": lambda a: (~a & M32, int(a != M32)),
+    "s_abs_i32": lambda a: (abs(s32(a)) & M32, int(a != 0)),
+}
+
+
+@pytest.mark.parametrize("m", sorted(MODELS_SOP1))
+def test_sop1_against_integer_models(m):
+    values = sorted({a for a, _ in _pairs(sum(m.encode()))} | {0x0000FFFF, 0xFFFF0000, 0x00010000})
+    data = b"".join(struct.pack("<I", a) for a in values)
+    code = program(s_mov(2, DATA_VA), s_mov(3, 0), sop2("s_lshl_b32", 6, 0, const(2)),
+                   sop2("s_add_u32", 2, 2, 6), smem("s_load_b32", 4, 2), sopp("s_waitcnt", 0xFC07),
+                   sopc("s_cmp_eq_u32", 4, 4), sop1(m, 6, 4), endpgm())
+    _, st, _ = run_code(code, waves=len(values), data=data)
+    for w, a in enumerate(values):
+        want, want_scc = MODELS_SOP1[m](a)
+        assert (int(st.sgpr[w, 6]), int(st.scc[w])) == (want, 1 if want_scc is None else want_scc), hex(a)
