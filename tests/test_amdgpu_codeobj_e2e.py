@@ -38,19 +38,11 @@ def _metadata_first(source):
 
 @pytest.mark.parametrize("layout", ["as_written", "metadata_first"])
 def test_handwritten_source_end_to_end(layout):
-    from drivers.errors import AssemblerError
     assemble_program = _assemble_program()
     source = read_data("handwritten.s")
     if layout == "metadata_first":
         source = _metadata_first(source)
-    try:
-        program = assemble_program(source, source="handwritten.s")
-    except AssemblerError as err:
-        lines = source.splitlines()
-        block = (lines.index(".amdgpu_metadata") + 1, lines.index(".end_amdgpu_metadata") + 1)
-        if layout == "as_written" and block[0] < err.line < block[1]:
-            pytest.xfail(f"assembler.rdna3 reads a .amdgpu_metadata block outside .text as code: {err}")
-        raise
+    program = assemble_program(source, source="handwritten.s")
     reference, _, _ = handwritten_program()
     assert {k: program.labels[k] for k in ("fill", "copy")} == reference.labels
     co = load_code_object(build_code_object(program, source, source="handwritten.s"))
