@@ -12,6 +12,8 @@ bits, symbolic immediates), keeps the ones llvm-mc-19 decodes, and records what 
   syntax.s       hand-written alternative spellings (no _e32/_e64 suffix, decimal and float
                  constants, labels...) with llvm-mc's bytes
   invalid.txt    words llvm-mc-19 refuses to decode
+  clang/NAME.s   clang-19 -S output of tests/clang_kernels/NAME.cl and NAME.text.hex, the .text
+                 bytes llvm-mc-19 assembles from it
 """
 import os
 import random
@@ -256,7 +258,42 @@ s_cbranch_scc1 -2
 """
 
 
+def clang_sources():
+    """clang-19 -S output of the OpenCL kernels in tests/clang_kernels, with the .text bytes
+    llvm-mc-19 makes of it (an end-to-end check of labels, branches, directives and padding)."""
+    import glob
+    import shutil
+    import subprocess
+    import tempfile
+    if not (shutil.which("clang-19") and shutil.which("llvm-objcopy-19")):
+        print("clang-19 / llvm-objcopy-19 missing: clang sources not regenerated")
+        return
+    out = os.path.join(OUT, "clang")
+    os.makedirs(out, exist_ok=True)
+    src_dir = os.path.join(ROOT, "tests", "clang_kernels")
+    for cl in sorted(glob.glob(os.path.join(src_dir, "*.cl"))):
+        name = os.path.basename(cl)[:-3]
+        asm = os.path.join(out, name + ".s")
+        subprocess.run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-O3", "-x", "cl",
+                        "-cl-std=CL2.0", "-nogpulib", "-S", os.path.basename(cl), "-o", asm],
+                       check=True, cwd=src_dir)
+        with tempfile.TemporaryDirectory() as d:
+            obj, text = os.path.join(d, "k.o"), os.path.join(d, "k.bin")
+            subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj",
+                            asm, "-o", obj], check=True)
+            subprocess.run(["llvm-objcopy-19", "-O", "binary", "--only-section=.text", obj, text],
+                           check=True)
+            with open(text, "rb") as f:
+                data = f.read()
+        with open(os.path.join(out, name + ".text.hex"), "w") as f:
+            f.write("# .text of llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx1100 -filetype=obj %s.s\n"
+                    % name)
+            for i in range(0, len(data), 32):
+                f.write(data[i:i + 32].hex() + "\n")
+
+
 def main():
+    clang_sources()
     rng = random.Random(20261122)
     probes = []
     for fam, ops in ALU.items():

@@ -247,3 +247,24 @@ def test_cli_says_so_when_the_code_object_writer_is_missing(tmp_path):
     assert r.returncode == 1
     assert re.search(r"has an .amdhsa_kernel block but the code-object writer .* is not available",
                      r.stderr)
+
+
+CLANG = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "rdna3", "clang", "*.s")))
+
+
+@pytest.mark.parametrize("path", CLANG, ids=[os.path.basename(p)[:-2] for p in CLANG])
+def test_clang_output_assembles_like_llvm_mc(path):
+    """clang-19 -S output (directives, metadata blocks, .LBB labels, .p2alignl/.fill padding)
+    gives the .text llvm-mc-19 gives."""
+    with open(path[:-2] + ".text.hex") as f:
+        want = bytes.fromhex("".join(line.strip() for line in f if not line.startswith("#")))
+    prog = assemble_program(open(path).read(), source=path)
+    assert prog.data == want
+    kernel = os.path.basename(path)[:-2]
+    assert prog.labels[kernel] == 0
+    texts = [t for _, t in prog.directives]
+    assert ".amdhsa_kernel %s" % kernel in texts and ".end_amdgpu_metadata" in texts
+
+
+def test_clang_sources_are_there():
+    assert len(CLANG) >= 10

@@ -59,8 +59,10 @@ def _build_index():
 INDEX = _build_index()
 _DIRECTIVE_BLOCKS = {".amdhsa_kernel": ".end_amdhsa_kernel",
                      ".amdgpu_metadata": ".end_amdgpu_metadata"}
+# symbol and code-object bookkeeping: kept in Program.directives for the code-object writer
 _IGNORED_PREFIXES = (".amdhsa_", ".amdgcn_target", ".amdgcn_", ".globl", ".global", ".type",
-                     ".size", ".hsa_code_object", ".file", ".ident", ".end_amdhsa", ".set")
+                     ".size", ".hsa_code_object", ".file", ".ident", ".end_amdhsa", ".set",
+                     ".protected", ".hidden", ".weak", ".local", ".addrsig", ".loc", ".cfi_")
 
 
 class _Ctx:
@@ -206,9 +208,12 @@ def _assemble_program(text, source):
                 if head.endswith(":") and len(head) > 1 and ":" not in head[:-1] and \
                         (head[0].isalpha() or head[0] in "_.$"):
                     name = head[:-1]
-                    if name in labels:
+                    if not in_text:
+                        directives.append((lineno, head))     # a data label of another section
+                    elif name in labels:
                         raise SyntaxErr("label %r redefined" % name, col)
-                    labels[name] = len(out)
+                    else:
+                        labels[name] = len(out)
                     rest = stripped[len(head):]
                     col += len(head) + len(rest) - len(rest.lstrip())
                     stripped = rest.strip()
@@ -296,6 +301,29 @@ def _directive(word, stmt, col, out):
                 out += S_NOP
                 pad -= 4
             out += b"\x00" * pad
+        return
+    if word == ".p2alignl":                # align with a repeated 32-bit pattern (s_code_end)
+        parts = [a.strip() for a in args.split(",")]
+        num = parse_number(parts[0]) if parts[0] else None
+        fill = parse_number(parts[1]) if len(parts) > 1 else (0, False)
+        if num is None or num[1] or not 0 <= num[0] <= 16 or fill is None or fill[1]:
+            raise SyntaxErr(".p2alignl expects an exponent and a 32-bit fill value", col)
+        if len(out) % 4:
+            raise SyntaxErr(".p2alignl needs a 4-byte aligned location", col)
+        pattern = (fill[0] & 0xFFFFFFFF).to_bytes(4, "little")
+        while len(out) % (1 << num[0]):
+            out += pattern
+        return
+    if word == ".fill":
+        parts = [parse_number(a) for a in args.split(",")]
+        if not 1 <= len(parts) <= 3 or any(p is None or p[1] for p in parts):
+            raise SyntaxErr(".fill expects repeat[, size[, value]] integers", col)
+        count = parts[0][0]
+        size = parts[1][0] if len(parts) > 1 else 1
+        value = parts[2][0] if len(parts) > 2 else 0
+        if not 0 <= count <= 1 << 24 or size not in (1, 2, 4, 8):
+            raise SyntaxErr(".fill repeat or size out of range", col)
+        out += (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little") * count
         return
     sizes = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".long": 4, ".word": 4, ".4byte": 4,
              ".int": 4, ".quad": 8, ".8byte": 8}

@@ -110,6 +110,8 @@ def encode_constant(value, is_float, dtype):
             return _F16[b], None
         return (128, None) if b == 0 else (255, b)
     if dtype in ("bf16", "pbf16"):
+        if _f32_bits(f) in _F32:            # 1/(2*pi) is inline although it rounds to 0x3e23
+            return _F32[_f32_bits(f)], None
         b = _bf16_bits(f)
         if b in _BF16:
             return _BF16[b], None

@@ -1,0 +1,253 @@
+	.text
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+	.amdhsa_code_object_version 5
+	.protected	transcendental          ; -- Begin function transcendental
+	.globl	transcendental
+	.p2align	8
+	.type	transcendental,@function
+transcendental:                         ; @transcendental
+; %bb.0:
+	s_clause 0x2
+	s_load_b32 s2, s[0:1], 0x34
+	s_load_b256 s[4:11], s[0:1], 0x0
+	s_load_b64 s[0:1], s[0:1], 0x20
+	s_waitcnt lgkmcnt(0)
+	s_and_b32 s2, s2, 0xffff
+	s_delay_alu instid0(SALU_CYCLE_1) | instskip(SKIP_1) | instid1(VALU_DEP_1)
+	v_mad_u64_u32 v[1:2], null, s15, s2, v[0:1]
+	v_mov_b32_e32 v2, 0
+	v_lshlrev_b64 v[3:4], 2, v[1:2]
+	v_mul_lo_u32 v1, v1, 10
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_3)
+	v_add_co_u32 v5, vcc_lo, s4, v3
+	v_add_co_ci_u32_e32 v6, vcc_lo, s5, v4, vcc_lo
+	v_add_co_u32 v7, vcc_lo, s6, v3
+	v_add_co_ci_u32_e32 v8, vcc_lo, s7, v4, vcc_lo
+	v_add_co_u32 v9, vcc_lo, s8, v3
+	v_add_co_ci_u32_e32 v10, vcc_lo, s9, v4, vcc_lo
+	v_add_co_u32 v3, vcc_lo, s10, v3
+	v_add_co_ci_u32_e32 v4, vcc_lo, s11, v4, vcc_lo
+	global_load_b32 v9, v[9:10], off
+	global_load_b32 v5, v[5:6], off
+	global_load_b32 v10, v[7:8], off
+	global_load_b32 v11, v[3:4], off
+	v_lshlrev_b64 v[7:8], 2, v[1:2]
+	s_waitcnt vmcnt(3)
+	v_cmp_gt_f32_e32 vcc_lo, 0x800000, v9
+	s_waitcnt vmcnt(2)
+	v_sin_f32_e32 v0, v5
+	v_cos_f32_e32 v1, v5
+	s_waitcnt vmcnt(0)
+	v_frexp_mant_f32_e32 v6, v11
+	v_rsq_f32_e32 v4, v9
+	v_cndmask_b32_e64 v3, 0, 1, vcc_lo
+	v_rcp_f32_e32 v5, v9
+	v_frexp_exp_i32_f32_e32 v11, v11
+	v_rcp_f32_e32 v13, v6
+	v_sqrt_f32_e32 v6, v9
+	v_lshlrev_b32_e32 v12, 5, v3
+	v_log_f32_e32 v3, v9
+	v_frexp_exp_i32_f32_e32 v14, v9
+	v_exp_f32_e32 v2, v10
+	v_cndmask_b32_e64 v16, 0, -16, vcc_lo
+	v_ldexp_f32 v12, v9, v12
+	v_frexp_mant_f32_e32 v9, v9
+	v_sub_nc_u32_e32 v11, v14, v11
+	s_delay_alu instid0(VALU_DEP_3) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_sqrt_f32_e32 v15, v12
+	v_dual_mul_f32 v13, v9, v13 :: v_dual_mul_f32 v12, 0x40500000, v10
+	v_add_co_u32 v9, vcc_lo, s0, v7
+	v_add_co_ci_u32_e32 v10, vcc_lo, s1, v8, vcc_lo
+	s_delay_alu instid0(VALU_DEP_3) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_fract_f32_e32 v12, v12
+	v_ldexp_f32 v11, v13, v11
+	s_waitcnt_depctr 0xfff
+	v_ldexp_f32 v7, v15, v16
+	s_clause 0x2
+	global_store_b128 v[9:10], v[0:3], off
+	global_store_b128 v[9:10], v[4:7], off offset:16
+	global_store_b64 v[9:10], v[11:12], off offset:32
+	s_nop 0
+	s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel transcendental
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 296
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 17
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 0
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	transcendental, .Lfunc_end0-transcendental
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 364
+; NumSgprs: 18
+; NumVgprs: 17
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 2
+; VGPRBlocks: 2
+; NumSGPRsForWavesPerEU: 18
+; NumVGPRsForWavesPerEU: 17
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.p2alignl 7, 3214868480
+	.fill 96, 4, 3214868480
+	.hidden	__oclc_ABI_version              ; @__oclc_ABI_version
+	.type	__oclc_ABI_version,@object
+	.section	.rodata,"a",@progbits
+	.weak	__oclc_ABI_version
+	.p2align	2, 0x0
+__oclc_ABI_version:
+	.long	500                             ; 0x1f4
+	.size	__oclc_ABI_version, 4
+
+	.ident	"Debian clang version 19.1.7 (3~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .is_const:       true
+        .offset:         0
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .address_space:  global
+        .is_const:       true
+        .offset:         8
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .address_space:  global
+        .is_const:       true
+        .offset:         16
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .address_space:  global
+        .is_const:       true
+        .offset:         24
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .address_space:  global
+        .offset:         32
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .offset:         40
+        .size:           4
+        .value_kind:     hidden_block_count_x
+      - .offset:         44
+        .size:           4
+        .value_kind:     hidden_block_count_y
+      - .offset:         48
+        .size:           4
+        .value_kind:     hidden_block_count_z
+      - .offset:         52
+        .size:           2
+        .value_kind:     hidden_group_size_x
+      - .offset:         54
+        .size:           2
+        .value_kind:     hidden_group_size_y
+      - .offset:         56
+        .size:           2
+        .value_kind:     hidden_group_size_z
+      - .offset:         58
+        .size:           2
+        .value_kind:     hidden_remainder_x
+      - .offset:         60
+        .size:           2
+        .value_kind:     hidden_remainder_y
+      - .offset:         62
+        .size:           2
+        .value_kind:     hidden_remainder_z
+      - .offset:         80
+        .size:           8
+        .value_kind:     hidden_global_offset_x
+      - .offset:         88
+        .size:           8
+        .value_kind:     hidden_global_offset_y
+      - .offset:         96
+        .size:           8
+        .value_kind:     hidden_global_offset_z
+      - .offset:         104
+        .size:           2
+        .value_kind:     hidden_grid_dims
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 296
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           transcendental
+    .private_segment_fixed_size: 0
+    .sgpr_count:     18
+    .sgpr_spill_count: 0
+    .symbol:         transcendental.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     17
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1100
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata
