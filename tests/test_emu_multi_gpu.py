@@ -331,7 +331,7 @@ def test_mapping_to_an_unknown_gpu_id_is_einval(ab):
     a.unmap(buf, [b.gpu_id])
     only_b, ids_b = map_args(buf, b.gpu_id)
     refused(a, "UNMAP_MEMORY_FROM_GPU", errno.EINVAL, f"not mapped to GPU 0x{b.gpu_id:x}", **only_b)
-    stray = dict(args, handle=b.gpu_id << 32 | (buf.handle & 0xFFFFFFFF) | 0x100)
+    stray = dict(args, handle=b.gpu_id << 32 | (buf.handle & 0xFFFFFFFF))     # A's idr, B's gpu_id
     refused(a, "MAP_MEMORY_TO_GPU", errno.ENOMEM, "names no buffer", **stray)
     refused(a, "MAP_MEMORY_TO_GPU", errno.EINVAL, "belongs to no device", **dict(args, handle=0x4321 << 32))
 
