@@ -523,8 +523,8 @@ def test_host_memory_exhaustion_is_out_of_memory(dev):
 
 
 def test_peer_mapping_names_the_refusing_gpu(dev):
-    """A buffer mapped into another GPU's VM goes through MAP_MEMORY_TO_GPU with that gpu_id; the
-    virtual machine has one GPU, so a second gpu_id is refused by KFD, loudly."""
+    """A buffer mapped into another GPU's VM goes through MAP_MEMORY_TO_GPU with that gpu_id; a
+    gpu_id that is not a GPU of this machine is refused by KFD, loudly."""
     from drivers.errors import IoctlError
     buf = dev.alloc(4096)
     dev.memory.map_peer(buf, dev.gpu_id)          # already mapped there: nothing to do

@@ -159,7 +159,7 @@ def find_sysfs_root(path):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m drivers.amd.probe", description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
-    ap.add_argument("--emulate", metavar="TARGET", help="probe the virtual GPU (gfx1100); also GPU_EMULATE")
+    ap.add_argument("--emulate", metavar="TARGET", help="probe the virtual GPU (gfx1100, or gfx1100xN for N GPUs); also GPU_EMULATE")
     ap.add_argument("--sysfs-root", metavar="DIR", help="read the topology from a captured /sys tree")
     ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
     args = ap.parse_args(argv)
