@@ -175,3 +175,15 @@ def test_decoded_programs_are_reused_only_for_the_same_bytes():
     simulate(store(200), "k", (1, 1, 1), (32, 1, 1), [out], executor=ex)
     assert out.tolist() == list(range(200, 232))      # new bytes at the same VA: decoded again
     assert list(ex.programs.values()) != [first]
+
+
+def test_read_only_arrays_are_inputs_only():
+    code = program(smem("s_load_b64", 2, 0), sopp("s_waitcnt", 0xFC07), vop2("v_lshlrev_b32_e32", 1, 130, v(0)),
+                   flat("global_store_b32", "GLOBAL", addr=1, data=0, saddr=2), endpgm())
+    co = code_object(code, args=PTR)
+    frozen = np.zeros(32, np.uint32)
+    frozen.flags.writeable = False
+    with pytest.raises(LaunchError, match="read-only array"):
+        simulate(co, "k", (1, 1, 1), (32, 1, 1), [frozen])
+    loads = code_object(load_from_arg_lanes_4_up(), args=PTR)
+    simulate(loads, "k", (1, 1, 1), (32, 1, 1), [frozen])          # reading one is fine

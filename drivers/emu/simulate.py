@@ -202,8 +202,12 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
                  scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
                  kernarg_va=kernarg_va, kernel_object=kd_va, packet_va=packet_va)
     stats = executor(d, budget=budget)
-    for array, mem in copies:
-        array.view(np.uint8).ravel()[:] = mem[:array.nbytes]
+    for i, (array, mem) in enumerate(copies):
+        data = mem[:array.nbytes]
+        if array.flags.writeable:
+            array.reshape(-1).view(np.uint8)[:] = data
+        elif not np.array_equal(array.reshape(-1).view(np.uint8), data):
+            raise LaunchError(f"the kernel wrote to a read-only array argument ({array.dtype}{array.shape})")
     return stats
 
 
