@@ -199,7 +199,8 @@ def test_wrong_machine():
 def test_wrong_osabi_and_abi_version():
     assert "EI_OSABI 0, expected 64 (ELFOSABI_AMDGPU_HSA)" in error(patched("saxpy", 7, "B", 0))
     assert "EI_ABIVERSION 0 is not a supported code object version" in error(patched("saxpy", 8, "B", 0))
-    assert load_code_object(patched("saxpy", 8, "B", 2)).code_object_version == 4
+    assert "metadata amdhsa.version [1, 2] does not match code object v4 (EI_ABIVERSION 2)" in \
+        error(patched("saxpy", 8, "B", 2))
 
 
 def test_relocatable_object_is_refused():
@@ -211,6 +212,11 @@ def test_unknown_mach_and_expected_target():
     assert "code object is for gfx1100, expected gfx942" in error(read_data("saxpy.hsaco", "rb"),
                                                                    expected_target="gfx942")
     assert load_code_object(read_data("saxpy.hsaco", "rb"), expected_target="gfx1100").target.processor == "gfx1100"
+
+
+def test_note_target_must_match_e_flags():
+    assert "metadata amdhsa.target amdgcn-amd-amdhsa--gfx1100 does not match e_flags 0x46 " \
+           "(amdgcn-amd-amdhsa--gfx1101)" in error(patched("saxpy", 48, "<I", 0x46))
 
 
 def test_missing_kd_symbol():

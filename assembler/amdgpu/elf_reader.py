@@ -125,7 +125,7 @@ def load_code_object(data, source="<code object>", expected_target=None):
         relocations = _relocations(elf, sections, image, source)
     except (ELFError, struct.error, ValueError) as err:
         raise MalformedInput(source, None, f"bad ELF structure: {err}") from None
-    kernels = _kernels(image, seg_list, symbols, metadata, source)
+    kernels = _kernels(image, seg_list, symbols, metadata, target, _ABI_VERSIONS[abi_version], source)
     return CodeObject(target, e_flags, _ABI_VERSIONS[abi_version], bytes(image), seg_list, kernels,
                       metadata, relocations)
 
@@ -254,10 +254,16 @@ def _relocations(elf, sections, image, source):
     return relocations
 
 
-def _kernels(image, segments, symbols, metadata, source):
+def _kernels(image, segments, symbols, metadata, target, co_version, source):
     kernel_meta = {}
     if metadata is not None:
-        _, _, kernel_list = parse_metadata_document(metadata, f"{source}: metadata")
+        version, note_target, kernel_list = parse_metadata_document(metadata, f"{source}: metadata")
+        if version != [1, co_version - 3]:
+            raise MalformedInput(source, None, f"metadata amdhsa.version {version} does not match code "
+                                               f"object v{co_version} (EI_ABIVERSION {co_version - 2})")
+        if note_target and note_target != target.target_id:
+            raise MalformedInput(source, None, f"metadata amdhsa.target {note_target} does not match "
+                                               f"e_flags 0x{target.e_flags:x} ({target.target_id})")
         kernel_meta = {k.name: k for k in kernel_list}
         kd_names = [(k.name, k.symbol) for k in kernel_list]
     else:
