@@ -4,7 +4,9 @@
 1..4 = code object v3..v6, ET_DYN, a known EF_AMDGPU_MACH), builds the loadable image (every
 PT_LOAD copied to its p_vaddr, so descriptor <-> code offsets hold), finds each kernel's
 descriptor through its `NAME.kd` symbol, decodes it, locates the entry point, and parses the
-NT_AMDGPU_METADATA note into argument lists (including code object v5 hidden arguments).
+NT_AMDGPU_METADATA note into argument lists (including code object v5 hidden arguments); the
+note's amdhsa.version and amdhsa.target must agree with EI_ABIVERSION and e_flags. Symbols come
+from .symtab, or from .dynsym in a stripped object.
 Dynamic relocations R_AMDGPU_RELATIVE64 and R_AMDGPU_ABS64 are applied by
 `CodeObject.relocated_image(base)`; any other relocation type is rejected when loading.
 Every problem raises MalformedInput naming the source and what is wrong.
