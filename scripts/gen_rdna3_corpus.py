@@ -255,6 +255,45 @@ s_code_end
 s_barrier
 s_branch 3
 s_cbranch_scc1 -2
+v_nop_e64
+v_pipeflush_e64
+ds_load_b64 v[0:1], v2 offset:8
+buffer_load_b32 v0, off, s[0:3], 0 offset:4
+scratch_store_b32 off, v0, s0 offset:4
+global_atomic_cmpswap_b32 v0, v1, v[2:3], s[0:1] glc
+v_cvt_f16_f32 v0, v1
+v_cvt_f32_f16 v0, 0.5
+v_add3_u32 v0, v1, v2, 5
+v_bfe_u32 v0, v1, 8, 8
+v_cndmask_b32_e64 v0, 0, 1.0, s0
+v_lshl_add_u32 v0, v1, 2, s3
+s_getpc_b64 s[0:1]
+s_setpc_b64 s[30:31]
+s_and_saveexec_b32 s0, vcc_lo
+s_or_b32 exec_lo, exec_lo, s0
+s_cselect_b32 s0, -1, 0
+v_readfirstlane_b32 s0, v0
+v_mbcnt_lo_u32_b32 v0, -1, 0
+v_permlane16_b32 v0, v1, s0, s1
+v_fma_mix_f32 v0, v1, v2, v3 op_sel_hi:[1,1,0]
+v_pk_mul_f16 v0, v1, v2 op_sel_hi:[0,1]
+v_wmma_i32_16x16x16_iu8 v[0:7], v[8:11], v[12:15], v[0:7] neg_lo:[1,1,0]
+v_mov_b16 v0.h, v1.l
+v_add_nc_u16 v0, v1, 0x5
+v_sqrt_f64 v[0:1], s[2:3]
+v_ldexp_f64 v[0:1], v[2:3], -2
+v_trig_preop_f64 v[0:1], v[2:3], 1
+v_div_scale_f32 v0, vcc_lo, v1, v1, v2
+v_div_fmas_f32 v0, v1, v2, v3
+v_div_fixup_f32 v0, v1, v2, v3
+s_mov_b32 s0, src_shared_base
+s_mov_b64 s[0:1], src_private_base
+s_setprio 3
+s_sleep 1
+s_trap 2
+s_icache_inv
+s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)
+s_call_b64 s[30:31], 4
 """
 
 

@@ -44,6 +44,11 @@ def _build_index():
                     # the plain mnemonic with DPP controls also selects the DPP form
                     base = mnem[:-4] if mnem.endswith(("_e32", "_e64")) else mnem
                     add(base, ("alu", fam, op, entry, kind))
+    for op, entry in ALU["VOP3"].items():
+        mnem = entry[0]
+        if not mnem.endswith("_e64") and any(e[0] == mnem for f in ("VOP1", "VOP2", "VOPC")
+                                             for e in ALU[f].values()):
+            add(mnem + "_e64", ("alu", "VOP3", op, entry, None))     # v_nop_e64, v_pipeflush_e64
     for name, items in index.items():
         items.sort(key=lambda it: (it[4] is not None, order[it[1]]))
         seen = []
