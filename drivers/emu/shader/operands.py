@@ -143,10 +143,26 @@ def vector_reader(op, width, mnemonic="", vgprs=256):
         raise IllegalInstruction(0, f"a {width}-bit source must be a VGPR tuple, not {op.text}")
     if op.kind in ("const", "literal"):
         value = (np.uint64 if width == 64 else np.uint32)(constant_value(op, width, mnemonic))
-        # a read-only broadcast: the VALU functions never write into their sources
-        return lambda st, sel: np.broadcast_to(value, (st.pc[sel].shape[0], WAVE32))
+        views = {}                    # group size -> read-only broadcast of the constant
+
+        def constant(st, sel):
+            n = st.pc[sel].shape[0]
+            v = views.get(n)
+            if v is None:
+                v = views[n] = np.broadcast_to(value, (n, WAVE32))
+            return v
+        return constant
     scalar = scalar_reader(op, width, mnemonic)
-    return lambda st, sel: np.broadcast_to(scalar(st, sel)[:, None], (st.pc[sel].shape[0], WAVE32))
+    return lambda st, sel: lanes_of_scalar(scalar(st, sel))
+
+
+def lanes_of_scalar(x):
+    """(w,) -> a read-only (w, 32) view repeating each wave's value over its lanes (the VALU
+    functions never write into their sources)."""
+    x = np.ascontiguousarray(x)
+    v = np.ndarray((x.shape[0], WAVE32), x.dtype, buffer=x, strides=(x.itemsize, 0))
+    v.flags.writeable = False
+    return v
 
 
 def vgpr_index(op, width, vgprs):
