@@ -330,19 +330,9 @@ def _kernel_block(kname, kline, body, tgt, source):
                 raise out_of_range("0..0xffffffff")
             setattr(kd, _WORDS[name], value)
         else:
-            width = _SPECIAL[name][0]
-            if width is not None and not 0 <= value < (1 << width):
-                raise out_of_range(f"0..{(1 << width) - 1}")
-            if name in (".amdhsa_next_free_vgpr", ".amdhsa_next_free_sgpr",
-                        ".amdhsa_user_sgpr_kernarg_preload_length") and value < 0:
-                raise out_of_range("must be >= 0")
-            if name == ".amdhsa_user_sgpr_kernarg_preload_length" and not 0 <= value <= MAX_KERNARG_PRELOAD_SGPRS:
-                raise out_of_range(f"0..{MAX_KERNARG_PRELOAD_SGPRS}")
-            if name == ".amdhsa_accum_offset" and not (4 <= value <= 256 and value % 4 == 0):
-                raise AssemblerError(f"{name}: {value} not in 4..256 in steps of 4", line_no, col, source)
-            if name == ".amdhsa_reserve_xnack_mask" and value != (tgt.xnack in ("any", "on")):
-                raise AssemblerError(f"{name} {value} does not match target id {tgt.target_id}",
-                                     line_no, name_col, source)
+            problem = _special_value_problem(name, value, tgt)
+            if problem:
+                raise AssemblerError(f"{name}: {problem}", line_no, col, source)
     end_line = body[-1][0] + 1 if body else kline + 1
     for required in (".amdhsa_next_free_vgpr", ".amdhsa_next_free_sgpr") + \
             ((".amdhsa_accum_offset",) if tgt.gfx90a_class else ()):
@@ -350,6 +340,22 @@ def _kernel_block(kname, kline, body, tgt, source):
             raise AssemblerError(f".amdhsa_kernel {kname}: {required} directive is required",
                                  end_line, 1, source)
     return _finish_block(kname, kline, kd, values, where, tgt, source)
+
+
+def _special_value_problem(name, value, tgt):
+    """Why llvm-mc-19 would refuse `value` for one of the _SPECIAL directives, or None."""
+    width = _SPECIAL[name][0]
+    if width is not None and not 0 <= value < (1 << width):
+        return f"value {value} out of range (0..{(1 << width) - 1})"
+    if value < 0:
+        return f"value {value} out of range (must be >= 0)"
+    if name == ".amdhsa_user_sgpr_kernarg_preload_length" and value > MAX_KERNARG_PRELOAD_SGPRS:
+        return f"value {value} out of range (0..{MAX_KERNARG_PRELOAD_SGPRS})"
+    if name == ".amdhsa_accum_offset" and not (4 <= value <= 256 and value % 4 == 0):
+        return f"{value} not in 4..256 in steps of 4"
+    if name == ".amdhsa_reserve_xnack_mask" and value != (tgt.xnack in ("any", "on")):
+        return f"{value} does not match target id {tgt.target_id}"
+    return None
 
 
 def _finish_block(kname, kline, kd, values, where, tgt, source):
