@@ -73,6 +73,9 @@ SOP2_CASES = [
     ("s_lshl2_add_u32", 0x40000000, 1, None, 1, 1),
     ("s_lshl1_add_u32", 3, 4, None, 10, 0),
     ("s_absdiff_i32", 3, (-4) & M32, None, 7, 1),
+    ("s_absdiff_i32", 45, 0x80000001, None, 0x7FFFFFD4, 1),        # |45 - -2147483647| wraps
+    ("s_max_i32", 5, 5, None, 5, 0),                                # equal operands clear SCC
+    ("s_min_u32", 5, 5, None, 5, 0),
     ("s_cselect_b32", 11, 22, 1, 11, None),
     ("s_cselect_b32", 11, 22, 0, 22, None),
     ("s_pack_lh_b32_b16", 0x11112222, 0x33334444, None, 0x33332222, None),
@@ -307,13 +310,14 @@ MODELS32 = {   # mnemonic -> (result, scc or None) from Python integers
     "s_sub_u32": lambda a, b: ((a - b) & M32, int(b > a)),
     "s_add_i32": lambda a, b: ((a + b) & M32, int(not -2**31 <= s32(a) + s32(b) < 2**31)),
     "s_sub_i32": lambda a, b: ((a - b) & M32, int(not -2**31 <= s32(a) - s32(b) < 2**31)),
-    "s_absdiff_i32": lambda a, b: (abs(s32(a) - s32(b)) & M32, int(abs(s32(a) - s32(b)) & M32 != 0)),
+    "s_absdiff_i32": lambda a, b: (abs(s32(a - b)) & M32, int(a != b)),     # |wrapped difference|
     "s_lshl_b32": lambda a, b: ((a << (b & 31)) & M32, int((a << (b & 31)) & M32 != 0)),
     "s_lshr_b32": lambda a, b: (a >> (b & 31), int(a >> (b & 31) != 0)),
     "s_ashr_i32": lambda a, b: ((s32(a) >> (b & 31)) & M32, int(s32(a) >> (b & 31) != 0)),
     "s_lshl3_add_u32": lambda a, b: (((a << 3) + b) & M32, int((a << 3) + b > M32)),
     "s_min_i32": lambda a, b: (a if s32(a) < s32(b) else b, int(s32(a) < s32(b))),
-    "s_max_u32": lambda a, b: (a if a >= b else b, int(a >= b)),
+    "s_max_u32": lambda a, b: (a if a > b else b, int(a > b)),           # equal: SCC 0 (hardware)
+    "s_max_i32": lambda a, b: (a if s32(a) > s32(b) else b, int(s32(a) > s32(b))),
     "s_mul_i32": lambda a, b: ((a * b) & M32, None),
     "s_mul_hi_u32": lambda a, b: ((a * b) >> 32, None),
     "s_mul_hi_i32": lambda a, b: ((s32(a) * s32(b) >> 32) & M32, None),

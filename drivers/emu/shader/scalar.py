@@ -3,7 +3,7 @@
 Each builder returns a closure ``run(st, sel)``.  32-bit values are uint32 arrays, 64-bit ones
 uint64; arithmetic that needs a carry or a sign is done in int64 / Python-free numpy.  SCC rules
 follow the RDNA3 ISA: logical ops and shifts set SCC = (result != 0), unsigned add/sub the carry,
-signed add/sub the overflow, min/max whether S0 was chosen, compares the comparison.
+signed add/sub the overflow, min/max whether S0 was strictly chosen, compares the comparison.
 """
 import numpy as np
 
@@ -145,7 +145,9 @@ def _sub_i32(a, b, scc):
 
 
 def _absdiff_i32(a, b, scc):
-    d = np.abs(_s32(a).astype(I64) - _s32(b).astype(I64)).astype(U64).astype(U32)
+    # the absolute value of the wrapped 32-bit difference (what the hardware computes)
+    d = a - b
+    d = np.where(d >> U32(31), U32(0) - d, d)
     return d, _nz(d)
 
 
@@ -179,9 +181,11 @@ def _shift(kind, bits):
 
 
 def _minmax(signed, is_max):
+    # SCC = S0 was strictly smaller (min) or strictly greater (max): equal operands clear SCC
+    # on the hardware, although the ISA guide's pseudocode writes >= for s_max
     def op(a, b, scc):
         x, y = (_s32(a), _s32(b)) if signed else (a, b)
-        pick = x >= y if is_max else x < y
+        pick = x > y if is_max else x < y
         return np.where(pick, a, b), pick.astype(U32)
     return op
 
