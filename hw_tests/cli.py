@@ -31,6 +31,22 @@ def list_stages(registry, out):
         print(f"{s.name.ljust(width)}  {s.title}{needs}", file=out)
 
 
+def captured_kernel(args):
+    """A kernel reading a captured /sys (and /dev) tree, when --sysfs-root / --dev-root ask for one."""
+    if not (args.sysfs_root or args.dev_root):
+        return None
+    if args.emulate:
+        raise UsageError("--sysfs-root / --dev-root replay a captured machine; they do not combine with --emulate")
+    from drivers.amd.probe import find_sysfs_root
+    from drivers.errors import MalformedInput
+    from drivers.kernel import RealKernel
+    try:
+        sysfs = find_sysfs_root(args.sysfs_root) if args.sysfs_root else "/sys"
+    except MalformedInput as e:
+        raise UsageError(f"--sysfs-root: {e}") from None
+    return RealKernel(sysfs_root=sysfs, dev_root=args.dev_root or "/dev")
+
+
 def parse_only(text, registry):
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in registry]
@@ -64,6 +80,9 @@ def main(argv=None):
     ap.add_argument("--json", metavar="FILE", help="write the whole report as JSON")
     ap.add_argument("--only", metavar="STAGE[,STAGE]", help="run these stages (and the stages they need)")
     ap.add_argument("--list", action="store_true", help="list the stages and exit")
+    ap.add_argument("--sysfs-root", metavar="DIR", help="read the topology from a captured /sys tree "
+                    "(e.g. tar c /sys/devices/virtual/kfd), with --only sysfs")
+    ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
     args = ap.parse_args(argv)
     registry = build_registry()
     if args.list:
@@ -76,7 +95,8 @@ def main(argv=None):
         folder = os.path.dirname(os.path.abspath(args.json)) if args.json else None
         if folder and not os.path.isdir(folder):
             raise UsageError(f"--json {args.json}: directory {folder} does not exist")
-        ctx = Context(args.device, emulation_target(args.emulate))
+        ctx = Context(args.device, emulation_target(args.emulate), kernel=captured_kernel(args))
+        ctx.device_nodes = not (args.sysfs_root and not args.dev_root)
     except UsageError as e:
         print(f"hw_tests: error: {e}", file=sys.stderr)
         return 2

@@ -58,6 +58,7 @@ class Context:
         self.kernel = kernel
         self.topology = self.node = self.dev = None
         self.shared = {}                # results one stage leaves for the stages after it
+        self.device_nodes = True        # False for a captured /sys replayed without its /dev
         self._gpu_error_seen = None
 
     @property

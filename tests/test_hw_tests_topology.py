@@ -75,3 +75,24 @@ def test_sysfs_stage_names_the_inconsistent_property(tmp_path, key, value, messa
 def test_sysfs_stage_without_the_gpu_index():
     r = sysfs_stage(os.path.join(FIXTURES, "rx7900xtx"), index=3)
     assert r.status == "FAIL" and r.error["message"] == "no GPU with index 3: the topology has 1 GPU node(s)"
+
+
+def test_cli_replays_a_captured_sysfs_tree(tmp_path, capsys):
+    import json
+
+    from hw_tests import cli
+    path = tmp_path / "r.json"
+    assert cli.main(["--sysfs-root", os.path.join(FIXTURES, "rx7600"), "--only", "sysfs", "--json", str(path)]) == 0
+    report = json.loads(path.read_text())
+    stage = report["stages"][0]
+    assert stage["status"] == "PASS" and stage["numbers"]["compute_units"]["value"] == 32
+    assert stage["notes"] == ["/dev/dri/renderD128 not checked: the topology is a capture replayed without its /dev"]
+    assert report["device"]["target"] == "gfx1102" and report["versions"]["kfd_abi"] is None
+
+
+def test_cli_refuses_a_directory_without_a_topology(tmp_path, capsys):
+    from hw_tests import cli
+    assert cli.main(["--sysfs-root", str(tmp_path), "--only", "sysfs"]) == 2
+    assert "no devices/virtual/kfd/kfd/topology below it" in capsys.readouterr().err
+    assert cli.main(["--sysfs-root", str(tmp_path), "--emulate", "gfx1100"]) == 2
+    assert "do not combine with --emulate" in capsys.readouterr().err
