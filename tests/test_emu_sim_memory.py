@@ -274,3 +274,12 @@ def test_simulate_passes_dynamic_lds_as_an_offset_after_the_static_lds():
     out = np.zeros(32, np.uint32)
     simulate(co, "k", (1, 1, 1), (32, 1, 1), [out, 128])
     assert out.tolist() == (LANES + 100).tolist()          # aligned after the 100 static bytes
+
+
+def test_lds_bound_is_the_granule_rounded_allocation():
+    from drivers.emu.shader.launch import lds_allocation
+    from drivers.emu.dispatch import Dispatch
+    d = Dispatch(source="test", code_va=0, rsrc1=0, rsrc2=2 << 15, rsrc3=0, user_sgprs=(),
+                 grid_workgroups=(1, 1, 1), workgroup_size=(32, 1, 1), grid_size=(32, 1, 1),
+                 lds_bytes=600, wave32=True, vm=None)
+    assert lds_allocation(d) == 1024                 # LDS_SIZE = 2 granules of 512 bytes

@@ -14,7 +14,8 @@ import numpy as np
 
 from drivers.emu.faults import PacketError, ShaderHang
 
-from .launch import build_state, check_dispatch, vgpr_count, waves_in, workgroup_extent, workgroup_ids
+from .launch import (build_state, check_dispatch, lds_allocation, vgpr_count, waves_in, workgroup_extent,
+                     workgroup_ids)
 from .program import Program
 from .state import LANE_IDS, WAVE32
 
@@ -131,7 +132,7 @@ class WaveExecutor:
         limit = min(self.batch_waves, max(1, BATCH_VGPR_BYTES // (vgprs * WAVE32 * 4)))
         if scratch is not None and scratch[3]:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
-        group_limit = max(1, BATCH_LDS_BYTES // max(1, d.lds_bytes))
+        group_limit = max(1, BATCH_LDS_BYTES // max(1, lds_allocation(d)))
         batch, batch_waves = [], 0
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
         budget = [allowed, allowed]               # remaining, allowed

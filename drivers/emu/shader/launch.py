@@ -7,7 +7,7 @@ the packed work-item ids in v0 (X[9:0] Y[19:10] Z[29:20]) and the MODE register 
 """
 import numpy as np
 
-from drivers.emu.dispatch import RSRC2_TG_SIZE_EN
+from drivers.emu.dispatch import LDS_GRANULE, RSRC2_TG_SIZE_EN
 from drivers.emu.faults import IllegalInstruction
 
 from .state import EXEC_LO, WAVE32, WaveState, mode_from_rsrc1
@@ -27,6 +27,12 @@ def check_dispatch(d):
     if any(n <= 0 for n in d.workgroup_size) or any(n <= 0 for n in d.grid_workgroups):
         raise IllegalInstruction(d.code_va, f"empty dispatch: grid {d.grid_workgroups} of workgroups "
                                             f"{d.workgroup_size}")
+
+
+def lds_allocation(d):
+    """LDS bytes a workgroup owns: what COMPUTE_PGM_RSRC2.LDS_SIZE allocates (512-byte granules),
+    at least the dispatch's group segment.  Accesses past it read 0 and drop writes."""
+    return max(d.lds_bytes, ((d.rsrc2 >> 15) & 0x1FF) * LDS_GRANULE)
 
 
 def workgroup_extent(d, wg_id):
@@ -58,7 +64,7 @@ def build_state(d, wg_ids, vgprs, scratch):
     items = extents.prod(axis=1)
     counts = -(-items // WAVE32)
     W = int(counts.sum())
-    st = WaveState(W, vgprs, len(wg_ids), d.lds_bytes, d.vm)
+    st = WaveState(W, vgprs, len(wg_ids), lds_allocation(d), d.vm)
     n_user = d.user_sgpr_count
     user = list(d.user_sgprs)[:n_user]
     st.sgpr[:, :len(user)] = np.array(user, np.uint32)
