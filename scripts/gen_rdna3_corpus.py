@@ -294,6 +294,12 @@ s_trap 2
 s_icache_inv
 s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)
 s_call_b64 s[30:31], 4
+s_mov_b32 s0, 1+2
+v_add_f32 v0, (1<<4), v1
+s_movk_i32 s0, 0x10*2
+ds_load_b32 v0, v1 offset:4*4
+s_mov_b32 s0, -(3)
+s_mov_b32 s0, ~0
 """
 
 

@@ -372,6 +372,37 @@ def learn_bits(entries):
                 e["sext"] = e.get("sext", 0) | 1 << (b - 61)
 
 
+def learn_dpp_accept(entries):
+    """Sources 1 and 2 of a VOP3 DPP form take fewer operand kinds than without DPP."""
+    words, keys = [], []
+    for (fam, op), e in entries.items():
+        if fam not in ("VOP3", "VOP3SD", "VOP3P") or not e.get("dpp8"):
+            continue
+        size = FORMATS[fam][0]
+        base = with_field(fam, e["word"], "src0", 233)
+        for i, o in enumerate(e["ops"]):
+            if o[0] != "src" or o[1] == "src0":
+                continue
+            for c in list(range(256)) + [256, 383, 384, 511]:
+                w = with_field(fam, base, o[1], c)
+                words.append(w.to_bytes(size, "little") + DPP8_WORD.to_bytes(4, "little"))
+                keys.append((fam, op, i, c))
+    acc = {}
+    for (fam, op, i, c), r in zip(keys, disassemble_probes(words)):
+        acc.setdefault((fam, op, i), set())
+        if r is not None:
+            acc[(fam, op, i)].add(c)
+    for (fam, op, i), codes in acc.items():
+        e = entries[(fam, op)]
+        nregs = e["ops"][i][2]
+        mask = sum(1 << c for c in codes if c < 256 and c != 255)   # no literal after a DPP word
+        if 256 in codes:
+            top = 128 if 384 not in codes else 256
+            for n in range(top - nregs + 1):
+                mask |= 1 << (256 + n)
+        e.setdefault("dpp_accept", {})[e["ops"][i][1]] = mask
+
+
 def learn_canonical(entries):
     """Bits the decoder ignores still have one value in llvm-mc's own encoding (v_cmpx writes
     exec_lo into vdst, 2-source VOP3P sets op_sel_hi of src2): assemble each base text to learn it."""
@@ -457,6 +488,7 @@ def alu_entries():
     learn_types(entries)
     learn_bits(entries)
     learn_dpp(entries)
+    learn_dpp_accept(entries)
     learn_canonical(entries)
     return entries
 
@@ -511,7 +543,7 @@ def sendmsg_src_fix(entries):
 
 
 def emit_alu(entries, out):
-    fams, masks = {}, {}
+    fams, masks, dpp_accept = {}, {}, {}
     for (fam, op), e in sorted(entries.items()):
         for i, o in enumerate(e["ops"]):
             if o[0] == "src" and o[1] in ("src0", "src1", "src2") and \
@@ -524,6 +556,9 @@ def emit_alu(entries, out):
         fams.setdefault(fam, {})[op] = (e["mnem"], ops, e["fixed"], e["word"] & e["fixed"] | e["canon"],
                                         e["mods"], e.get("dpp16"), e.get("dpp8"), e.get("dppmods", 0),
                                         e.get("opsel"))
+        if e.get("dpp_accept"):
+            dpp_accept[(fam, op)] = tuple(sorted((r, masks.setdefault(m, len(masks)))
+                                                 for r, m in e["dpp_accept"].items()))
     out.write("# fixed_value also holds what llvm-mc writes into bits the decoder ignores\n")
     out.write("# family -> opcode -> (mnemonic, operands, fixed_mask, fixed_value, modifier_mask,\n"
               "#                      dpp16 mnemonic or None, dpp8 mnemonic or None, DPP16 word bits\n"
@@ -540,6 +575,12 @@ def emit_alu(entries, out):
         for op, v in ops.items():
             out.write("        %d: %r,\n" % (op, v))
         out.write("    },\n")
+    out.write("}\n")
+    out.write("# (family, opcode) -> ((source, index into ACCEPT) ...): what src1/src2 of the VOP3\n"
+              "# DPP form take (fewer kinds than without DPP)\n")
+    out.write("DPP_ACCEPT = {\n")
+    for k, v in sorted(dpp_accept.items()):
+        out.write("    %r: %r,\n" % (k, v))
     out.write("}\n")
     return masks
 

@@ -4,6 +4,7 @@ The rules follow llvm-mc-19 per operand type (learned by scripts/gen_rdna3_table
 integers -16..64 are inline everywhere; a value whose bit pattern equals a float inline constant
 of the operand's float width is inline too; floats are converted to the operand's format first.
 """
+import ast
 import math
 import struct
 
@@ -20,8 +21,44 @@ class ConstError(ValueError):
     """The constant cannot be encoded for this operand (message says why)."""
 
 
+_EXPR_CHARS = frozenset("0123456789abcdefxABCDEFX+-*/%()<>&|^~ ")
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: int(a / b),
+           ast.Mod: lambda a, b: a % b, ast.LShift: lambda a, b: a << b,
+           ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b,
+           ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
+
+
+def _int_expr(text):
+    """Integer constant expressions as llvm-mc folds them: 1+2, (1<<4), 0x10*2, ~0."""
+    try:
+        tree = ast.parse(text.replace("/", "//") if "/" in text and "//" not in text else text,
+                         mode="eval")
+    except SyntaxError:
+        return None
+
+    def ev(node):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else (~v if isinstance(node.op, ast.Invert) else v)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, (ast.FloorDiv, ast.Div, ast.Mod)) and b == 0:
+                raise ZeroDivisionError
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= b < 64:
+                raise ValueError
+            return _BINOPS[type(node.op)](a, b)
+        raise ValueError
+    try:
+        return ev(tree.body)
+    except (ValueError, ZeroDivisionError, RecursionError):
+        return None
+
+
 def parse_number(tok):
-    """'12', '-0x1f', '1.5', '-4.0', '1e3' -> (value, is_float) or None when not a number."""
+    """'12', '-0x1f', '1.5', '-4.0', '1e3', '(1<<4)' -> (value, is_float) or None."""
     t = tok.strip()
     neg = t.startswith("-")
     body = t[1:] if neg or t.startswith("+") else t
@@ -36,10 +73,13 @@ def parse_number(tok):
             v = int(body, 10)
         else:
             if not (body[0].isdigit() or body[0] == "."):
-                return None
+                raise ValueError
             f = float(body)
             return (-f if neg else f), True
     except ValueError:
+        if set(t) <= _EXPR_CHARS and any(c in t for c in "+-*/%()<>&|^~"):
+            v = _int_expr(t)
+            return None if v is None else (v, False)
         return None
     return (-v if neg else v), False
 

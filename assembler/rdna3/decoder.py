@@ -14,7 +14,7 @@ from drivers.errors import AssemblerError
 from . import operands as O
 from .formats import FLAT_SEGMENTS, FORMATS, UNSUPPORTED, family_of
 from .simm import PRINTERS
-from .tables import ACCEPT, ALU
+from .tables import ACCEPT, ALU, DPP_ACCEPT
 
 
 @dataclass(slots=True)
@@ -173,6 +173,9 @@ def _decode_alu(fam, op, entry, word, data, offset):
                 code = 256 + dpp["vsrc0"]
                 if not (ACCEPT[acc] >> code) & 1 and not t16:
                     raise _invalid(data, offset, "DPP source v%d" % dpp["vsrc0"])
+            elif dpp is not None and role != "src0" and (fam, op) in DPP_ACCEPT:
+                if not (ACCEPT[dict(DPP_ACCEPT[(fam, op)])[role]] >> code) & 1:
+                    raise _invalid(data, offset, "operand %s of a DPP form" % role)
             elif not (ACCEPT[acc] >> code) & 1 and not (t16 and code >= 256):
                 raise _invalid(data, offset, "operand %s" % role)
             if code == O.LITERAL:

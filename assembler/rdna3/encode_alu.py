@@ -8,7 +8,7 @@ from .constants import ConstError, encode_constant, literal_bits, parse_number
 from .formats import ENCODING_BITS, FORMATS
 from .simm_parse import parse_simm
 from .syntax import SyntaxErr
-from .tables import ACCEPT, VOPD
+from .tables import ACCEPT, DPP_ACCEPT, VOPD
 
 _ABS_BIT = {"src0": 8, "src1": 9, "src2": 10}
 _NEG_BIT = {"src0": 61, "src1": 62, "src2": 63}
@@ -324,6 +324,8 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
                 inner = tok[4:-1].strip()
                 if parse_number(inner) is not None:      # llvm-mc folds neg(c) into the constant
                     tok = inner[1:] if inner.startswith("-") else "-" + inner
+            if dpp is not None and role != "src0" and (fam, op) in DPP_ACCEPT:
+                acc = dict(DPP_ACCEPT[(fam, op)])[role]   # what the DPP form allows there
             if t16:
                 code, l, neg, abs_, sext = _t16_src(tok, col, role, mnem, acc)
             else:
