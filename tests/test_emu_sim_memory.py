@@ -283,3 +283,22 @@ def test_lds_bound_is_the_granule_rounded_allocation():
                  grid_workgroups=(1, 1, 1), workgroup_size=(32, 1, 1), grid_size=(32, 1, 1),
                  lds_bytes=600, wave32=True, vm=None)
     assert lds_allocation(d) == 1024                 # LDS_SIZE = 2 granules of 512 bytes
+
+
+def test_d16_loads_keep_the_other_half():
+    data = bytes([0x80, 0x7F, 0x34, 0x12]) * 64
+    code = program(BASE, lane_offsets(2),
+                   vop1("v_mov_b32_e32", 2, LIT, 0xAAAA5555), vop1("v_mov_b32_e32", 3, LIT, 0xAAAA5555),
+                   vop1("v_mov_b32_e32", 4, LIT, 0xAAAA5555), vop1("v_mov_b32_e32", 5, LIT, 0xAAAA5555),
+                   flat("global_load_d16_i8", "GLOBAL", vdst=2, addr=1, saddr=2),          # 0x80 -> 0xff80
+                   flat("global_load_d16_hi_u8", "GLOBAL", vdst=3, addr=1, saddr=2, offset=1),  # 0x7f
+                   flat("global_load_d16_b16", "GLOBAL", vdst=4, addr=1, saddr=2, offset=2),   # 0x1234
+                   flat("global_load_d16_hi_i8", "GLOBAL", vdst=5, addr=1, saddr=2),        # 0xff80
+                   flat("global_load_b128", "GLOBAL", vdst=6, addr=1, saddr=2),
+                   endpgm())
+    _, st, _ = run_code(code, data=data)
+    assert st.vgpr[0, 2].tolist() == [0xAAAAFF80] * 32
+    assert st.vgpr[0, 3].tolist() == [0x007F5555] * 32
+    assert st.vgpr[0, 4].tolist() == [0xAAAA1234] * 32
+    assert st.vgpr[0, 5].tolist() == [0xFF805555] * 32
+    assert st.vgpr[0, 6:10, 0].tolist() == [0x12347F80] * 4
