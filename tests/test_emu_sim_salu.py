@@ -2,9 +2,13 @@
 computed here in plain Python integers (carries, shifts >= 32, SCC rules, 64-bit pairs)."""
 import struct
 
+import numpy as np
 import pytest
 
+from drivers.emu.dispatch import Dispatch
 from drivers.emu.faults import IllegalInstruction
+from drivers.emu.shader import WaveExecutor
+from drivers.emu.vm import GpuVM
 from tests.test_emu_sim_helpers import (CODE_VA, DATA_VA, EXEC, const, endpgm, program, run_code, s_mov, smem,
                                         sop1, sop2, sopc, sopk, sopp)
 
@@ -399,3 +403,18 @@ def test_sop1_against_integer_models(m):
     for w, a in enumerate(values):
         want, want_scc = MODELS_SOP1[m](a)
         assert (int(st.sgpr[w, 6]), int(st.scc[w])) == (want, 1 if want_scc is None else want_scc), hex(a)
+
+
+def test_realtime_message_reads_the_gpu_clock():
+    code = program(sop1("s_sendmsg_rtn_b64", 4, 131), sop1("s_sendmsg_rtn_b32", 6, 128), endpgm())
+    vm = GpuVM()
+    mem = np.zeros(4096, np.uint8)
+    mem[:len(code)] = np.frombuffer(code, np.uint8)
+    vm.map(CODE_VA, mem, writable=False, executable=True)
+    d = Dispatch(source="test", code_va=CODE_VA, rsrc1=0, rsrc2=0, rsrc3=0, user_sgprs=(),
+                 grid_workgroups=(1, 1, 1), workgroup_size=(32, 1, 1), grid_size=(32, 1, 1), lds_bytes=0,
+                 wave32=True, vm=vm, clock=lambda: 0x1_2345_6789)
+    ex = WaveExecutor(keep_state=True)
+    ex(d)
+    sg = ex.states[0].sgpr[0]
+    assert int(sg[4]) | int(sg[5]) << 32 == 0x1_2345_6789 and int(sg[6]) == 0

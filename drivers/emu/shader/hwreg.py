@@ -42,8 +42,8 @@ def read_hwreg(st, sel, hid, pc):
         return (st.scratch_base[sel] >> np.uint64(32)).astype(np.uint32)
     if hid == HW_REG_HW_ID1:
         return st.hw_id[sel].copy()
-    if hid == HW_REG_SHADER_CYCLES:   # a 20-bit counter; the executed count stands in for cycles
-        return np.full(n, st.wave_instructions & 0xFFFFF, np.uint32)
+    if hid == HW_REG_SHADER_CYCLES:   # a 20-bit cycle counter: the GPU timestamp stands in
+        return np.full(n, st.timestamp() & 0xFFFFF, np.uint32)
     raise IllegalInstruction(pc, f"hardware register {hid} cannot be read on the virtual GPU")
 
 

@@ -70,6 +70,7 @@ def build_state(d, wg_ids, vgprs, scratch):
     st.sgpr[:, :len(user)] = np.array(user, np.uint32)
     st.pc[:] = d.code_va
     st.mode[:] = mode_from_rsrc1(d.rsrc1)
+    st.clock = getattr(d, "clock", None)
     group = np.repeat(np.arange(len(wg_ids)), counts)                # workgroup of each wave
     first = np.repeat(np.cumsum(counts) - counts, counts)
     k_in_group = np.arange(W) - first                                 # wave index inside it

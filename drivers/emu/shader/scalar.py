@@ -364,9 +364,9 @@ def build_sop1(ins, pc, size):
 
         def sendmsg_rtn(st, sel):
             n = st.pc[sel].shape[0]
-            # MSG_RTN_GET_REALTIME / GET_REALTIME-style counters read the executed count, the
-            # rest (doorbell, DDID, TMA/TBA) are zero on the virtual GPU.
-            value = st.wave_instructions if msg == 131 else 0
+            # MSG_RTN_GET_REALTIME reads the GPU timestamp; the doorbell, DDID and TMA/TBA
+            # messages return 0 on the virtual GPU
+            value = st.timestamp() if msg == 131 else 0
             w(st, sel, np.full(n, value, U64 if width == 64 else U32))
         return sendmsg_rtn
     raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")

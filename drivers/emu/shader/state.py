@@ -53,11 +53,16 @@ class WaveState:
         self.lds_bytes = lds_bytes
         self.lds = np.zeros(max(1, workgroups) * lds_bytes + 16, np.uint8)
         self.private_size = 0                              # scratch bytes per lane
+        self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
         self.mode_uniform = True                           # every wave has the same MODE
         # statistics
         self.wave_instructions = 0
         self.lane_ops = 0
+
+    def timestamp(self):
+        """The GPU timestamp (MSG_RTN_GET_REALTIME); without a GPU clock, the instructions executed."""
+        return int(self.clock()) if self.clock is not None else self.wave_instructions
 
     def mode_changed(self):
         self.mode_uniform = bool((self.mode == self.mode[0]).all())
