@@ -1,8 +1,8 @@
 """Source text -> assembler.rdna3.assemble_program -> build_code_object -> load_code_object.
 
 Checked against llvm-mc-19's machine code for the same source (frozen in
-handwritten.program.json) and the descriptors/metadata of our frozen object.
-Skips while the RDNA3 assembler has no assemble_program."""
+handwritten.program.json), the descriptors/metadata of our frozen object, and clang-19's own
+objects for its assembly output."""
 import pytest
 
 from assembler.amdgpu.codeobject import build_code_object
@@ -13,10 +13,8 @@ S_ENDPGM = bytes.fromhex("0000b0bf")
 
 
 def _assemble_program():
-    rdna3 = pytest.importorskip("assembler.rdna3")
-    if not hasattr(rdna3, "assemble_program"):
-        pytest.skip("assembler.rdna3.assemble_program is not available")
-    return rdna3.assemble_program
+    from assembler.rdna3 import assemble_program
+    return assemble_program
 
 
 def _kernel_code(image, entry):
@@ -61,15 +59,9 @@ def test_handwritten_source_end_to_end(layout):
 def test_clang_assembly_end_to_end(name):
     """clang-19 -S output through our assembler and writer: same code and descriptors (up to the
     SGPR granule clang-19 sets itself) as clang-19 + ld.lld-19's object."""
-    from drivers.errors import AssemblerError
     assemble_program = _assemble_program()
     source = read_data(f"{name}.s")
-    try:
-        program = assemble_program(source, source=f"{name}.s")
-    except AssemblerError as err:
-        if "unknown directive" in str(err):
-            pytest.skip(f"assembler.rdna3 does not take clang's directives yet: {err}")
-        raise
+    program = assemble_program(source, source=f"{name}.s")
     co = load_code_object(build_code_object(program, source, source=f"{name}.s"))
     clang = load_code_object(read_data(f"{name}.hsaco", "rb"))
     assert list(co.kernels) == list(clang.kernels)
