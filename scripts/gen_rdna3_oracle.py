@@ -122,6 +122,9 @@ def random_words(rng, n):
             if fam == "FLAT":
                 lo, width = fields["seg"]
                 w = (w & ~(3 << lo)) | seg[name] << lo
+            if "src0" in fields and (entry[5] or entry[6]) and rng.random() < 0.2:
+                lo, width = fields["src0"]          # DPP16 / DPP8 / DPP8 with fi
+                w = (w & ~(((1 << width) - 1) << lo)) | rng.choice((250, 233, 234)) << lo
         w = (w & ~mask) | value
         out.append(w.to_bytes(size, "little") + rng.getrandbits(32).to_bytes(4, "little"))
     return out

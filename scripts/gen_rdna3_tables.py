@@ -449,6 +449,7 @@ def learn_dpp(entries):
         if r is not None and len(r[1]) > FORMATS[fam][0]:
             entries[(fam, op)][kind] = r[0].split(" ")[0]
             if kind == "dpp16":
+                entries[(fam, op)]["dpp16_text"] = r[0]
                 for b in range(18, 24):
                     flips.append(w[:-4] + (int.from_bytes(w[-4:], "little") ^ (1 << b)).to_bytes(4, "little"))
                     fkeys.append((fam, op, b))
@@ -465,6 +466,8 @@ def learn_dpp(entries):
                     e["dppmods"] = e.get("dppmods", 0) | 1 << (26 + b - 61)
                 continue
             e["dppmods"] = e.get("dppmods", 0) | 1 << b
+            if b >= 20 and r[0] != e["dpp16_text"]:
+                e["dppmods"] |= 1 << (b + 14)              # a neg/abs llvm-mc prints (not ignored)
             if "sext(" in r[0] and b in (20, 22):          # integer sources print sext(...)
                 e["dppmods"] |= 1 << (30 + (b - 20) // 2)
 
@@ -562,7 +565,10 @@ def emit_alu(entries, out):
     out.write("# fixed_value also holds what llvm-mc writes into bits the decoder ignores\n")
     out.write("# family -> opcode -> (mnemonic, operands, fixed_mask, fixed_value, modifier_mask,\n"
               "#                      dpp16 mnemonic or None, dpp8 mnemonic or None, DPP16 word bits\n"
-              "#                      allowed among fi/bound_ctrl/neg/abs [23:18], op_sel printing:\n"
+              "#                      allowed among fi/bound_ctrl/neg/abs [23:18]; bits 34..37: the\n"
+              "#                      neg/abs llvm-mc prints; bits 30/31: src0/src1 negation prints\n"
+              "#                      sext(); bits 26..28: VOP3 neg of src0..2 valid only with DPP),\n"
+              "#                      op_sel printing:\n"
               "#                      (entries, index of bit 11, 12, 13, 14 or -1))\n"
               "# operand: ('reg', field, 's'|'v', nregs, vgpr limit | index into ACCEPT) | ('src', field, nregs, type,\n"
               "#          accepted codes\n"

@@ -196,8 +196,8 @@ def _decode_alu(fam, op, entry, word, data, offset):
                     o.dtype = dtype = "i32"
             elif dpp is not None and dpp["kind"] == "dpp16" and fam != "VOP3P":
                 i = 0 if role == "src0" else 1
-                o.neg = bool(dpp["word"] >> (20 + 2 * i) & 1)
-                o.abs = bool(dpp["word"] >> (21 + 2 * i) & 1)
+                o.neg = bool(dpp["word"] >> (20 + 2 * i) & 1 and dppmods >> (34 + 2 * i) & 1)
+                o.abs = bool(dpp["word"] >> (21 + 2 * i) & 1 and dppmods >> (35 + 2 * i) & 1)
                 if o.neg and dppmods >> (30 + i) & 1:
                     o.dtype = dtype = "i32"
             t = o.text
@@ -222,8 +222,8 @@ def _decode_alu(fam, op, entry, word, data, offset):
                     raise _invalid(data, offset, "register v%d out of range" % v)
                 o = Operand(role, "vgpr", v, nregs, text=O.vgpr_text(v, nregs))
                 if role == "vsrc1" and dpp is not None and dpp["kind"] == "dpp16":
-                    o.neg = bool(dpp["word"] >> 22 & 1)
-                    o.abs = bool(dpp["word"] >> 23 & 1)
+                    o.neg = bool(dpp["word"] >> 22 & 1 and dppmods >> 36 & 1)
+                    o.abs = bool(dpp["word"] >> 23 & 1 and dppmods >> 37 & 1)
                     if o.abs:
                         o.text = "|%s|" % o.text
                     if o.neg:

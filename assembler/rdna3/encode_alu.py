@@ -308,7 +308,7 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
             if role == "vsrc1" and dpp is not None and dpp[0] == "dpp16" and not vop3:
                 tok, neg, abs_, sext = strip_source_mods(tok, col)
                 neg = neg or sext
-                if (neg and not dppmods >> 22 & 1) or (abs_ and not dppmods >> 23 & 1):
+                if (neg and not dppmods >> 36 & 1) or (abs_ and not dppmods >> 37 & 1):
                     raise SyntaxErr("operand %s of %s does not take this modifier" % (role, mnem), col)
                 dppword |= neg << 22 | abs_ << 23
             if t16:
@@ -358,7 +358,7 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
                     word |= (neg or sext) << nb | abs_ << ab
                 elif dpp is not None and dpp[0] == "dpp16" and role == "src0":
                     neg = neg or sext
-                    if (neg and not dppmods >> 20 & 1) or (abs_ and not dppmods >> 21 & 1):
+                    if (neg and not dppmods >> 34 & 1) or (abs_ and not dppmods >> 35 & 1):
                         raise SyntaxErr("operand %s of %s does not take this modifier" % (role, mnem),
                                         col)
                     dppword |= neg << 20 | abs_ << 21
