@@ -1,4 +1,4 @@
-"""Throughput of the RDNA3 wave simulator (numpy only), warm, on two hand-assembled kernels.
+"""Throughput of the RDNA3 wave simulator (numpy only), warm, on kernels written in assembly.
 
     python scripts/bench_emu.py [--waves 1024] [--iters 100]
 
@@ -10,12 +10,12 @@ int:    the same loop with v_add_nc_u32 instead: the simulator core's own cost p
 memory: a grid-stride loop of c[i] = a[i] + b[i] over 16 float32 elements per work-item
         (two global loads, one add, one store per element).
 
-Lane operations count the vector (VALU, memory, LDS) wave-instructions x 32 lanes; the anchor's
-figure counted every wave-instruction x 32 the same way, and both ratios are printed.  Results
-are checked against numpy before any number is reported.
+Lane operations count the vector (VALU, memory, LDS) wave-instructions x 32 lanes, while the
+anchor's lane figure is its wave-instruction rate x 32 over every instruction: the
+wave-instruction ratio is the like-for-like one; both are printed.  Results are checked against
+numpy before any number is reported.
 """
 import argparse
-import struct
 import sys
 import time
 from pathlib import Path
@@ -25,55 +25,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assembler.amdgpu import KernelDescriptor, KernelSpec, write_code_object  # noqa: E402
-from assembler.rdna3.formats import put  # noqa: E402
-from assembler.rdna3.tables import ALU, MEM  # noqa: E402
+from assembler.rdna3 import assemble  # noqa: E402
 from drivers.emu import simulate  # noqa: E402
 from drivers.emu.shader import WaveExecutor  # noqa: E402
 
 ANCHOR_WAVE_INSTR_PER_S = 1.0e6         # tinygrad Python emulator, warm (amd.md section 6)
 ANCHOR_LANE_OPS_PER_S = 33e6
-LIT, NULL = 255, 124
-
-
-def _op(fam, m):
-    table = MEM[fam] if fam in MEM else ALU[fam]
-    return next(op for op, e in table.items() if e[0] == m)
-
-
-def _w(word, n, lit=None):
-    return word.to_bytes(n, "little") + (struct.pack("<I", lit) if lit is not None else b"")
-
-
-def sop2(m, d, a, b, lit=None):
-    return _w(put("SOP2", op=_op("SOP2", m), sdst=d, ssrc0=a, ssrc1=b), 4, lit)
-
-
-def sopc(m, a, b):
-    return _w(put("SOPC", op=_op("SOPC", m), ssrc0=a, ssrc1=b), 4)
-
-
-def sopp(m, imm=0):
-    return _w(put("SOPP", op=_op("SOPP", m), simm16=imm & 0xFFFF), 4)
-
-
-def smem(m, sdata, sbase, offset):
-    return _w(put("SMEM", op=_op("SMEM", m), sdata=sdata, sbase=sbase // 2, offset=offset, soffset=NULL), 8)
-
-
-def vop1(m, d, s):
-    return _w(put("VOP1", op=_op("VOP1", m), vdst=d, src0=s), 4)
-
-
-def vop2(m, d, s0, v1, lit=None):
-    return _w(put("VOP2", op=_op("VOP2", m), vdst=d, src0=s0, vsrc1=v1), 4, lit)
-
-
-def glob(m, vdst=0, addr=0, data=0, saddr=NULL):
-    return _w(put("FLAT", op=_op("GLOBAL", m), seg=2, vdst=vdst, addr=addr, data=data, saddr=saddr), 8)
-
-
-def v(n):
-    return 256 + n
 
 
 def code_object(code, args, vgprs=16):
@@ -92,41 +49,55 @@ def code_object(code, args, vgprs=16):
 def valu_kernel(iters, op="v_fmac_f32_e32"):
     """ITERS x ten OP into the accumulators v4..v11 (two of them twice): v_fmac_f32 adds
     1.0 * 1.0, v_add_nc_u32 adds 1; then each work-item stores them at out[gid * 8]."""
-    if op == "v_fmac_f32_e32":
-        body = b"".join(vop2(op, 4 + j % 8, v(1), 2) for j in range(10))
-    else:
-        body = b"".join(vop2(op, 4 + j % 8, 129, 4 + j % 8) for j in range(10))
-    loop = body + sop2("s_sub_u32", 3, 3, 129) + sopc("s_cmp_lg_u32", 3, 128)
-    return (smem("s_load_b64", 6, 0, 0)
-            + vop1("v_mov_b32_e32", 1, 242) + vop1("v_mov_b32_e32", 2, 242)        # v1 = v2 = 1.0
-            + b"".join(vop1("v_mov_b32_e32", 4 + j, 128) for j in range(8))
-            + sop2("s_add_u32", 3, 128, LIT, iters)                                   # s3 = ITERS
-            + loop + sopp("s_cbranch_scc1", -(len(loop) + 4) // 4)
-            + vop2("v_and_b32_e32", 0, LIT, v(0), 0x3FF)                              # local id x
-            + sop2("s_lshl_b32", 4, 2, 134)                                           # s4 = wg * 64
-            + vop2("v_add_nc_u32_e32", 0, 4, v(0))
-            + vop2("v_lshlrev_b32_e32", 0, 133, v(0))                                 # * 32 bytes
-            + sopp("s_waitcnt", 0xFC07)
-            + glob("global_store_b128", addr=0, data=4, saddr=6)
-            + _w(put("FLAT", op=_op("GLOBAL", "global_store_b128"), seg=2, addr=0, data=8, saddr=6,
-                     offset=16), 8)
-            + sopp("s_endpgm"))
+    operands = "v1, v2" if op == "v_fmac_f32_e32" else "1, v{acc}"
+    body = "\n".join(f"  {op} v{4 + j % 8}, " + operands.format(acc=4 + j % 8) for j in range(10))
+    movs = "\n".join(f"  v_mov_b32_e32 v{4 + j}, 0" for j in range(8))
+    return assemble(f"""
+  s_load_b64 s[6:7], s[0:1], 0x0          ; out
+  v_mov_b32_e32 v1, 1.0
+  v_mov_b32_e32 v2, 1.0
+{movs}
+  s_add_u32 s3, 0, {iters}
+loop:
+{body}
+  s_sub_u32 s3, s3, 1
+  s_cmp_lg_u32 s3, 0
+  s_cbranch_scc1 loop
+  v_and_b32_e32 v0, 0x3ff, v0             ; work-item id x
+  s_lshl_b32 s4, s2, 6                    ; workgroup id * 64
+  v_add_nc_u32_e32 v0, s4, v0
+  v_lshlrev_b32_e32 v0, 5, v0             ; 32 bytes per work-item
+  s_waitcnt lgkmcnt(0)
+  global_store_b128 v0, v[4:7], s[6:7]
+  global_store_b128 v0, v[8:11], s[6:7] offset:16
+  s_endpgm
+""")
 
 
 def memory_kernel(per_item, total):
     """c[i] = a[i] + b[i] for i = gid + k * TOTAL, k < PER_ITEM; v0 holds i as a byte offset."""
-    loop = (glob("global_load_b32", vdst=1, addr=0, saddr=4) + glob("global_load_b32", vdst=2, addr=0, saddr=6)
-            + sopp("s_waitcnt", 0x03F7) + vop2("v_add_f32_e32", 3, v(1), 2)
-            + glob("global_store_b32", addr=0, data=3, saddr=8)
-            + vop2("v_add_nc_u32_e32", 0, 10, v(0))                                    # += TOTAL * 4
-            + sop2("s_sub_u32", 11, 11, 129) + sopc("s_cmp_lg_u32", 11, 128))
-    return (smem("s_load_b128", 4, 0, 0) + smem("s_load_b64", 8, 0, 16) + sopp("s_waitcnt", 0xFC07)
-            + vop2("v_and_b32_e32", 0, LIT, v(0), 0x3FF)
-            + sop2("s_lshl_b32", 12, 2, 134) + vop2("v_add_nc_u32_e32", 0, 12, v(0))     # gid
-            + vop2("v_lshlrev_b32_e32", 0, 130, v(0))                                    # bytes
-            + sop2("s_add_u32", 10, 128, LIT, total * 4)
-            + sop2("s_add_u32", 11, 128, LIT, per_item)
-            + loop + sopp("s_cbranch_scc1", -(len(loop) + 4) // 4) + sopp("s_endpgm"))
+    return assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0         ; a, b
+  s_load_b64 s[8:9], s[0:1], 0x10         ; c
+  s_waitcnt lgkmcnt(0)
+  v_and_b32_e32 v0, 0x3ff, v0
+  s_lshl_b32 s12, s2, 6
+  v_add_nc_u32_e32 v0, s12, v0            ; global id
+  v_lshlrev_b32_e32 v0, 2, v0             ; as a byte offset
+  s_add_u32 s10, 0, {total * 4}           ; grid stride in bytes
+  s_add_u32 s11, 0, {per_item}
+loop:
+  global_load_b32 v1, v0, s[4:5]
+  global_load_b32 v2, v0, s[6:7]
+  s_waitcnt vmcnt(0)
+  v_add_f32_e32 v3, v1, v2
+  global_store_b32 v0, v3, s[8:9]
+  v_add_nc_u32_e32 v0, s10, v0
+  s_sub_u32 s11, s11, 1
+  s_cmp_lg_u32 s11, 0
+  s_cbranch_scc1 loop
+  s_endpgm
+""")
 
 
 def timed(fn, repeat):
