@@ -12,6 +12,7 @@ from elftools.elf.elffile import ELFFile
 from assembler.amdgpu.codeobject import collect_directives
 from assembler.amdgpu.directives import parse_directives
 from assembler.amdgpu.elf_reader import load_code_object
+from assembler.amdgpu.targets import parse_target
 from assembler.amdgpu.yaml_subset import parse_yaml
 from drivers.errors import MalformedInput
 from tests.test_amdgpu_codeobj_support import CLANG_FIXTURES, read_data
@@ -211,7 +212,8 @@ def test_unknown_mach_and_expected_target():
     assert "e_flags 0x27: unknown EF_AMDGPU_MACH 0x27" in error(patched("saxpy", 48, "<I", 0x27))
     assert "code object is for gfx1100, expected gfx942" in error(read_data("saxpy.hsaco", "rb"),
                                                                    expected_target="gfx942")
-    assert load_code_object(read_data("saxpy.hsaco", "rb"), expected_target="gfx1100").target.processor == "gfx1100"
+    for wanted in ("gfx1100", "amdgcn-amd-amdhsa--gfx1100", parse_target("gfx1100")):
+        assert load_code_object(read_data("saxpy.hsaco", "rb"), expected_target=wanted).target.processor == "gfx1100"
 
 
 def test_note_target_must_match_e_flags():

@@ -25,7 +25,7 @@ from .elf_writer import (CODE_ALIGN, ELFOSABI_AMDGPU_HSA, EM_AMDGPU, ET_DYN, NT_
 from .kernel_descriptor import KD_ALIGN, KD_SIZE, KernelDescriptor
 from .metadata import parse_metadata_document
 from .msgpack import unpackb
-from .targets import target_from_e_flags
+from .targets import Target, parse_target, target_from_e_flags
 
 R_AMDGPU_ABS64, R_AMDGPU_RELATIVE64 = 3, 13
 _RELOC_NAMES = {0: "R_AMDGPU_NONE", 1: "R_AMDGPU_ABS32_LO", 2: "R_AMDGPU_ABS32_HI", 3: "R_AMDGPU_ABS64",
@@ -91,7 +91,8 @@ class CodeObject:
 
 
 def load_code_object(data, source="<code object>", expected_target=None):
-    """Parse and check a code object (bytes); `expected_target` (e.g. 'gfx1100') must match."""
+    """Parse and check a code object (bytes); `expected_target` (a processor such as 'gfx1100',
+    a target id, or a Target) must name the same processor."""
     data = bytes(data)
     _check_ident(data, source)
     e_type, e_machine = struct.unpack_from("<HH", data, 16)
@@ -113,9 +114,11 @@ def load_code_object(data, source="<code object>", expected_target=None):
         target = target_from_e_flags(e_flags)
     except ValueError as err:
         raise MalformedInput(source, None, str(err)) from None
-    if expected_target is not None and target.processor != str(expected_target).split(":")[0]:
-        raise MalformedInput(source, None, f"code object is for {target.processor}, expected "
-                                           f"{expected_target}")
+    if expected_target is not None:
+        wanted = expected_target if isinstance(expected_target, Target) else parse_target(str(expected_target))
+        if target.processor != wanted.processor:
+            raise MalformedInput(source, None, f"code object is for {target.processor}, expected "
+                                               f"{wanted.processor}")
     _check_tables(data, source)
     try:                                   # pyelftools checks section links and sizes lazily
         elf = ELFFile(io.BytesIO(data))
