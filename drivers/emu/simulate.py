@@ -5,7 +5,8 @@
 ``grid`` counts workgroups, ``block`` is the workgroup shape.  A private GPU VM receives the code
 object image, one buffer per numpy array argument (copied in, and copied back into the same
 array afterwards), the kernarg segment (explicit arguments packed per the code object metadata,
-code object v5 hidden arguments filled in), an AQL dispatch packet for the dispatch pointer and
+code object v5 hidden arguments filled in; without argument metadata, arrays and numpy scalars
+are packed in order, naturally aligned), an AQL dispatch packet for the dispatch pointer and
 the scratch the kernel's private segment needs.  Returns the executor's Stats.  Parsed code
 objects and decoded programs are kept between calls (a program is reused only while the bytes
 it decoded are unchanged).
@@ -15,6 +16,7 @@ import struct
 import numpy as np
 
 from assembler.amdgpu import load_code_object
+from assembler.amdgpu.metadata import KernelArg
 from drivers.emu.aql import KD_USER_SGPRS, KD_WAVEFRONT_SIZE32
 from drivers.emu.dispatch import LDS_GRANULE, Dispatch
 from drivers.emu.shader.executor import WaveExecutor
@@ -78,6 +80,28 @@ def _scalar_bytes(value, arg, index):
     return raw
 
 
+def _opaque_layout(args, meta, kernel):
+    """Argument layout for a kernel whose metadata lists no arguments (an opaque kernarg segment,
+    as the assembler writes for hand-written kernels): arrays become 8-byte pointers, numpy
+    scalars their own bytes, each naturally aligned, in the order given."""
+    layout, offset = [], 0
+    for i, value in enumerate(args):
+        if isinstance(value, np.ndarray) or value is None:
+            kind, size, type_name = "global_buffer", 8, "void*"
+        elif isinstance(value, np.generic):
+            kind, size, type_name = "by_value", value.dtype.itemsize, str(value.dtype)
+        else:
+            raise LaunchError(f"kernel {kernel} has no argument metadata: pass argument {i} as a numpy "
+                              f"array (a pointer) or a numpy scalar, not {type(value).__name__}")
+        offset = -(-offset // size) * size
+        layout.append(KernelArg(offset, size, kind, type_name=type_name))
+        offset += size
+    if offset > meta.kernarg_segment_size:
+        raise LaunchError(f"kernel {kernel}: {offset} bytes of arguments do not fit its "
+                          f"{meta.kernarg_segment_size}-byte kernarg segment")
+    return layout
+
+
 def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=None, valu=None,
              dynamic_lds=0, batch_waves=None):
     """Run ``kernel`` over ``grid`` workgroups of ``block`` work-items; see the module text."""
@@ -97,8 +121,8 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     meta = k.metadata
     if meta is None:
         raise LaunchError(f"kernel {kernel} has no metadata note: argument layout unknown")
-    explicit = meta.explicit_args
     args = list(args)
+    explicit = meta.explicit_args if ".args" in meta.raw else _opaque_layout(args, meta, kernel)
     if len(args) != len(explicit):
         raise LaunchError(f"kernel {kernel} takes {len(explicit)} arguments, {len(args)} given")
 

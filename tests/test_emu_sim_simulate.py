@@ -1,0 +1,64 @@
+"""drivers.emu.simulate with code objects built by this project's assembler from source text,
+including kernels whose metadata describes no arguments (an opaque kernarg segment)."""
+import numpy as np
+import pytest
+
+from assembler.amdgpu import build_code_object
+from assembler.rdna3 import assemble_program
+from drivers.emu import LaunchError, simulate
+
+SCALE = """
+.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+.text
+.globl scale
+.p2align 8
+.type scale,@function
+scale:
+  s_load_b64 s[4:5], s[0:1], 0x0          ; x
+  s_load_b32 s6, s[0:1], 0x8              ; factor
+  s_lshl_b32 s7, s2, 6                    ; workgroup id * 64
+  v_add_nc_u32_e32 v0, s7, v0
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  global_load_b32 v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_mul_lo_u32 v2, v2, s6
+  global_store_b32 v1, v2, s[4:5]
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel scale
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_system_sgpr_workgroup_id_x 1
+  .amdhsa_kernarg_size 16
+  .amdhsa_wavefront_size32 1
+.end_amdhsa_kernel
+"""
+
+
+@pytest.fixture(scope="module")
+def scale():
+    return build_code_object(assemble_program(SCALE), SCALE)
+
+
+def test_opaque_kernarg_packs_arrays_and_numpy_scalars_in_order(scale):
+    x = np.arange(256, dtype=np.uint32)
+    stats = simulate(scale, "scale", 4, 64, [x, np.uint32(3)])
+    assert x.tolist() == [3 * i for i in range(256)]
+    assert stats.workgroups == 4 and stats.waves == 8
+
+
+def test_opaque_kernarg_refuses_ambiguous_python_numbers(scale):
+    with pytest.raises(LaunchError, match="numpy scalar"):
+        simulate(scale, "scale", 1, 64, [np.zeros(64, np.uint32), 3])
+    with pytest.raises(LaunchError, match="do not fit its 16-byte kernarg segment"):
+        simulate(scale, "scale", 1, 64, [np.zeros(64, np.uint32), np.uint64(1), np.uint64(2)])
+
+
+@pytest.mark.parametrize("grid,block", [(2, 64), ((2,), (64,)), ((2, 1, 1), (64, 1, 1))])
+def test_grid_and_block_forms(scale, grid, block):
+    x = np.ones(128, np.uint32)
+    simulate(scale, "scale", grid, block, [x, np.uint32(5)])
+    assert (x == 5).all()
