@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 from drivers.errors import AssemblerError
 
 from .constants import parse_number
-from .encode_alu import DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_vopd
+from .encode_alu import (DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_plain_tokens, encode_vopd,
+                         plain_plan)
 from .encode_mem import MEM_BY_NAME, encode_mem
 from .syntax import SyntaxErr, split_instruction, split_top
 from .tables import ALU
@@ -79,6 +80,8 @@ class _Ctx:
 
 
 def _strip_comment(line):
+    if ";" not in line and "/" not in line:
+        return line
     cut = len(line)
     i = line.find(";")
     if i >= 0:
@@ -104,6 +107,12 @@ def _imm_mode(cands):
 
 
 IMM_MODE = {name: _imm_mode(c) for name, c in INDEX.items()}
+# mnemonics whose first plain (non-DPP) forms are ALU: tried without column bookkeeping first
+FAST = {}
+for _name, _cands in INDEX.items():
+    _plain = [(f, op, e) for kind, f, op, e, v in _cands if v is None and kind == "alu"]
+    if _plain and IMM_MODE[_name] == 0 and _cands[0][0] == "alu":
+        FAST[_name] = _plain
 PLAIN = {name: [c for c in cands if c[4] is None] or cands for name, cands in INDEX.items()}
 _STMT_CACHE = {}
 
@@ -115,7 +124,9 @@ def encode_line(text, col0, ctx):
         return hit, ()
     if "::" in text:
         return _encode_vopd(text, col0, ctx), []
-    mnem = text.split(None, 1)[0]
+    mnem = text.partition(" ")[0]
+    if "\t" in mnem:
+        mnem = mnem.partition("\t")[0]
     ctx.mnem_end = col0 + len(mnem)
     cands = INDEX.get(mnem)
     if cands is None:
@@ -123,8 +134,21 @@ def encode_line(text, col0, ctx):
         hint = "; did you mean %s?" % ", ".join(near) if near else ""
         raise SyntaxErr("unknown instruction %r%s" % (mnem, hint), col0)
     mode = IMM_MODE[mnem]
+    fast = FAST.get(mnem)
+    if fast is not None:
+        rest = text[len(mnem):]
+        if "(" not in rest and ":[" not in rest:
+            toks = [p.strip() for p in rest.split(",")] if rest else []
+            if not toks or (" " not in toks[-1] and "\t" not in toks[-1]):
+                for fam, op, entry in fast:
+                    plan = plain_plan(fam, op, entry, mnem)
+                    if plan is not None:
+                        enc = encode_plain_tokens(plan, toks, mnem)
+                        if enc is not None:
+                            _STMT_CACHE[text] = enc
+                            return enc, ()
     if not mode:
-        mnem, ops, mods = split_instruction(text, col0)
+        _, ops, mods = split_instruction(text, col0, mnem)
     else:
         # symbolic immediates contain blanks: keep the whole tail as operands
         rest = text[len(mnem):]

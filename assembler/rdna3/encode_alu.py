@@ -245,6 +245,24 @@ def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
     return _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
 
 
+def plain_plan(fam, op, entry, mnem):
+    key = (fam, op)
+    plan = _PLANS.get(key, 0)
+    if plan == 0:
+        plan = _PLANS[key] = _plan(fam, op, entry, mnem)
+    return plan
+
+
+def encode_plain_tokens(plan, toks, mnem):
+    """The fast path on bare operand strings (no columns); None when it does not apply."""
+    if len(toks) != len(plan[2]):
+        return None
+    try:
+        return _encode_plain(plan, [(t, 0) for t in toks], mnem)
+    except SyntaxErr:
+        return None
+
+
 def _encode_plain(plan, ops, mnem):
     """Fast path: registers and constants only; None sends the statement to the general path."""
     word, size, items = plan

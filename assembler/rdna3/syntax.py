@@ -47,15 +47,14 @@ def _split_commas(rest, start):
     return out
 
 
-def split_instruction(line, col0=0):
+def split_instruction(line, col0=0, mnem=None):
     """'v_add_f32 v0, v1, v2 clamp' -> ('v_add_f32', [(op, col)...], [(modifier, col)...])."""
     s = line
-    mnem, sep, rest = s.partition(" ")
-    if "\t" in mnem:
-        mnem, sep2, rest2 = mnem.partition("\t")
-        rest = rest2 + sep + rest
-        sep = sep2
-    i = len(mnem) + len(sep) - 1 if sep else len(mnem)
+    if mnem is None:
+        mnem = s.partition(" ")[0]
+        if "\t" in mnem:
+            mnem = mnem.partition("\t")[0]
+    i = len(mnem)
     rest = s[i:]
     start = col0 + i
     if not rest.strip():
