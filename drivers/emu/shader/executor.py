@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drivers.emu.faults import PacketError, ShaderHang
+from drivers.emu.gpu import log
 
 from .launch import (build_state, check_dispatch, lds_allocation, vgpr_count, waves_in, workgroup_extent,
                      workgroup_ids)
@@ -150,6 +151,8 @@ class WaveExecutor:
             self._run(d, batch, vgprs, program, scratch, stats, budget)
         self.stats.add(stats)
         self.last = stats
+        log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
+               f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
     def _run(self, d, wg_ids, vgprs, program, scratch, stats, budget):
