@@ -261,6 +261,7 @@ def test_pm4_dispatch_direct_calls_the_executor(c, pm4):
 
 
 def test_dispatch_without_executor_is_a_hw_exception(c, pm4):
+    c.k.gpu.executor = None
     hw = c.create_event(K.KFD_IOC_EVENT_HW_EXCEPTION)
     pm4.submit(pm4_dispatch(0x1000, [0, 0]))
     assert c.wait([hw.event_id], timeout_ms=0)[0] == COMPLETE and "no shader executor" in c.k.gpu.last_error

@@ -5,7 +5,8 @@ with one RX 7900 XTX; ``make_kernel("gfx1100", gpus=2)`` or the target ``"gfx110
 two of them on PCIe.  GPU k (1-based) is topology node k with its own gpu_id, PCI location and
 render node /dev/dri/renderD<127 + k>; one /dev/kfd serves them all.
 
-    kernel.gpus      the VirtualGPUs in node order (executor hook, ``live()`` counts per GPU)
+    kernel.gpus      the VirtualGPUs in node order (``executor``: the RDNA3 wave simulator by
+                     default, replaceable; ``live()`` counts per GPU)
     kernel.gpu       the first of them
     kernel.kfd       the machine's amdkfd
     kernel.live()    what processes hold on the whole machine
@@ -22,6 +23,7 @@ from drivers.emu.cards import CARDS, MAX_GPUS, render_ip_discovery, render_topol
 from drivers.emu.gpu import VirtualGPU
 from drivers.emu.kernel import EmulatedKernel
 from drivers.emu.kfd import KfdDevice
+from drivers.emu.shader import WaveExecutor
 
 # Emulation targets -> the card whose topology the virtual machine reports.
 TARGETS = {"gfx1100": "rx7900xtx"}
@@ -70,6 +72,8 @@ class VirtualMachine(EmulatedKernel):
         self.gpus = [VirtualGPU(card, int(files[f"{TOPOLOGY_NODES}/{node}/gpu_id"]), node_id=node,
                                 target=target, lock=lock)
                      for node in range(1, gpus + 1)]
+        for gpu in self.gpus:                # the RDNA3 wave simulator runs every dispatch
+            gpu.executor = WaveExecutor()
         self.gpu = self.gpus[0]
         self.kfd = KfdDevice(self, self.gpus)
         self.devices["/dev/kfd"] = self.kfd.open_kfd
