@@ -28,19 +28,6 @@ def parse_device(text):
     return vendor, int(m.group(2))
 
 
-def attach_simulator(kernel):
-    """Give the virtual GPU the RDNA3 wave simulator when it has no shader executor yet (without
-    one every dispatch fails; first_dispatch then names the missing layer)."""
-    gpu = getattr(kernel, "gpu", None)
-    if gpu is None or gpu.executor is not None:
-        return
-    try:
-        from drivers.emu.shader import WaveExecutor
-    except ImportError:
-        return
-    gpu.executor = WaveExecutor()
-
-
 class Context:
     def __init__(self, device="amd:0", emulate=None, kernel=None):
         self.vendor, self.index = parse_device(device)
@@ -52,7 +39,6 @@ class Context:
                     kernel = make_kernel(emulate)
                 except UnknownTarget as e:
                     raise UsageError(f"--emulate: {e}") from None
-                attach_simulator(kernel)
             else:
                 kernel = RealKernel()
         self.kernel = kernel
