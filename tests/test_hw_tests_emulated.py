@@ -96,3 +96,22 @@ def test_a_broken_stage_fails_and_its_dependents_skip(tmp_path, monkeypatch, cap
     assert stages["sdma_bandwidth"]["skip_reason"] == "depends on sdma_copy, which was skipped because memory failed"
     assert "memory ............" in out and "FAIL" in out and "RuntimeError: memory controller on fire" in out
     assert "1 failed" in out
+
+
+def test_a_gpu_clock_other_than_the_runtimes_fails_the_signals_stage(tmp_path, monkeypatch, capsys):
+    from hw_tests.stages import signals
+    monkeypatch.setattr(signals, "GPU_CLOCK_HZ", 50_000_000)
+    path = tmp_path / "clock.json"
+    assert cli.main(["--emulate", "gfx1100", "--only", "interrupts", "--json", str(path)]) == 1
+    stages = {s["name"]: s for s in json.loads(path.read_text())["stages"]}
+    message = stages["signals"]["error"]["message"]
+    assert message.startswith("compute: ") and "the runtime converts at 50 MHz (tolerance 25%)" in message
+    assert stages["interrupts"]["skip_reason"] == "depends on signals, which failed"
+
+
+def test_scaled_sizes_are_noted_in_the_report(emulated_run):
+    _, report = emulated_run
+    notes = {s["name"]: s["notes"] for s in report["stages"]}
+    assert "virtual GPU: sizes capped at 64 MiB (a card goes to 256 MiB)" in notes["sdma_copy"]
+    assert "virtual GPU: work-items 256 (a card runs 4096)" in notes["isa_valu_f32"]
+    assert any(n.startswith("virtual GPU: workgroups ") for n in notes["peak_fp32"])
