@@ -83,7 +83,7 @@ def peak_memory(ctx, r):
     check(peak is not None, f"no theoretical memory bandwidth: {rule}")
     groups = max(1, min(ctx.size(ctx.node.compute_units * 4, 4), nbytes // (16 * BLOCK)))
     total = groups * BLOCK
-    count = nbytes // (16 * total)
+    count = max(1, nbytes // (16 * total))      # the kernel loop runs at least once
     nbytes = count * total * 16
     src = np.random.default_rng(21).integers(0, 1 << 32, nbytes // 4, dtype=np.uint64).astype(np.uint32)
     with Buffers(ctx.dev) as b:
