@@ -9,6 +9,20 @@ import numpy as np
 U32, U64 = np.uint32, np.uint64
 
 
+def combine_dwords(d):
+    """(N, k) uint32 lane data -> (N,) uint32 or uint64 (k == 2, low dword first)."""
+    if d.shape[1] == 1:
+        return d[:, 0].copy()
+    return d[:, 0].astype(U64) | d[:, 1].astype(U64) << U64(32)
+
+
+def split_dwords(v, k):
+    """The inverse of combine_dwords: (N,) values -> (N, k) uint32 dwords."""
+    if k == 1:
+        return v[:, None]
+    return np.stack([(v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)], axis=1)
+
+
 def _signed(x):
     return x.view(np.int32) if x.dtype == U32 else x.view(np.int64)
 

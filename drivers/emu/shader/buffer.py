@@ -12,7 +12,7 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
-from .memory import LOAD_KINDS, STORE_KINDS, _combine, _split, split_mnemonic, store_bytes, to_lanes
+from .memory import LOAD_KINDS, STORE_KINDS, split_mnemonic, store_bytes, to_lanes
 from .operands import scalar_reader
 from .vmaccess import gather, scatter
 
@@ -91,12 +91,12 @@ def build_buffer(ins, pc, vgprs):
             from .memory import global_atomic
             rows, lane, addr, inside = lanes(st, sel, 4 * k)
             d = np.stack([st.vgpr[rows, data + j, lane] for j in range((2 if has_cmp else 1) * k)], axis=1)
-            src, cmp = _combine(d[:, :k]), (_combine(d[:, k:]) if has_cmp else None)
+            src, cmp = atomics.combine_dwords(d[:, :k]), (atomics.combine_dwords(d[:, k:]) if has_cmp else None)
             old = np.zeros(rows.shape[0], src.dtype)
             old[inside] = global_atomic(st.vm, addr[inside], name, src[inside],
                                         None if cmp is None else cmp[inside])
             if returns:
-                values = _split(old, k)
+                values = atomics.split_dwords(old, k)
                 for j in range(k):
                     st.vgpr[rows, data + j, lane] = values[:, j]
         return atomic

@@ -15,7 +15,7 @@ from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_valu
                      write_lane_values)
 from .state import M0, WAVE32
 
-U32, U64, I64 = np.uint32, np.uint64, np.int64
+U32, I64 = np.uint32, np.int64
 
 
 # DS spells its d16 loads differently from FLAT: ds_load_u8_d16_hi is global_load_d16_hi_u8
@@ -63,18 +63,6 @@ def lds_atomic(st, rows, off, name, src, cmp):
         st.lds[where] = new.view(np.uint8).reshape(-1, nbytes)
         old_all[lanes_idx] = old
     return old_all
-
-
-def _combine(d):
-    if d.shape[1] == 1:
-        return d[:, 0].copy()
-    return d[:, 0].astype(U64) | d[:, 1].astype(U64) << U64(32)
-
-
-def _split(v, k):
-    if k == 1:
-        return v[:, None]
-    return np.stack([(v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)], axis=1)
 
 
 def build_ds(ins, pc, vgprs):
@@ -149,11 +137,11 @@ def build_ds(ins, pc, vgprs):
             return
         rows = acc.rows
         off = lane_regs(st, acc, addr).astype(I64) + offset
-        src = _combine(lane_values(st, acc, d0, k))
-        cmp = _combine(lane_values(st, acc, d1, k)) if d1 is not None else None
+        src = atomics.combine_dwords(lane_values(st, acc, d0, k))
+        cmp = atomics.combine_dwords(lane_values(st, acc, d1, k)) if d1 is not None else None
         old = lds_atomic(st, rows, off, name, src, cmp)
         if vdst is not None:
-            write_lane_values(st, acc, vdst, _split(old, k))
+            write_lane_values(st, acc, vdst, atomics.split_dwords(old, k))
     return atomic
 
 

@@ -165,26 +165,13 @@ def build_flat(ins, pc, vgprs):
             if acc is None:
                 return
             d = lane_values(st, acc, data, 2 * k if has_cmp else k)
-            src, cmp = _combine(d[:, :k]), _combine(d[:, k:]) if has_cmp else None
+            src, cmp = atomics.combine_dwords(d[:, :k]), atomics.combine_dwords(d[:, k:]) if has_cmp else None
             old = _atomic(st, acc, seg, name, src, cmp)
             if vdst is not None:
-                write_lane_values(st, acc, vdst, _split(old, k))
+                write_lane_values(st, acc, vdst, atomics.split_dwords(old, k))
         atomic.memory = True
         return atomic
     raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator")
-
-
-def _combine(d):
-    """(N, k) uint32 -> (N,) uint32 or uint64 (k == 2, low dword first)."""
-    if d.shape[1] == 1:
-        return d[:, 0].copy()
-    return d[:, 0].astype(U64) | d[:, 1].astype(U64) << U64(32)
-
-
-def _split(v, k):
-    if k == 1:
-        return v[:, None]
-    return np.stack([(v & U64(0xFFFFFFFF)).astype(U32), (v >> U64(32)).astype(U32)], axis=1)
 
 
 def _atomic(st, acc, seg, name, src, cmp):
