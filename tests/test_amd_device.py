@@ -667,10 +667,7 @@ def test_hidden_arguments_read_by_real_code(dev):
     assert (got[n:] == 0xEEEEEEEE).all()                 # i >= n wrote nothing
 
 
-def test_dynamic_lds_and_queue_ptr_read_by_real_code(dev, request):
-    request.applymarker(pytest.mark.xfail(
-        reason="the wave simulator reads back 0 for LDS other lanes wrote in this code object "
-               "(its lds_reverse, without dynamic LDS, does the same)", strict=False))
+def test_dynamic_lds_and_queue_ptr_read_by_real_code(dev):
     dev.kernel.gpu.executor = wave_simulator()
     k = dev.load(IMPLICIT)["tail"]
     out = dev.alloc(256)

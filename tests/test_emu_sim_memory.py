@@ -101,6 +101,21 @@ def test_lds_out_of_range_reads_zero_and_drops_writes():
     assert lds[28:32].tolist() == [1, 2, 3, 4]
 
 
+def test_lds_address_plus_offset_wraps_at_32_bits():
+    """clang folds tile[63 - lid] into ds_load (-4*lid) offset:252: ADDR + OFFSET wraps."""
+    code = program(lane_offsets(2), vop2("v_add_nc_u32_e32", 2, const(1), v(0)),
+                   ds("ds_store_b32", addr=1, data0=2, offset0=0),
+                   vop2("v_sub_nc_u32_e32", 3, const(0), v(1)),                # -4*lane as u32
+                   ds("ds_load_b32", vdst=4, addr=3, offset0=124),
+                   ds("ds_load_2addr_b32", vdst=5, addr=3, offset0=31, offset1=30),
+                   endpgm())
+    _, st, _ = run_code(code, lds=128)
+    assert st.vgpr[0, 4].tolist() == (32 - LANES).tolist()            # lane 31 - l wrote 32 - l
+    assert st.vgpr[0, 5].tolist() == (32 - LANES).tolist()
+    # offset1 30 -> 120 - 4*lane: lane 31 wraps to 0xfffffffc, past the LDS allocation -> 0
+    assert st.vgpr[0, 6].tolist() == np.where(LANES <= 30, 31 - LANES, 0).tolist()
+
+
 def test_lds_is_per_workgroup_and_atomics_count_every_lane():
     code = program(vop1("v_mov_b32_e32", 1, const(0)), vop1("v_mov_b32_e32", 2, const(1)),
                    ds("ds_add_rtn_u32", vdst=3, addr=1, data0=2),

@@ -65,6 +65,12 @@ def lds_atomic(st, rows, off, name, src, cmp):
     return old_all
 
 
+def lds_address(st, acc, addr, offset):
+    """ADDR + OFFSET per active lane, summed in 32 bits: the adder wraps, and LLVM relies on it
+    when it folds a positive offset onto a negative base (63 - lid written as -4*lid + 252)."""
+    return (lane_regs(st, acc, addr).astype(I64) + offset) & 0xFFFFFFFF
+
+
 def build_ds(ins, pc, vgprs):
     m = ins.mnemonic
     ops = {o.role: o for o in ins.operands}
@@ -99,7 +105,7 @@ def build_ds(ins, pc, vgprs):
             if acc is None:
                 return
             rows = acc.rows
-            off = lane_regs(st, acc, addr).astype(I64) + offset
+            off = lds_address(st, acc, addr, offset)
             raw = lds_read(st, rows, off, nbytes)
             old = lane_values(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
             write_lane_values(st, acc, vdst, to_lanes(raw, how, old))
@@ -116,7 +122,7 @@ def build_ds(ins, pc, vgprs):
             if acc is None:
                 return
             rows = acc.rows
-            off = lane_regs(st, acc, addr).astype(I64) + offset
+            off = lds_address(st, acc, addr, offset)
             lds_write(st, rows, off, store_bytes(lane_values(st, acc, data, k), nbytes, shift))
         return store
     try:
@@ -136,7 +142,7 @@ def build_ds(ins, pc, vgprs):
         if acc is None:
             return
         rows = acc.rows
-        off = lane_regs(st, acc, addr).astype(I64) + offset
+        off = lds_address(st, acc, addr, offset)
         src = atomics.combine_dwords(lane_values(st, acc, d0, k))
         cmp = atomics.combine_dwords(lane_values(st, acc, d1, k)) if d1 is not None else None
         old = lds_atomic(st, rows, off, name, src, cmp)
@@ -160,9 +166,8 @@ def _build_2addr(m, ops, o0, o1):
             if acc is None:
                 return
             rows = acc.rows
-            base = lane_regs(st, acc, addr).astype(I64)
             for i, o in enumerate(offs):
-                raw = lds_read(st, rows, base + o, nbytes)
+                raw = lds_read(st, rows, lds_address(st, acc, addr, o), nbytes)
                 write_lane_values(st, acc, vdst + i * k, np.ascontiguousarray(raw).view(U32))
         return load2
     datas = (ops["data0"].value, ops["data1"].value)
@@ -173,13 +178,13 @@ def _build_2addr(m, ops, o0, o1):
         if acc is None:
             return
         rows = acc.rows
-        base = lane_regs(st, acc, addr).astype(I64)
         for i, (o, d) in enumerate(zip(offs, datas)):
             new = lane_values(st, acc, d, k)
+            where = lds_address(st, acc, addr, o)
             if vdst is not None:           # storexchg: return the old contents
-                old = lds_read(st, rows, base + o, nbytes)
+                old = lds_read(st, rows, where, nbytes)
                 write_lane_values(st, acc, vdst + i * k, np.ascontiguousarray(old).view(U32))
-            lds_write(st, rows, base + o, np.ascontiguousarray(new).view(np.uint8).reshape(-1, nbytes))
+            lds_write(st, rows, where, np.ascontiguousarray(new).view(np.uint8).reshape(-1, nbytes))
     return store2
 
 
