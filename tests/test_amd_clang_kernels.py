@@ -92,24 +92,10 @@ def make_simulate(queue_kind, executor_kind):
     return simulate
 
 
-# Where the wave simulator still falls short (seen through this driver), with what it reports.
-# Such cases still run and show up as XPASS once the simulator catches up.
-SIMULATOR_GAPS = {}
-
-
-def _gap(case, queue_kind, executor_kind):
-    if executor_kind != "simulator":
-        return None
-    return SIMULATOR_GAPS.get((case.name, queue_kind)) or SIMULATOR_GAPS.get((case.name, None))
-
-
 @pytest.mark.parametrize("executor_kind", ["reference", "simulator"])
 @pytest.mark.parametrize("queue_kind", ["pm4", "aql"])
 @pytest.mark.parametrize("case", C.CASES, ids=lambda c: c.name)
-def test_clang_kernel_through_the_driver(case, queue_kind, executor_kind, request):
-    gap = _gap(case, queue_kind, executor_kind)
-    if gap:
-        request.applymarker(pytest.mark.xfail(reason=gap, strict=False))
+def test_clang_kernel_through_the_driver(case, queue_kind, executor_kind):
     simulate = make_simulate(queue_kind, executor_kind)
     simulate.case = case.name
     C.run_case(case, simulate)
