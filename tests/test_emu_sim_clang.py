@@ -1,25 +1,12 @@
 """Every clang-19 validation kernel, run through drivers.emu.simulate, must match numpy."""
 import pytest
 
-from assembler.rdna3.decoder import decode
 from drivers.emu import simulate
-from drivers.errors import AssemblerError
 from tests.clang_kernels.cases import CASES, run_case
-
-BARRIER_KERNELS = {"lds_reduce", "lds_scan", "lds_histogram", "matmul_tiled"}
-
-
-def decoder_knows_s_barrier():
-    try:
-        return decode(bytes.fromhex("0000bdbf"), 0)[0].mnemonic == "s_barrier"
-    except AssemblerError:
-        return False
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_clang_kernel_matches_numpy(case):
-    if case.name in BARRIER_KERNELS and not decoder_knows_s_barrier():
-        pytest.skip("assembler.rdna3 does not decode s_barrier (SOPP 61) yet")
     run_case(case, simulate)
 
 

@@ -178,9 +178,6 @@ def test_flat_addresses_in_the_shared_aperture_reach_lds():
 
 
 def test_barrier_exchanges_lds_between_the_waves_of_a_workgroup():
-    from tests.test_emu_sim_clang import decoder_knows_s_barrier
-    if not decoder_knows_s_barrier():
-        pytest.skip("assembler.rdna3 does not decode s_barrier (SOPP 61) yet")
     from tests.test_emu_sim_helpers import sop2, sopc
     # Wave 0 of each workgroup takes a detour placed after s_endpgm (higher PCs, so the scheduler
     # runs wave 1 first) and spins there before it stores: wave 1 only reads wave 0's data if it

@@ -14,6 +14,7 @@ import subprocess
 import pytest
 from elftools.elf.elffile import ELFFile
 
+from assembler.rdna3 import assemble_program
 from hw_tests import programs
 from hw_tests.context import Context
 from hw_tests.runner import Runner
@@ -60,11 +61,8 @@ def test_kernel_assembles_and_links_with_llvm(oracle, name):
 @needs_llvm
 @pytest.mark.parametrize("name", programs.kernel_names())
 def test_our_assembler_matches_llvm_mc(oracle, name):
-    rdna3 = pytest.importorskip("assembler.rdna3")
-    if not hasattr(rdna3, "assemble_program"):
-        pytest.skip("assembler.rdna3.assemble_program is not available yet")
     with open(programs.source_path(name)) as f:
-        program = rdna3.assemble_program(f.read(), source=programs.source_path(name))
+        program = assemble_program(f.read(), source=programs.source_path(name))
     want = text_section(oracle[name][0])
     assert bytes(program.data)[:len(want)] == want
 
