@@ -91,3 +91,34 @@ def test_decoder_errors(data, message):
     from assembler.rdna3 import disassemble
     with pytest.raises(AssemblerError, match=message):
         disassemble(data)
+
+
+def test_mangled_corpus_lines_fail_only_with_assembler_errors():
+    """Characters inserted, dropped or repeated in real instructions: either it still assembles
+    or AssemblerError says why -- never another exception."""
+    import os
+    import random
+    path = os.path.join(os.path.dirname(__file__), "data", "rdna3", "corpus.s")
+    with open(path) as f:
+        lines = [ln.rpartition(" ; [")[0] for ln in f if not ln.startswith(";")]
+    rng = random.Random(5)
+    alphabet = "vs[]:,|-()0123456789abcdefx.;_ \t&*+~<>"
+    errors = 0
+    for _ in range(1500):
+        text = rng.choice(lines)
+        for _ in range(rng.randrange(1, 4)):
+            p = rng.randrange(len(text) + 1)
+            r = rng.random()
+            if r < 0.4:
+                text = text[:p] + rng.choice(alphabet) + text[p:]
+            elif r < 0.8:
+                text = text[:p] + text[p + 1:]
+            else:
+                q = rng.randrange(len(text) + 1)
+                text = text[:p] + text[q:p] + text[p:]
+        try:
+            assemble(text)
+        except AssemblerError as e:
+            assert e.line == 1 and e.column >= 1
+            errors += 1
+    assert errors > 500

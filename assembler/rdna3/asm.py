@@ -93,8 +93,14 @@ def _strip_comment(line):
 
 
 def closest(name, n=3):
+    """Known mnemonics that look like `name` (same family prefix, similar spelling)."""
     import difflib
-    return difflib.get_close_matches(name, INDEX.keys(), n=n, cutoff=0.6)
+    stem = "_".join(name.split("_")[:2])
+    pool = [k for k in INDEX if k.startswith(stem)]
+    if len(pool) < n:
+        pool = [k for k in INDEX if k[:2] == name[:2] and abs(len(k) - len(name)) <= 3]
+    pool.sort(key=lambda k: abs(len(k) - len(name)))
+    return difflib.get_close_matches(name, pool[:200], n=n, cutoff=0.6)
 
 
 def _imm_mode(cands):

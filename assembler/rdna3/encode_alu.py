@@ -271,7 +271,7 @@ def _encode_plain(plan, ops, mnem):
         if kind == 0:
             word |= reg_operand(tok, col, a, b, c, d, "operand", mnem) << flo
         elif kind == 1:
-            if tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):
+            if not tok or tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):
                 return None
             code, l, _, _, _ = source_operand(tok, col, a, b, c, "operand", mnem)
             word |= code << flo
@@ -515,7 +515,10 @@ def encode_vopd(x, y, xops, yops, ctx, cols):
                 num = parse_number(tok)
                 if num is None:
                     raise SyntaxErr("%s expects a constant here, got %r" % (mnem, tok), col)
-                l = literal_bits(num[0], num[1], "b32")
+                try:
+                    l = literal_bits(num[0], num[1], "b32")
+                except ConstError as e:
+                    raise SyntaxErr("%s: %s" % (mnem, e), col) from None
                 if lit is not None and lit != l:
                     raise SyntaxErr("only one unique literal constant is allowed in a VOPD pair", col)
                 lit = l
