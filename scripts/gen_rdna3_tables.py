@@ -67,7 +67,6 @@ def split_operands(text):
     if not rest:
         return mnem, [], []
     parts = split_top(rest)
-    mods = []
     if mnem.startswith("s_") and not SMEM_MNEM.match(mnem):
         return mnem, parts, []
     toks = split_top(parts[-1], " ")
@@ -156,7 +155,6 @@ def token_field(tok, values, fam):
 
 
 def enumerate_family(fam, fixed=None):
-    fields = FORMATS[fam][1]
     probe = PROBE_FIELDS[fam]
     names = list(probe)
     choices = [[probe[n][0]] + probe[n][1] for n in names]

@@ -1,7 +1,7 @@
 """Bad assembly and bad machine code give AssemblerError naming line, column and the problem."""
 import pytest
 
-from assembler.rdna3 import assemble, assemble_program, decode
+from assembler.rdna3 import assemble, assemble_program
 from drivers.errors import AssemblerError
 
 

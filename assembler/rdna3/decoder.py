@@ -6,13 +6,12 @@ numbers, widths, constant codes, literal bits and source modifiers; instruction-
 (clamp, omod, op_sel, cache bits, offsets) are in `.modifiers` and DPP controls in `.dpp`.
 """
 import gc
-import struct
 from dataclasses import dataclass, field
 
 from drivers.errors import AssemblerError
 
 from . import operands as O
-from .formats import FLAT_SEGMENTS, FORMATS, UNSUPPORTED, family_of
+from .formats import FORMATS, UNSUPPORTED, family_of
 from .simm import PRINTERS
 from .tables import ACCEPT, ALU, DPP_ACCEPT
 
@@ -157,7 +156,6 @@ def _decode_alu(fam, op, entry, word, data, offset):
         if dppmods >> 26 & 7:           # integer sources whose VOP3 neg bit means sext only in DPP
             mods_bits |= word & ((dppmods >> 26 & 7) << 61)
     lit = None
-    needs_lit = any(s[0] == "lit" for s in spec)
     ops = []
     vop3 = fam in ("VOP3", "VOP3SD")
     vop3p = fam == "VOP3P"

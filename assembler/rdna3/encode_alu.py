@@ -304,7 +304,6 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
         raise SyntaxErr("too many operands for %s: expected %d, got %d" % (mnem, len(spec), len(ops)),
                         ops[len(spec)][1])
     lit = None
-    lit_col = None
     fixups = []
     dpp = None
     if variant is not None:
@@ -356,7 +355,7 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
             if l is not None:
                 if lit is not None and lit != l:
                     raise SyntaxErr("only one unique literal constant is allowed in %s" % mnem, col)
-                lit, lit_col = l, col
+                lit = l
             setf(role, code)
             if neg or abs_ or sext:
                 if vop3 or mix:
@@ -396,7 +395,7 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
                 raise SyntaxErr(str(e), col) from None
             if lit is not None and lit != l:
                 raise SyntaxErr("only one unique literal constant is allowed in %s" % mnem, col)
-            lit, lit_col = l, col
+            lit = l
         elif kind == "imm":
             v, fix = parse_simm(s[2], tok, col, mnem, ctx)
             setf("simm16", v)

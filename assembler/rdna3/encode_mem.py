@@ -82,7 +82,6 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
     size = FORMATS[fam][0]
     lit = None
     flags = {}
-    offset_text = None
     for m, c in mods:
         key, _, val = m.partition(":")
         if key in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen") and not val:
@@ -187,8 +186,6 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             raise SyntaxErr("%s does not take %s" % (mnem, key), c)
     if fam == "MTBUF" and "format" not in flags:
         w.set("format", 1)
-    if fam == "SMEM" and not spec:
-        pass
     out = w.w.to_bytes(size, "little")
     if lit is not None:
         out += lit.to_bytes(4, "little")

@@ -5,8 +5,6 @@ adds 256..511 for v0..v255. Text follows LLVM's AMDGPU syntax, as llvm-mc-19 pri
 """
 import struct
 
-from drivers.errors import AssemblerError
-
 LITERAL = 255
 DPP8, DPP8FI, DPP16 = 233, 234, 250
 VGPR_BASE = 256
