@@ -300,6 +300,17 @@ s_movk_i32 s0, 0x10*2
 ds_load_b32 v0, v1 offset:4*4
 s_mov_b32 s0, -(3)
 s_mov_b32 s0, ~0
+s_load_dwordx2 s[0:1], s[4:5], 0x8
+global_load_dword v0, v[2:3], off
+global_store_dwordx4 v[0:1], v[4:7], off
+buffer_load_dword v0, off, s[4:7], 0
+ds_read_b32 v0, v1 offset:4
+ds_write2_b32 v1, v2, v3 offset0:1 offset1:2
+flat_atomic_add v0, v[2:3], v4 glc
+s_andn2_b32 s0, s1, s2
+v_ffbh_u32 v0, v1
+v_cvt_pkrtz_f16_f32 v0, v1, v2
+v_mul_legacy_f32 v0, v1, v2
 """
 
 

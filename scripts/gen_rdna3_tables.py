@@ -723,6 +723,71 @@ def emit_mem(entries, out, masks):
     out.write("BUF_FORMAT_NAMES = %s\n" % pprint.pformat(names, width=100))
 
 
+# Spellings from before gfx11 that llvm-mc-19 still accepts. Candidate old names come from these
+# renames (gfx11 moved to _bN/_uN/_iN type suffixes and load/store wording); every candidate is
+# kept only if llvm-mc-19 assembles it to the same bytes as the gfx11 name.
+RENAMES = [
+    ("ds_load_", "ds_read_"), ("ds_store_", "ds_write_"), ("_2addr_stride64", "2st64"),
+    ("_2addr", "2"), ("ds_storexchg", "ds_wrxchg"), ("ds_cmpstore", "ds_cmpst"),
+    ("load_d16_hi_b16", "load_short_d16_hi"), ("load_d16_b16", "load_short_d16"),
+    ("load_d16_hi_u8", "load_ubyte_d16_hi"), ("load_d16_hi_i8", "load_sbyte_d16_hi"),
+    ("load_d16_u8", "load_ubyte_d16"), ("load_d16_i8", "load_sbyte_d16"),
+    ("store_d16_hi_b8", "store_byte_d16_hi"), ("store_d16_hi_b16", "store_short_d16_hi"),
+    ("d16_format", "format_d16"), ("d16_hi_format", "format_d16_hi"),
+    ("_b512", "_dwordx16"), ("_b256", "_dwordx8"), ("_b128", "_dwordx4"), ("_b96", "_dwordx3"),
+    ("_b64", "_dwordx2"), ("_b32", "_dword"), ("_u8", "_ubyte"), ("_i8", "_sbyte"),
+    ("_u16", "_ushort"), ("_i16", "_sshort"), ("_b8", "_byte"), ("_b16", "_short"),
+    ("atomic_add_u32", "atomic_add"), ("atomic_sub_u32", "atomic_sub"),
+    ("atomic_swap_b32", "atomic_swap"), ("atomic_cmpswap_b32", "atomic_cmpswap"),
+    ("atomic_and_b32", "atomic_and"), ("atomic_or_b32", "atomic_or"),
+    ("atomic_xor_b32", "atomic_xor"), ("atomic_inc_u32", "atomic_inc"),
+    ("atomic_dec_u32", "atomic_dec"), ("atomic_max_i32", "atomic_smax"),
+    ("atomic_max_u32", "atomic_umax"), ("atomic_min_i32", "atomic_smin"),
+    ("atomic_min_u32", "atomic_umin"), ("atomic_csub_u32", "atomic_csub"),
+    ("atomic_add_u64", "atomic_add_x2"), ("atomic_sub_u64", "atomic_sub_x2"),
+    ("atomic_swap_b64", "atomic_swap_x2"), ("atomic_cmpswap_b64", "atomic_cmpswap_x2"),
+    ("atomic_and_b64", "atomic_and_x2"), ("atomic_or_b64", "atomic_or_x2"),
+    ("atomic_xor_b64", "atomic_xor_x2"), ("atomic_inc_u64", "atomic_inc_x2"),
+    ("atomic_dec_u64", "atomic_dec_x2"), ("atomic_max_i64", "atomic_smax_x2"),
+    ("atomic_max_u64", "atomic_umax_x2"), ("atomic_min_i64", "atomic_smin_x2"),
+    ("atomic_min_u64", "atomic_umin_x2"), ("atomic_max_f32", "atomic_fmax"),
+    ("atomic_min_f32", "atomic_fmin"), ("atomic_cmpswap_f32", "atomic_fcmpswap"),
+    ("s_and_not1_", "s_andn2_"), ("s_or_not1_", "s_orn2_"), ("s_and_not0_", "s_andn1_"),
+    ("s_or_not0_", "s_orn1_"), ("s_ctz_i32_b32", "s_ff1_i32_b32"), ("s_ctz_i32_b64", "s_ff1_i32_b64"),
+    ("s_clz_i32_u32", "s_flbit_i32_b32"), ("s_clz_i32_u64", "s_flbit_i32_b64"),
+    ("s_cls_i32_i64", "s_flbit_i32_i64"), ("s_cls_i32", "s_flbit_i32"),
+    ("v_clz_i32_u32", "v_ffbh_u32"), ("v_ctz_i32_b32", "v_ffbl_b32"), ("v_cls_i32", "v_ffbh_i32"),
+    ("v_cvt_nearest_i32_f32", "v_cvt_rpi_i32_f32"), ("v_cvt_floor_i32_f32", "v_cvt_flr_i32_f32"),
+    ("v_cvt_pk_rtz_f16_f32", "v_cvt_pkrtz_f16_f32"), ("_dx9_zero_f32", "_legacy_f32"),
+    ("v_dot2acc_f32_f16", "v_dot2c_f32_f16"), ("v_mul_lo_u32", "v_mul_lo_i32"),
+]
+
+
+def _old_names(mnem):
+    """Candidate pre-gfx11 spellings of a gfx11 mnemonic (any subset of the renames)."""
+    out = {mnem}
+    for new, old in RENAMES:
+        out |= {m.replace(new, old) for m in out if new in m}
+    out.discard(mnem)
+    return out
+
+
+def learn_aliases(texts):
+    """{old spelling: gfx11 mnemonic}, each checked by llvm-mc-19 on a real instruction."""
+    lines, keys = [], []
+    for text in texts:
+        mnem, _, rest = text.partition(" ")
+        for old in sorted(_old_names(mnem)):
+            lines.append(old + (" " + rest if rest else ""))
+            keys.append((old, mnem, text))
+    ref = {t: e for t, (e, _) in zip(texts, assemble_lines(texts))}
+    aliases = {}
+    for (old, mnem, text), (enc, err) in zip(keys, assemble_lines(lines)):
+        if enc is not None and enc == ref.get(text):
+            aliases.setdefault(old, mnem)
+    return aliases
+
+
 def main():
     import io
     entries = alu_entries()
@@ -735,8 +800,13 @@ def main():
     halves = vopd_entries(entries)
     masks = emit_alu(entries, out)
     emit_vopd(halves, out)
-    emit_mem(mem_entries(), out, masks)
+    mems = mem_entries()
+    emit_mem(mems, out, masks)
     write_accept(out, masks)
+    texts = [e["text"] for e in list(entries.values()) + list(mems.values())]
+    aliases = learn_aliases(texts)
+    out.write("# older spellings llvm-mc-19 accepts for gfx11 mnemonics: alias -> mnemonic\n")
+    out.write("ALIASES = %s\n" % pprint.pformat(aliases, width=100))
     symbol_names(out)
     with open(OUT, "w") as f:
         f.write(out.getvalue())

@@ -90,3 +90,20 @@ def test_words_llvm_mc_rejects_are_rejected():
                 decode(data)
             n += 1
     assert n >= 1000
+
+
+def test_older_spellings_assemble_like_the_gfx11_names():
+    """tables.ALIASES holds pre-gfx11 names llvm-mc-19 was seen to accept; each one, put in place
+    of its gfx11 name in a corpus line, gives the corpus bytes."""
+    from assembler.rdna3.tables import ALIASES
+    by_mnem = {}
+    for text, enc in CORPUS:
+        by_mnem.setdefault(text.split(" ", 1)[0], (text, enc))
+    checked = 0
+    for alias, mnem in ALIASES.items():
+        if mnem not in by_mnem:
+            continue
+        text, enc = by_mnem[mnem]
+        assert assemble(alias + text[len(mnem):]) == enc, (alias, text)
+        checked += 1
+    assert checked > 200

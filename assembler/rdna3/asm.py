@@ -9,7 +9,7 @@ from .encode_alu import (DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_plain_tok
                          plain_plan)
 from .encode_mem import MEM_BY_NAME, encode_mem
 from .syntax import SyntaxErr, split_instruction, split_top
-from .tables import ALU
+from .tables import ALIASES, ALU
 
 S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2align
 
@@ -62,7 +62,17 @@ def _build_index():
     return index
 
 
-INDEX = _build_index()
+def _add_aliases(index):
+    """Older spellings llvm-mc-19 still accepts (checked by the table generator)."""
+    for alias, mnem in ALIASES.items():
+        if mnem in index:
+            index.setdefault(alias, index[mnem])
+        if alias.endswith(("_e32", "_e64")) and mnem[:-4] in index:
+            index.setdefault(alias[:-4], index[mnem[:-4]])
+    return index
+
+
+INDEX = _add_aliases(_build_index())
 _DIRECTIVE_BLOCKS = {".amdhsa_kernel": ".end_amdhsa_kernel",
                      ".amdgpu_metadata": ".end_amdgpu_metadata"}
 # symbol and code-object bookkeeping: kept in Program.directives for the code-object writer
