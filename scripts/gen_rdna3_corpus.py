@@ -311,6 +311,10 @@ s_andn2_b32 s0, s1, s2
 v_ffbh_u32 v0, v1
 v_cvt_pkrtz_f16_f32 v0, v1, v2
 v_mul_legacy_f32 v0, v1, v2
+v_cmp_eq_f32 v1, v2
+v_cmp_eq_f32_e32 s1, v2
+v_add_co_ci_u32 v0, v1, v2
+v_cndmask_b32 v0, v1, v2
 """
 
 

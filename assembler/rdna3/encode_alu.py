@@ -230,6 +230,12 @@ def _plan(fam, op, entry, mnem):
 
 def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
     """Encode one ALU form; `variant` is None, 'dpp16' or 'dpp8'. Returns (bytes, fixups)."""
+    spec = entry[1]
+    nfixed = sum(1 for s in spec if s[0] == "fixed")
+    if nfixed and len(ops) == len(spec) - nfixed:
+        # vcc_lo operands of 32-bit encodings may be left out, as llvm-mc allows
+        rest = iter(ops)
+        ops = [(s[1], ctx.mnem_end) if s[0] == "fixed" else next(rest) for s in spec]
     if variant is None and not mods:
         key = (fam, op)
         plan = _PLANS.get(key, 0)
