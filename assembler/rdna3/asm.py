@@ -164,6 +164,18 @@ def encode_line(text, col0, ctx):
                             _STMT_CACHE[text] = enc
                             return enc, ()
     if not mode:
+        rest = text[len(mnem):]
+        if "(" not in rest and ":[" not in rest and "| " not in rest and " |" not in rest:
+            # quick split without columns; any error is redone below with columns
+            toks = [p.strip() for p in rest.split(",")] if rest.strip() else []
+            words = toks[-1].split() if toks else []
+            if toks and words:
+                ops = [(t, 0) for t in toks[:-1]] + [(words[0], 0)]
+                mods = [(w, 0) for w in words[1:]]
+                try:
+                    return _try_candidates(text, mnem, cands, ops, mods, ctx)
+                except SyntaxErr:
+                    pass
         _, ops, mods = split_instruction(text, col0, mnem)
     else:
         # symbolic immediates contain blanks: keep the whole tail as operands
@@ -174,6 +186,11 @@ def encode_line(text, col0, ctx):
         else:
             ops = split_top(rest, col0 + len(mnem), ",") if stripped else []
         mods = []
+    return _try_candidates(text, mnem, cands, ops, mods, ctx)
+
+
+def _try_candidates(text, mnem, cands, ops, mods, ctx):
+    """Encode with the first form of `mnem` that takes these operands (llvm-mc's order)."""
     tried = PLAIN[mnem]
     if mods:
         dppkind = None
