@@ -113,7 +113,7 @@ def _source_operand(tok, col, nregs, dtype, accept, role, mnem):
         if rk == "v":
             code += 256
         wide_ok = rk == "s" and (code == 124 or code >= 235)
-        if n != nregs and not wide_ok and not (rk == "s" and n == 2 and nregs > 2 and False):
+        if n != nregs and not wide_ok:
             raise SyntaxErr("operand %s of %s must be %s, got %r" % (
                 role, mnem, _WIDTH_NAME.get(nregs, "%d-dword" % nregs) + " wide", inner), col)
     else:
@@ -563,13 +563,10 @@ def encode_vopd(x, y, xops, yops, ctx, cols):
     return out
 
 
-_VOPD_ACCEPT = None
-
-
 def _vopd_accept():
-    """VOPD sources: VGPRs, SGPRs, inline constants, literal (mirrors the VOP2 src0 set)."""
+    """VOPD sources take what VOP2's v_add_f32_e32 src0 takes: VGPRs, SGPRs, constants, literal."""
     from .tables import ALU
-    return ALU["VOP2"][3][1][1][4]          # v_add_f32_e32 src0
+    return ALU["VOP2"][3][1][1][4]
 
 
 _VOPD_ACCEPT = _vopd_accept()
