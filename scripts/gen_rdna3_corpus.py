@@ -315,6 +315,8 @@ v_cmp_eq_f32 v1, v2
 v_cmp_eq_f32_e32 s1, v2
 v_add_co_ci_u32 v0, v1, v2
 v_cndmask_b32 v0, v1, v2
+S_ENDPGM
+V_ADD_F32 v0, v1, v2
 """
 
 

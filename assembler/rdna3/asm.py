@@ -145,6 +145,10 @@ def encode_line(text, col0, ctx):
         mnem = mnem.partition("\t")[0]
     ctx.mnem_end = col0 + len(mnem)
     cands = INDEX.get(mnem)
+    if cands is None and mnem.lower() in INDEX:     # mnemonics are case-insensitive
+        text = mnem.lower() + text[len(mnem):]
+        mnem = mnem.lower()
+        cands = INDEX[mnem]
     if cands is None:
         near = closest(mnem)
         hint = "; did you mean %s?" % ", ".join(near) if near else ""
