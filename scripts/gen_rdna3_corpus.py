@@ -160,6 +160,23 @@ def vopd_words(rng):
     return out
 
 
+def export_words(rng):
+    """LDSDIR and EXP: every op / target with random registers and fields."""
+    from assembler.rdna3.tables import EXP_TARGETS, LDSDIR_OPS
+    out = []
+    for op in LDSDIR_OPS:
+        for _ in range(8):
+            w = (ENCODING_BITS["LDSDIR"][1] | op << 20 | rng.getrandbits(4) << 16 |
+                 rng.getrandbits(8) << 8 | rng.randrange(256))
+            out.append(w.to_bytes(4, "little") + bytes(4))
+    for target in EXP_TARGETS:
+        for _ in range(3):
+            w = (ENCODING_BITS["EXP"][1] | target << 4 | rng.getrandbits(4) | rng.getrandbits(1) << 11 |
+                 rng.getrandbits(1) << 13 | rng.getrandbits(32) << 32)
+            out.append(w.to_bytes(8, "little") + bytes(4))
+    return out
+
+
 SYNTAX = """\
 v_add_f32 v0, v1, v2
 v_add_f32 v0, s1, v2
@@ -317,6 +334,12 @@ v_add_co_ci_u32 v0, v1, v2
 v_cndmask_b32 v0, v1, v2
 S_ENDPGM
 V_ADD_F32 v0, v1, v2
+exp mrt0 v1, v2, off, off done
+exp pos0 v0, v1, v2, v3 done
+lds_param_load v20, attr5.z wait_vdst:3
+lds_direct_load v20 wait_vdst:3
+v_interp_p10_f32 v20, -v40, v60, v80 clamp wait_exp:5
+v_interp_p2_f32 v0, v1, v2, v3
 """
 
 
@@ -365,9 +388,10 @@ def main():
         for op, entry in sorted(ops.items()):
             probes += mem_words(rng, name, op, entry)
     probes += vopd_words(rng)
+    probes += export_words(rng)
     res = disassemble_probes(probes)
     # random words of every family: the ones llvm-mc rejects must be rejected by us too
-    fams = [f for f in ENCODING_BITS if f not in ("VINTERP", "LDSDIR", "MIMG", "EXP")]
+    fams = [f for f in ENCODING_BITS if f != "MIMG"]
     randoms = []
     for _ in range(6000):
         fam = rng.choice(fams)

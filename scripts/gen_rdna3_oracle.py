@@ -104,6 +104,8 @@ def random_words(rng, n):
     table = {f: ("VOP3" if f == "VOP3SD" else f, ops) for f, ops in ALU.items()}
     table.update({n: ("FLAT" if n in seg else n, ops) for n, ops in MEM.items()})
     table["VOPD"] = ("VOPD", None)
+    table["LDSDIR"] = ("LDSDIR", None)
+    table["EXP"] = ("EXP", None)
     names = sorted(table)
     out = []
     for _ in range(n):

@@ -114,6 +114,8 @@ PROBE_FIELDS.update({
               "offen": (0, [1])},
 })
 PROBE_FIELDS["MTBUF"] = PROBE_FIELDS["MUBUF"]
+PROBE_FIELDS["VINTERP"] = {"vdst": (0, [20]), "src0": (0, [296, 40]), "src1": (0, [316, 60]),
+                           "src2": (0, [336, 80])}
 PROBE_FIELDS["SOPP"] = {"simm16": (0, [3])}
 PROBE_FIELDS["SOPK"] = {"sdst": (0, [12]), "simm16": (0, [0x1234])}
 FIXED_BASE = {
@@ -121,7 +123,7 @@ FIXED_BASE = {
               "MTBUF": {"format": 1}}
 NOPS = {"SOP2": 128, "SOPK": 32, "SOP1": 256, "SOPC": 128, "SOPP": 128, "VOP1": 256, "VOP2": 64,
         "VOPC": 256, "VOP3": 1024, "VOP3P": 128, "SMEM": 256, "DS": 256, "FLAT": 128, "MUBUF": 256,
-        "MTBUF": 16}
+        "MTBUF": 16, "VINTERP": 128}
 FIELD_CLASS = {"sdst": "sgpr", "ssrc0": "sgpr", "ssrc1": "sgpr", "vdst": "vgpr8", "vsrc1": "vgpr8",
                "src0": "src9", "src1": "src9", "src2": "src9", "addr": "vgpr8", "data": "vgpr8",
                "data0": "vgpr8", "data1": "vgpr8", "vdata": "vgpr8", "vaddr": "vgpr8",
@@ -476,7 +478,8 @@ ENC_MASK["VOP3SD"] = ENC_MASK["VOP3"]
 
 def alu_entries():
     entries = {}
-    for fam in ("SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"):
+    for fam in ("SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P",
+                "VINTERP"):
         for op, (text, vals, word) in enumerate_family(fam).items():
             mnem, spec, mods = spec_from_text(fam, text, vals)
             efam = fam
@@ -623,6 +626,12 @@ def symbol_names(out):
         m = re.search(r"s_version (UC_VERSION_\w+)$", t or "")
         if m:
             vers[i] = m.group(1)
+    lds = disasm_words("LDSDIR", [put("LDSDIR", op=i, vdst=1) for i in range(4)], None)
+    ldsdir = {i: t.split()[0] for i, t in enumerate(lds) if t}
+    exp = disasm_words("EXP", [put("EXP", target=i, en=1, vsrc0=1) for i in range(64)], None)
+    targets = {i: t.split()[1] for i, t in enumerate(exp) if t and "invalid_target" not in t}
+    out.write("LDSDIR_OPS = %s\n" % pprint.pformat(ldsdir, width=100))
+    out.write("EXP_TARGETS = %s\n" % pprint.pformat(targets, width=100))
     out.write("HWREG_NAMES = %s\n" % pprint.pformat(names, width=100))
     out.write("SENDMSG_NAMES = %s\n" % pprint.pformat(msgs, width=100))
     out.write("VERSION_NAMES = %s\n" % pprint.pformat(vers, width=100))

@@ -40,7 +40,8 @@ def test_corpus_is_large_and_covers_every_family():
     assert len(CORPUS) > 10000
     fams = {decode(enc)[0].family for _, enc in CORPUS}
     assert fams >= {"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3",
-                    "VOP3SD", "VOP3P", "VOPD", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF"}
+                    "VOP3SD", "VOP3P", "VOPD", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF",
+                    "VINTERP", "LDSDIR", "EXP"}
 
 
 def test_every_opcode_of_the_tables_is_in_the_corpus():

@@ -38,4 +38,5 @@ def test_every_family_is_exercised():
         except AssemblerError:
             pass
     assert fams >= {"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3",
-                    "VOP3SD", "VOP3P", "VOPD", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF"}
+                    "VOP3SD", "VOP3P", "VOPD", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF",
+                    "VINTERP", "LDSDIR", "EXP"}

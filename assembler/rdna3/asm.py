@@ -7,9 +7,9 @@ from drivers.errors import AssemblerError
 from .constants import parse_number
 from .encode_alu import (DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_plain_tokens, encode_vopd,
                          plain_plan)
-from .encode_mem import MEM_BY_NAME, encode_mem
+from .encode_mem import MEM_BY_NAME, encode_export, encode_mem
 from .syntax import SyntaxErr, split_instruction, split_top
-from .tables import ALIASES, ALU
+from .tables import ALIASES, ALU, LDSDIR_OPS
 
 S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2align
 
@@ -26,7 +26,7 @@ def _build_index():
     """mnemonic -> list of (kind, family, opcode, entry, variant) in the order llvm-mc tries them."""
     index = {}
     order = {"SOP1": 0, "SOP2": 0, "SOPK": 0, "SOPC": 0, "SOPP": 0, "VOP1": 1, "VOP2": 1, "VOPC": 1,
-             "VOP3": 2, "VOP3SD": 2, "VOP3P": 2}
+             "VOP3": 2, "VOP3SD": 2, "VOP3P": 2, "VINTERP": 2}
 
     def add(name, item):
         index.setdefault(name, []).append(item)
@@ -59,6 +59,8 @@ def _build_index():
         index[name] = seen
     for name, (seg, op, entry) in MEM_BY_NAME.items():
         index.setdefault(name, []).append(("mem", seg, op, entry, None))
+    for name in list(LDSDIR_OPS.values()) + ["exp"]:
+        index[name] = [("exp", "EXP" if name == "exp" else "LDSDIR", 0, None, None)]
     return index
 
 
@@ -211,8 +213,10 @@ def _try_candidates(text, mnem, cands, ops, mods, ctx):
         try:
             if kind == "alu":
                 enc, fix = encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
-            else:
+            elif kind == "mem":
                 enc, fix = encode_mem(fam, op, entry, mnem, ops, mods, ctx)
+            else:
+                enc, fix = encode_export(mnem, ops, mods, ctx)
         except SyntaxErr as e:
             if err is None or e.col >= err.col:
                 err = e

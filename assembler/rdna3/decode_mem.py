@@ -1,4 +1,5 @@
-"""Decode the memory families: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF (and VOPD's pairs).
+"""Decode the memory families: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, LDSDIR and EXP
+(and VOPD's pairs).
 
 Operand lists come from tables.MEM; how addresses, offsets and cache bits print is written out
 here per family, in llvm-mc's order.
@@ -254,3 +255,36 @@ def decode_vopd(word, data, offset):
     x.size = y.size = end - offset
     x.text = x.text + " :: " + y.text
     return x, x.size
+
+
+def decode_export(fam, word, data, offset):
+    """LDSDIR (LDS parameter / direct loads) and EXP (exports), pixel-shader families."""
+    from .tables import EXP_TARGETS, LDSDIR_OPS
+    f = FORMATS[fam][1]
+    g = lambda n: (word >> f[n][0]) & ((1 << f[n][1]) - 1)  # noqa: E731
+    size = FORMATS[fam][0]
+    if fam == "LDSDIR":
+        mnem = LDSDIR_OPS.get(g("op"))
+        if mnem is None or word & 0x00C00000:
+            raise _invalid(data, offset)
+        ops = [_vgpr(data, offset, "vdst", g("vdst"), 1)]
+        if mnem == "lds_param_load":
+            t = "attr%d.%s" % (g("attr"), "xyzw"[g("attr_chan")])
+            ops.append(Operand("attr", "imm", g("attr") << 2 | g("attr_chan"), text=t))
+        mods = dict(wait_vdst=g("wait_vdst"))
+        text = "%s %s wait_vdst:%d" % (mnem, ", ".join(o.text for o in ops), g("wait_vdst"))
+        ins = Instruction(mnem, fam, g("op"), size, ops, mods, None, None, text)
+        return ins, size
+    target = EXP_TARGETS.get(g("target"), "invalid_target_%d" % g("target"))
+    ops = [Operand("target", "imm", g("target"), text=target)]
+    for i in range(4):
+        if g("en") >> i & 1:
+            ops.append(_vgpr(data, offset, "vsrc%d" % i, g("vsrc%d" % i), 1))
+        else:
+            ops.append(Operand("vsrc%d" % i, "off", 0, text="off"))
+    tail = [m for m in ("done", "row") if g(m)]
+    text = "exp %s %s" % (target, ", ".join(o.text for o in ops[1:]))
+    text += "".join(" " + ("row_en" if m == "row" else m) for m in tail)
+    ins = Instruction("exp", fam, 0, size, ops, dict(done=g("done"), row_en=g("row"), en=g("en")),
+                      None, None, text)
+    return ins, size

@@ -161,6 +161,7 @@ def _decode_alu(fam, op, entry, word, data, offset):
     vop3p = fam == "VOP3P"
     t16 = fam == "VOP1" and mnem.startswith("v_mov_b16")     # the one true16 VOP1 form
     mix = vop3p and mnem.startswith("v_fma_mix")     # neg_lo/neg_hi print as -x and |x| there
+    vinterp = fam == "VINTERP"
     nsrc = 0
     for s in spec:
         kind = s[0]
@@ -187,7 +188,9 @@ def _decode_alu(fam, op, entry, word, data, offset):
                 v = code - 256
                 o.value, o.text = v & 127, "v%d.%s" % (v & 127, "lh"[v >> 7])
             nsrc += 1
-            if vop3 or mix:
+            if vinterp:
+                o.neg = bool(mods_bits >> _NEG_BIT[role] & 1)
+            elif vop3 or mix:
                 o.abs = bool(mods_bits >> _ABS_BIT[role] & 1)
                 o.neg = bool(mods_bits >> _NEG_BIT[role] & 1)
                 if o.neg and dpp is not None and dppmods >> (26 + _NEG_BIT[role] - 61) & 1:
@@ -295,6 +298,18 @@ def _decode_alu(fam, op, entry, word, data, offset):
             tail.append("clamp")
         modifiers.update(op_sel=opsel, op_sel_hi=opsel_hi, neg_lo=neg_lo, neg_hi=neg_hi,
                          clamp=(mods_bits >> 15) & 1)
+    elif vinterp:
+        if mods_bits >> 15 & 1:
+            tail.append("clamp")
+        if mods_bits & (15 << 11):
+            bits = [0] * opsel_map[0]
+            for i in range(4):
+                if mods_bits >> (11 + i) & 1:
+                    bits[opsel_map[1 + i]] = 1
+            tail.append("op_sel:[%s]" % ",".join(map(str, bits)))
+        tail.append("wait_exp:%d" % (word >> 8 & 7))
+        modifiers.update(clamp=(mods_bits >> 15) & 1, op_sel=(mods_bits >> 11) & 15,
+                         wait_exp=word >> 8 & 7)
     if dpp is not None:
         if dpp["kind"] == "dpp16":
             tail.append(dpp["text"])
@@ -345,6 +360,8 @@ def decode(data, offset=0):
     from . import decode_mem
     if fam == "VOPD":
         return decode_mem.decode_vopd(word, data, offset)
+    if fam in ("LDSDIR", "EXP"):
+        return decode_mem.decode_export(fam, word, data, offset)
     return decode_mem.decode(fam, word, data, offset)
 
 

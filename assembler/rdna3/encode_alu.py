@@ -300,6 +300,7 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
     vop3 = fam in ("VOP3", "VOP3SD")
     vop3p = fam == "VOP3P"
     mix = vop3p and mnem.startswith("v_fma_mix")
+    vinterp = fam == "VINTERP"
     t16 = fam == "VOP1" and mnem.startswith("v_mov_b16")
     want = [s for s in spec if not (s[0] == "imm" and s[2] == "opt_dec")]
     if len(ops) < len(want):
@@ -364,7 +365,12 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
                 lit = l
             setf(role, code)
             if neg or abs_ or sext:
-                if vop3 or mix:
+                if vinterp:
+                    if abs_ or sext or not (mmask >> _NEG_BIT[role]) & 1:
+                        raise SyntaxErr("operand %s of %s takes only a negation modifier"
+                                        % (role, mnem), col)
+                    word |= 1 << _NEG_BIT[role]
+                elif vop3 or mix:
                     nb, ab = _NEG_BIT[role], _ABS_BIT[role]
                     if dpp is not None and dppmods >> (26 + nb - 61) & 1:
                         dtype = "i32"                    # sext(...) exists only in this DPP form
@@ -435,6 +441,18 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
                 for i in range(4):
                     idx = opsel_map[1 + i]
                     if idx >= 0 and bits[idx]:
+                        word |= 1 << (11 + i)
+            else:
+                raise SyntaxErr("unknown modifier %r for %s" % (m, mnem), c)
+        elif vinterp:
+            if m == "clamp" and mmask >> 15 & 1:
+                word |= 1 << 15
+            elif name == "wait_exp":
+                word |= _int_value(val, c, "wait_exp", 0, 7) << 8
+            elif name == "op_sel" and opsel_map is not None:
+                bits = _bits_list(val, opsel_map[0], c, "op_sel")
+                for i in range(4):
+                    if opsel_map[1 + i] >= 0 and bits[opsel_map[1 + i]]:
                         word |= 1 << (11 + i)
             else:
                 raise SyntaxErr("unknown modifier %r for %s" % (m, mnem), c)

@@ -65,7 +65,7 @@ class _Word:
     def __init__(self, fam, op, fval):
         self.fam = fam
         self.fields = FORMATS[fam][1]
-        lo, _ = self.fields["op"]
+        lo = self.fields["op"][0] if "op" in self.fields else 0     # EXP has no opcode
         self.w = ENCODING_BITS[fam][1] | op << lo | fval
 
     def set(self, name, v):
@@ -190,6 +190,58 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
     if lit is not None:
         out += lit.to_bytes(4, "little")
     return out, []
+
+
+def encode_export(mnem, ops, mods, ctx):
+    """lds_param_load / lds_direct_load (LDSDIR) and exp (EXP)."""
+    from .tables import EXP_TARGETS, LDSDIR_OPS
+    flags = {}
+    for m, c in mods:
+        key, _, val = m.partition(":")
+        flags[key] = (val, c)
+    if mnem != "exp":
+        op = {v: k for k, v in LDSDIR_OPS.items()}[mnem]
+        want = 2 if mnem == "lds_param_load" else 1
+        if len(ops) != want:
+            raise SyntaxErr("%s expects %d operand%s, got %d" % (mnem, want, "s" * (want > 1), len(ops)),
+                            ops[-1][1] if ops else ctx.mnem_end)
+        w = _Word("LDSDIR", op, 0)
+        w.set("vdst", reg_operand(ops[0][0], ops[0][1], "v", 1, None, 256, "vdst", mnem))
+        if want == 2:
+            m = re.match(r"^attr(\d+)\.([xyzw])$", ops[1][0])
+            if not m or int(m.group(1)) > 63:
+                raise SyntaxErr("expected an attribute like attr0.x, got %r" % ops[1][0], ops[1][1])
+            w.set("attr", int(m.group(1)))
+            w.set("attr_chan", "xyzw".index(m.group(2)))
+        for key, (val, c) in flags.items():
+            if key != "wait_vdst":
+                raise SyntaxErr("unknown modifier %r for %s" % (key, mnem), c)
+            w.set("wait_vdst", _num(val, c, "wait_vdst", 0, 15))
+        return w.w.to_bytes(4, "little"), []
+    if len(ops) != 4 or len(ops[0][0].split()) != 2:
+        raise SyntaxErr("exp expects a target and 4 sources (exp mrt0 v0, v1, off, off)",
+                        ops[-1][1] if ops else ctx.mnem_end)
+    target_tok, tcol = ops[0][0].split(None, 1)[0], ops[0][1]
+    targets = {v: k for k, v in EXP_TARGETS.items()}
+    if target_tok not in targets:
+        raise SyntaxErr("unknown export target %r" % target_tok, tcol)
+    w = _Word("EXP", 0, 0)
+    w.set("target", targets[target_tok])
+    first = ops[0][0][len(target_tok):].strip()
+    srcs = [(first, tcol + len(target_tok) + 1)] + ops[1:]
+    for i, (tok, c) in enumerate(srcs):
+        if tok == "off":
+            continue
+        w.set("vsrc%d" % i, reg_operand(tok, c, "v", 1, None, 256, "vsrc%d" % i, "exp"))
+        w.w |= 1 << i
+    for key, (val, c) in flags.items():
+        if key == "done" and not val:
+            w.set("done", 1)
+        elif key == "row_en" and not val:
+            w.set("row", 1)
+        else:
+            raise SyntaxErr("unknown modifier %r for exp" % key, c)
+    return w.w.to_bytes(8, "little"), []
 
 
 MEM_BY_NAME = {}

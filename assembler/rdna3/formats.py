@@ -26,6 +26,13 @@ FORMATS = {
                   "opsel_hi": (59, 2), "neg": (61, 3)}),
     "VOPD": (8, {"srcx0": (0, 9), "vsrcx1": (9, 8), "opy": (17, 5), "opx": (22, 4),
                  "srcy0": (32, 9), "vsrcy1": (41, 8), "vdsty": (49, 7), "vdstx": (56, 8)}),
+    "VINTERP": (8, {"vdst": (0, 8), "waitexp": (8, 3), "opsel": (11, 4), "clamp": (15, 1),
+                    "op": (16, 7), "src0": (32, 9), "src1": (41, 9), "src2": (50, 9),
+                    "neg": (61, 3)}),
+    "LDSDIR": (4, {"vdst": (0, 8), "attr_chan": (8, 2), "attr": (10, 6), "wait_vdst": (16, 4),
+                   "op": (20, 2)}),
+    "EXP": (8, {"en": (0, 4), "target": (4, 6), "done": (11, 1), "row": (13, 1),
+                "vsrc0": (32, 8), "vsrc1": (40, 8), "vsrc2": (48, 8), "vsrc3": (56, 8)}),
     "DS": (8, {"offset0": (0, 8), "offset1": (8, 8), "gds": (17, 1), "op": (18, 8),
                "addr": (32, 8), "data0": (40, 8), "data1": (48, 8), "vdst": (56, 8)}),
     "FLAT": (8, {"offset": (0, 13), "dlc": (13, 1), "glc": (14, 1), "slc": (15, 1), "seg": (16, 2),
@@ -59,7 +66,7 @@ ENCODING_BITS = {
 # inside VOP2's).
 _ORDER = ["SOP1", "SOPC", "SOPP", "SOPK", "SOP2", "VOP1", "VOPC", "VOP2", "VOP3P", "VINTERP",
           "LDSDIR", "SMEM", "VOP3", "VOPD", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP"]
-UNSUPPORTED = frozenset(("VINTERP", "LDSDIR", "MIMG", "EXP"))
+UNSUPPORTED = frozenset(("MIMG",))
 FLAT_SEGMENTS = {0: "FLAT", 1: "SCRATCH", 2: "GLOBAL"}
 
 
