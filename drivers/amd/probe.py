@@ -194,4 +194,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:                  # `probe | head`: the reader left; that is not an error
+        sys.stderr.close()
+        sys.exit(0)
