@@ -332,6 +332,17 @@ def _decode_alu(fam, op, entry, word, data, offset):
 
 def decode(data, offset=0):
     """Decode one instruction at `offset`: (Instruction, size in bytes)."""
+    try:
+        return _decode(data, offset)
+    except AssemblerError as e:
+        fam = family_of(int.from_bytes(data[offset:offset + 4], "little")) if offset + 4 <= len(data) \
+            else None
+        if fam is None or fam in e.reason or not e.reason.startswith("invalid"):
+            raise
+        raise AssemblerError("%s (%s encoding)" % (e.reason, fam)) from None
+
+
+def _decode(data, offset):
     if offset + 4 > len(data):
         raise AssemblerError("truncated instruction at offset %d (%d bytes left)"
                              % (offset, len(data) - offset))
