@@ -1,4 +1,4 @@
-"""Encode scalar and vector ALU instructions (SOP*, VOP1/2/C, VOP3, VOP3SD, VOP3P, DPP, VOPD).
+"""Encode scalar and vector ALU instructions (SOP*, VOP1/2/C, VOP3, VOP3SD, VOP3P, VINTERP, DPP, VOPD).
 
 Each form is driven by its row in tables.ALU: the operand list says which field each written
 operand fills and what it may hold; the modifier mask says which modifier bits exist.

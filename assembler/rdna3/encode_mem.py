@@ -1,4 +1,4 @@
-"""Encode the memory families: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF."""
+"""Encode the memory families: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, and LDSDIR / EXP."""
 import re
 
 from .constants import parse_number
