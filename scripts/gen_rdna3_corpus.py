@@ -340,6 +340,18 @@ lds_param_load v20, attr5.z wait_vdst:3
 lds_direct_load v20 wait_vdst:3
 v_interp_p10_f32 v20, -v40, v60, v80 clamp wait_exp:5
 v_interp_p2_f32 v0, v1, v2, v3
+v_fma_f32_e64_dpp v0, v1, v2, 1.0 dpp8:[0,1,2,3,4,5,6,7]
+v_cndmask_b32_e64_dpp v0, v1, v2, s4 dpp8:[0,1,2,3,4,5,6,7]
+v_fma_f32 v0, s1, s1, s1
+v_fma_f32 v0, s1, 0x1234, v3
+v_fma_f32 v0, 0x1234, 0x1234, v2
+v_div_fmas_f32 v0, s1, v2, v3
+v_add_co_ci_u32_e64 v0, s0, s1, v2, s4
+v_fma_f32 v0, vcc_lo, s1, v3
+v_dual_cndmask_b32 v11, s84, v249 :: v_dual_mul_f32 v94, v38, v136
+v_dual_mul_f32 v11, s84, v249 :: v_dual_mul_f32 v94, s85, v136
+v_mad_u64_u32 v[0:1], s2, s3, s4, v[2:3]
+v_cndmask_b32 v0, 0x1234, v1, s2
 """
 
 

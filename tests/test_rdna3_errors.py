@@ -39,6 +39,16 @@ from drivers.errors import AssemblerError
      r"VOPD src1 operands v2 and v6 must use different VGPR banks"),
     ("v_dual_add_nc_u32 v0, v1, v2 :: v_dual_mul_f32 v1, v4, v7", 1, 1,
      r"'v_dual_add_nc_u32' cannot be the first half of a VOPD pair"),
+    # the constant bus: at most two scalar values (SGPRs, literal) per VALU instruction
+    ("v_fma_f32 v0, s1, 0x1234, s2", 1, 27, r"v_fma_f32 reads 3 scalar values \(SGPRs, literal\) "
+                                          r"but gfx11 allows 2 \(constant bus\)"),
+    ("v_div_fmas_f32 v0, s1, v2, s3", 1, 28, r"v_div_fmas_f32 reads 3 scalar values"),
+    ("v_cndmask_b32_e64 v0, s1, s2, vcc_lo", 1, 31, r"reads 3 scalar values"),
+    ("v_lshlrev_b64 v[0:1], s0, s[2:3]", 1, 27, r"reads 2 scalar values .* allows 1"),
+    ("v_dual_cndmask_b32 v1, s4, v2 :: v_dual_mul_f32 v4, s5, v6", 1, 53,
+     r"VOPD pair reads 3 scalar values"),
+    ("v_add_f32_e64_dpp v0, v1, s2 dpp8:[0,1,2,3,4,5,6,7]", 1, 27,
+     r"src1 of the DPP form v_add_f32_e64_dpp must be a VGPR"),
     # labels and operand counts
     ("s_branch missing", 1, 10, r"undefined label 'missing'"),
     ("a:\na:", 2, 1, r"label 'a' redefined"),

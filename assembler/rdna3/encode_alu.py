@@ -197,6 +197,35 @@ DPP_WORDS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_share"
 
 
 _PLANS = {}
+_VALU = frozenset(("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P", "VINTERP"))
+_ONE_SCALAR = frozenset(("v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"))
+
+
+def _is_scalar(code):
+    """Operand codes that travel on the constant bus: SGPRs and the src_* specials."""
+    return code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 253
+
+
+def scalar_limit(fam, mnem, spec):
+    """(limit, implicit scalar reads) of a VALU form: gfx11 reads at most two scalar values
+    (distinct SGPRs and the literal) per instruction, one for the 64-bit shifts."""
+    if fam not in _VALU:
+        return None
+    base = mnem.rsplit("_e", 1)[0] if mnem.endswith(("_e32", "_e64")) else mnem
+    implicit = set()
+    if fam == "VOP2" and spec and spec[-1] == ("fixed", "vcc_lo"):
+        implicit.add(106)                  # v_cndmask_b32 / v_add_co_ci_u32 read vcc_lo
+    if base.startswith("v_div_fmas"):
+        implicit.add(106)
+    return (1 if base in _ONE_SCALAR else 2), implicit
+
+
+def check_constant_bus(limit, scalars, lit, mnem, col):
+    limit, implicit = limit
+    n = len(scalars | implicit) + (lit is not None)
+    if n > limit:
+        raise SyntaxErr("%s reads %d scalar values (SGPRs, literal) but gfx11 allows %d (constant "
+                        "bus)" % (mnem, n, limit), col)
 
 
 def _plan(fam, op, entry, mnem):
@@ -225,7 +254,7 @@ def _plan(fam, op, entry, mnem):
                               s[4] if s[2] == "v" else 256))
             else:
                 items.append((1, flo, s[2], s[3], s[4], None))
-    return base, size, items
+    return base, size, items, scalar_limit(fam, mnem, spec)
 
 
 def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
@@ -271,8 +300,9 @@ def encode_plain_tokens(plan, toks, mnem):
 
 def _encode_plain(plan, ops, mnem):
     """Fast path: registers and constants only; None sends the statement to the general path."""
-    word, size, items = plan
+    word, size, items, limit = plan
     lit = None
+    scalars = set()
     for (kind, flo, a, b, c, d), (tok, col) in zip(items, ops):
         if kind == 0:
             word |= reg_operand(tok, col, a, b, c, d, "operand", mnem) << flo
@@ -280,6 +310,8 @@ def _encode_plain(plan, ops, mnem):
             if not tok or tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):
                 return None
             code, l, _, _, _ = source_operand(tok, col, a, b, c, "operand", mnem)
+            if code < 256 and _is_scalar(code):
+                scalars.add(code)
             word |= code << flo
             if l is not None:
                 if lit is not None and lit != l:
@@ -287,6 +319,8 @@ def _encode_plain(plan, ops, mnem):
                 lit = l
         elif tok != a:
             return None
+    if limit is not None:
+        check_constant_bus(limit, scalars, lit, mnem, 0)
     out = word.to_bytes(size, "little")
     return out if lit is None else out + lit.to_bytes(4, "little")
 
@@ -319,6 +353,8 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
             raise SyntaxErr("%s needs %s controls" % (mnem, variant), ctx.mnem_end)
     dppword = 0
     nsrc = 0
+    scalars = set()
+    bus_col = ctx.mnem_end
 
     def setf(name, v):
         nonlocal word
@@ -363,6 +399,11 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
                 if lit is not None and lit != l:
                     raise SyntaxErr("only one unique literal constant is allowed in %s" % mnem, col)
                 lit = l
+            if code < 256 and _is_scalar(code):
+                scalars.add(code)
+                bus_col = col
+            if dpp is not None and role == "src1" and (vop3 or vop3p) and code < 256:
+                raise SyntaxErr("src1 of the DPP form %s must be a VGPR" % mnem, col)
             setf(role, code)
             if neg or abs_ or sext:
                 if vinterp:
@@ -418,6 +459,9 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
             if v > 0xFF:
                 raise SyntaxErr("message id %d does not fit s_sendmsg_rtn" % v, col)
             setf("ssrc0", v)
+    limit = scalar_limit(fam, mnem, spec)
+    if limit is not None:
+        check_constant_bus(limit, scalars, lit, mnem, bus_col)
     # instruction modifiers
     for m, c in mods:
         name, _, val = m.partition(":")
@@ -547,6 +591,12 @@ def encode_vopd(x, y, xops, yops, ctx, cols):
                 lit = l
         regs[side] = r
     X, Y = regs["X"], regs["Y"]
+    scalars = {r["src0"][0] for r in (X, Y) if _is_scalar(r["src0"][0])}
+    if "v_dual_cndmask_b32" in (x[1][0], y[1][0]):
+        scalars.add(106)                                   # cndmask reads vcc_lo
+    if len(scalars) + (lit is not None) > 2:
+        raise SyntaxErr("VOPD pair reads %d scalar values (SGPRs, literal) but gfx11 allows 2 "
+                        "(constant bus)" % (len(scalars) + (lit is not None)), Y["src0"][1])
     # register bank rules of the dual-issue VALU: operands in the same position must sit in
     # different VGPR banks (register number % 4); the accumulators' src2 is their vdst
     if X["vdst"][0] & 1 == Y["vdst"][0] & 1:
