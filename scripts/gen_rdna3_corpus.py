@@ -352,6 +352,8 @@ v_dual_cndmask_b32 v11, s84, v249 :: v_dual_mul_f32 v94, v38, v136
 v_dual_mul_f32 v11, s84, v249 :: v_dual_mul_f32 v94, s85, v136
 v_mad_u64_u32 v[0:1], s2, s3, s4, v[2:3]
 v_cndmask_b32 v0, 0x1234, v1, s2
+v_dual_fmamk_f32 v20, v1, 0x1, v2 :: v_dual_fmamk_f32 v21, v6, 0x1, v5
+v_dual_mul_f32 v20, v1, v2 :: v_dual_mul_f32 v21, v6, v4
 """
 
 

@@ -333,7 +333,10 @@ def learn_types(entries):
             out.setdefault((fam, op, i), []).append(("I", code))
     for (fam, op, i), outcomes in out.items():
         e = entries[(fam, op)]
-        e["ops"][i] = e["ops"][i][:4] + (classify_type(outcomes),)
+        dtype = classify_type(outcomes)
+        if any(o[0] == "lit" for o in e["ops"]) and e["mnem"].endswith("_f16"):
+            dtype = "f16"        # v_fmaak/fmamk_f16: a second literal cannot be probed; K is f16
+        e["ops"][i] = e["ops"][i][:4] + (dtype,)
         e.setdefault("sig", []).append(outcomes)
 
 

@@ -37,6 +37,8 @@ from drivers.errors import AssemblerError
      r"VOPD src0 operands v1 and v5 must use different VGPR banks"),
     ("v_dual_mul_f32 v0, v1, v2 :: v_dual_mul_f32 v1, v4, v6", 1, 53,
      r"VOPD src1 operands v2 and v6 must use different VGPR banks"),
+    ("v_dual_fmamk_f32 v20, v1, 0x1, v2 :: v_dual_fmamk_f32 v21, v6, 0x1, v4", 1, 69,
+     r"VOPD src2 operands v2 and v4 must use different VGPR banks \(both % 2 == 0\)"),
     ("v_dual_add_nc_u32 v0, v1, v2 :: v_dual_mul_f32 v1, v4, v7", 1, 1,
      r"'v_dual_add_nc_u32' cannot be the first half of a VOPD pair"),
     # the constant bus: at most two scalar values (SGPRs, literal) per VALU instruction

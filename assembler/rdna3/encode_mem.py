@@ -2,7 +2,7 @@
 import re
 
 from .constants import parse_number
-from .encode_alu import reg_operand, source_operand
+from .encode_alu import not_on_gfx11, reg_operand, source_operand
 from .formats import ENCODING_BITS, FORMATS
 from .syntax import SyntaxErr
 from .tables import ACCEPT, BUF_FORMAT_NAMES, MEM
@@ -53,6 +53,11 @@ def _swizzle(text, col):
     raise SyntaxErr("malformed swizzle %r" % text, col)
 
 
+def _smem_lo(mnem):
+    """Buffer loads and ATC probes take only unsigned 20-bit offsets."""
+    return 0 if mnem.startswith(("s_buffer_", "s_atc_probe_buffer")) else -0x100000
+
+
 def _scaled(tok, col, s, shift, role, mnem):
     """sbase/srsrc fields count SGPR pairs/quads."""
     code = reg_operand(tok, col, "s", s[3], None, 0, role, mnem)
@@ -92,6 +97,8 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             flags[key] = (val, c)
         else:
             raise SyntaxErr("unknown modifier %r for %s" % (m, mnem), c)
+    if "tfe" in flags and "store" in mnem:
+        raise SyntaxErr("tfe has no meaning for the store %s" % mnem, flags["tfe"])
     for k in flags:
         if k in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen"):
             w.set(k, 1)
@@ -109,14 +116,18 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             if s[0] == "imm":
                 w.set("sdata", _num(tok, col, "s_atc_probe mode", 0, 127))
             elif role == "sdata":
+                if tok == "null" and s[3] > 2:
+                    raise SyntaxErr("null can receive at most a 64-bit load", col)
                 w.set("sdata", reg_operand(tok, col, "s", s[3], s[4], 0, role, mnem))
             elif role == "sbase":
+                if tok == "null" and s[3] == 4:
+                    raise SyntaxErr("the buffer resource of %s must be 4 SGPRs, not null" % mnem, col)
                 w.set("sbase", _scaled(tok, col, s, 1, role, mnem))
             else:
                 num = parse_number(tok)
                 if num is not None and not num[1] and "offset" not in flags:
                     w.set("soffset", 124)
-                    w.set("offset", _num(tok, col, "SMEM offset", -0x100000, 0xFFFFF))
+                    w.set("offset", _num(tok, col, "SMEM offset", _smem_lo(mnem), 0xFFFFF))
                 else:
                     code, lit, *_ = source_operand(tok, col, 1, "b32", s[4], "soffset", mnem)
                     w.set("soffset", code)
@@ -153,16 +164,21 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
                         raise SyntaxErr("a VGPR address of %s needs offen or idxen" % mnem, col)
                     w.set("vaddr", reg_operand(tok, col, "v", n, None, 256, role, mnem))
             elif role == "srsrc":
+                if tok == "null":
+                    raise SyntaxErr("the buffer resource of %s must be 4 SGPRs, not null" % mnem, col)
                 w.set("srsrc", _scaled(tok, col, s, 2, role, mnem))
             else:
                 code, lit, *_ = source_operand(tok, col, 1, "b32", s[4], "soffset", mnem)
+                not_on_gfx11(code, tok, col, fam)
+                if lit is not None:
+                    raise SyntaxErr("soffset of %s cannot be a literal constant" % mnem, col)
                 w.set("soffset", code)
     for key in ("offset", "offset0", "offset1", "format"):
         if key not in flags:
             continue
         val, c = flags[key]
         if fam == "SMEM" and key == "offset":
-            w.set("offset", _num(val, c, "SMEM offset", -0x100000, 0xFFFFF))
+            w.set("offset", _num(val, c, "SMEM offset", _smem_lo(mnem), 0xFFFFF))
         elif fam == "DS":
             if key == "offset":
                 v = _swizzle(val, c) if mnem == "ds_swizzle_b32" else _num(val, c, "DS offset", 0, 0xFFFF)
@@ -209,7 +225,7 @@ def encode_export(mnem, ops, mods, ctx):
         w.set("vdst", reg_operand(ops[0][0], ops[0][1], "v", 1, None, 256, "vdst", mnem))
         if want == 2:
             m = re.match(r"^attr(\d+)\.([xyzw])$", ops[1][0])
-            if not m or int(m.group(1)) > 63:
+            if not m or int(m.group(1)) > 32:
                 raise SyntaxErr("expected an attribute like attr0.x, got %r" % ops[1][0], ops[1][1])
             w.set("attr", int(m.group(1)))
             w.set("attr_chan", "xyzw".index(m.group(2)))
