@@ -140,6 +140,19 @@ def encode_line(text, col0, ctx):
     hit = _STMT_CACHE.get(text)
     if hit is not None:
         return hit, ()
+    mnem, _, rest = text.partition(" ")
+    fast = FAST.get(mnem)
+    if fast is not None and "(" not in rest and ":[" not in rest and "\t" not in text:
+        # plain ALU statement: bare operand strings, no column bookkeeping
+        toks = [p.strip() for p in rest.split(",")] if rest else []
+        if not toks or " " not in toks[-1]:
+            for fam, op, entry in fast:
+                plan = plain_plan(fam, op, entry, mnem)
+                if plan is not None:
+                    enc = encode_plain_tokens(plan, toks, mnem)
+                    if enc is not None:
+                        _STMT_CACHE[text] = enc
+                        return enc, ()
     if "::" in text:
         return _encode_vopd(text, col0, ctx), []
     mnem = text.partition(" ")[0]
@@ -156,19 +169,6 @@ def encode_line(text, col0, ctx):
         hint = "; did you mean %s?" % ", ".join(near) if near else ""
         raise SyntaxErr("unknown instruction %r%s" % (mnem, hint), col0)
     mode = IMM_MODE[mnem]
-    fast = FAST.get(mnem)
-    if fast is not None:
-        rest = text[len(mnem):]
-        if "(" not in rest and ":[" not in rest:
-            toks = [p.strip() for p in rest.split(",")] if rest else []
-            if not toks or (" " not in toks[-1] and "\t" not in toks[-1]):
-                for fam, op, entry in fast:
-                    plan = plain_plan(fam, op, entry, mnem)
-                    if plan is not None:
-                        enc = encode_plain_tokens(plan, toks, mnem)
-                        if enc is not None:
-                            _STMT_CACHE[text] = enc
-                            return enc, ()
     if not mode:
         rest = text[len(mnem):]
         if "(" not in rest and ":[" not in rest and "| " not in rest and " |" not in rest:
@@ -267,16 +267,18 @@ def _assemble_program(text, source):
                 if raw.strip().split()[:1] == [block_end]:
                     block_end = None
                 continue
-            line = _strip_comment(raw)
+            line = _strip_comment(raw) if (";" in raw or "/" in raw) else raw
             stripped = line.strip()
             if not stripped:
                 continue
-            col = len(line) - len(line.lstrip())
+            col = line.index(stripped[0])
             # labels: "name:" (several may precede a statement)
-            while ":" in stripped:
-                head = stripped.split(None, 1)[0] if stripped else ""
-                if head.endswith(":") and len(head) > 1 and ":" not in head[:-1] and \
-                        (head[0].isalpha() or head[0] in "_.$"):
+            while True:
+                i = stripped.find(":")
+                if i <= 0 or (i + 1 < len(stripped) and stripped[i + 1] not in " \t"):
+                    break
+                head = stripped[:i + 1]
+                if " " not in head and "\t" not in head and (head[0].isalpha() or head[0] in "_.$"):
                     name = head[:-1]
                     if not in_text:
                         directives.append((lineno, head))     # a data label of another section

@@ -285,7 +285,7 @@ def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
             plan = _PLANS[key] = _plan(fam, op, entry, mnem)
         if plan is not None and len(ops) == len(plan[2]):
             try:
-                out = _encode_plain(plan, ops, mnem)
+                out = _encode_plain(plan, [t for t, _ in ops], mnem)
             except SyntaxErr:
                 out = None            # the general path words the error for this operand
             if out is not None:
@@ -306,27 +306,31 @@ def encode_plain_tokens(plan, toks, mnem):
     if len(toks) != len(plan[2]):
         return None
     try:
-        return _encode_plain(plan, [(t, 0) for t in toks], mnem)
+        return _encode_plain(plan, toks, mnem)
     except SyntaxErr:
         return None
 
 
-def _encode_plain(plan, ops, mnem):
-    """Fast path: registers and constants only; None sends the statement to the general path."""
+def _encode_plain(plan, toks, mnem):
+    """Fast path on bare operand strings: registers and constants only; None sends the statement
+    to the general path (which also words any error with its column)."""
     word, size, items, limit = plan
     lit = None
-    scalars = set()
-    for (kind, flo, a, b, c, d), (tok, col) in zip(items, ops):
+    scalars = None
+    for (kind, flo, a, b, c, d), tok in zip(items, toks):
         if kind == 0:
-            word |= reg_operand(tok, col, a, b, c, d, "operand", mnem) << flo
+            word |= reg_operand(tok, 0, a, b, c, d, "operand", mnem) << flo
         elif kind == 1:
             if not tok or tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):
                 return None
-            code, l, _, _, _ = source_operand(tok, col, a, b, c, "operand", mnem)
-            if code in _NOT_ON_GFX11:
-                return None                            # the general path decides
-            if code < 256 and _is_scalar(code):
-                scalars.add(code)
+            code, l, _, _, _ = source_operand(tok, 0, a, b, c, "operand", mnem)
+            if code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 254:
+                if code in _NOT_ON_GFX11:
+                    return None                        # the general path decides
+                if scalars is None:
+                    scalars = {code}
+                else:
+                    scalars.add(code)
             word |= code << flo
             if l is not None:
                 if lit is not None and lit != l:
@@ -334,8 +338,8 @@ def _encode_plain(plan, ops, mnem):
                 lit = l
         elif tok != a:
             return None
-    if limit is not None:
-        check_constant_bus(limit, scalars, lit, mnem, 0)
+    if limit is not None and (scalars is not None or lit is not None or limit[1]):
+        check_constant_bus(limit, scalars or set(), lit, mnem, 0)
     out = word.to_bytes(size, "little")
     return out if lit is None else out + lit.to_bytes(4, "little")
 
