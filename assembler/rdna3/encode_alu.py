@@ -317,13 +317,20 @@ def _encode_plain(plan, toks, mnem):
     word, size, items, limit = plan
     lit = None
     scalars = None
+    reg_cache, src_cache = _REG_CACHE, _SRC_CACHE
     for (kind, flo, a, b, c, d), tok in zip(items, toks):
         if kind == 0:
-            word |= reg_operand(tok, 0, a, b, c, d, "operand", mnem) << flo
+            v = reg_cache.get((tok, a, b, c, d))
+            if v is None:
+                v = reg_operand(tok, 0, a, b, c, d, "operand", mnem)
+            word |= v << flo
         elif kind == 1:
             if not tok or tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):
                 return None
-            code, l, _, _, _ = source_operand(tok, 0, a, b, c, "operand", mnem)
+            r = src_cache.get((tok, a, b, c))
+            if r is None:
+                r = source_operand(tok, 0, a, b, c, "operand", mnem)
+            code, l = r[0], r[1]
             if code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 254:
                 if code in _NOT_ON_GFX11:
                     return None                        # the general path decides
