@@ -14,19 +14,12 @@ from drivers.emu import UnknownTarget, make_kernel
 from drivers.emu.cards import CARDS, render_topology
 from drivers.emu.kfd_client import GTT, VRAM, KfdClient
 from drivers.errors import IoctlError
+from tests.test_emu_queues import SDMARing, hi, lo, sdma_copy, sdma_fence
 
 SDMA, COMPUTE = K.KFD_IOC_QUEUE_TYPE_SDMA, K.KFD_IOC_QUEUE_TYPE_COMPUTE
 COMPLETE = K.KFD_IOC_WAIT_RESULT_COMPLETE
 NODES = "/sys/devices/virtual/kfd/kfd/topology/nodes"
 NOTHING = {"processes": 0, "bos": 0, "queues": 0, "events": 0, "mappings": 0}
-
-
-def lo(v):
-    return v & 0xFFFFFFFF
-
-
-def hi(v):
-    return v >> 32
 
 
 def ptr(cdata):
@@ -35,30 +28,6 @@ def ptr(cdata):
 
 def props(kernel, path):
     return {k: int(v) for k, v in (line.split() for line in kernel.read_text(path).splitlines())}
-
-
-class SDMARing:
-    """An SDMA queue of one client's GPU and its byte write pointer."""
-
-    def __init__(self, c):
-        self.c, self.q = c, c.create_queue(SDMA)
-        self.ring = self.q.ring.view(np.uint32, 0, 1024)
-        self.wptr = 0
-
-    def submit(self, *packets):
-        for dw in [d for p in packets for d in p]:
-            self.ring[(self.wptr // 4) % self.ring.size] = dw
-            self.wptr += 4
-        self.q.pointers.view(np.uint64, self.q.wptr_offset, 1)[0] = self.wptr
-        self.c.ring_doorbell(self.q, self.wptr)
-
-
-def sdma_copy(dst, src, n):
-    return [1, n - 1, 0, lo(src), hi(src), lo(dst), hi(dst)]
-
-
-def sdma_fence(va, value):
-    return [5 | 3 << 16, lo(va), hi(va), value]
 
 
 def refused(c, name, err, match=None, **fields):
