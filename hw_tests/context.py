@@ -73,8 +73,7 @@ class Context:
         """Called after every stage that ran. On the virtual GPU a failed stage gets the reason the
         simulator stopped the queue; an instruction it cannot execute marks the simulator as the
         layer that blocks the stage (the kernels are checked against llvm-mc-19 by the tests)."""
-        gpu = getattr(self.kernel, "gpu", None)
-        error = getattr(gpu, "last_error", None)
+        error = getattr(self._virtual_gpu(), "last_error", None)
         if error is None or error == self._gpu_error_seen:
             return
         self._gpu_error_seen = error
@@ -82,6 +81,12 @@ class Context:
             result.note(f"virtual GPU: {error}")
             if "illegal instruction" in error and result.error is not None:
                 result.error.setdefault("layer", "drivers.emu.shader")
+
+    def _virtual_gpu(self):
+        """The emulated GPU behind the device under test (None on real hardware)."""
+        gpus = getattr(self.kernel, "gpus", ())
+        gpu_id = self.dev.gpu_id if self.dev is not None else None
+        return next((g for g in gpus if g.gpu_id == gpu_id), getattr(self.kernel, "gpu", None))
 
     def close(self):
         programs = self.shared.pop("programs", {})

@@ -253,3 +253,24 @@ def test_compare_names_the_first_differing_element():
         compare("v_add", np.array([0, 1, 7, 3], np.uint32), np.arange(4, dtype=np.uint32))
     with pytest.raises(CheckFailed, match=r"got \(3,\) x uint32, numpy has \(4,\) x uint32"):
         compare("short", np.arange(3, dtype=np.uint32), np.arange(4, dtype=np.uint32))
+
+
+def test_a_failed_stage_notes_the_error_of_the_virtual_gpu_under_test():
+    """On a two-GPU virtual machine, device amd:1's failures carry GPU 1's error, not GPU 0's."""
+    from types import SimpleNamespace
+
+    from hw_tests.context import Context
+    from hw_tests.runner import FAIL, StageResult
+    ctx = Context("amd:1", "gfx1100x2")
+    try:
+        ctx.open_device()
+        gpu0, gpu1 = ctx.kernel.gpus
+        gpu0.last_error = "illegal instruction at PC 0x100 on GPU 0"
+        gpu1.last_error = "illegal instruction at PC 0x200 on GPU 1"
+        result = StageResult(SimpleNamespace(name="valu_f32"))
+        result.status, result.error = FAIL, {"type": "CheckFailed", "message": "mismatch"}
+        ctx.after_stage(result.stage, result)
+        assert result.notes == ["virtual GPU: illegal instruction at PC 0x200 on GPU 1"]
+        assert result.error["layer"] == "drivers.emu.shader"
+    finally:
+        ctx.close()
