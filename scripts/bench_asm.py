@@ -56,11 +56,8 @@ def program(n, seed=1):
 
 def _cold():
     """Forget memoized operands and statements so every run pays the full price."""
-    from assembler.rdna3 import asm, encode_alu
-    asm._STMT_CACHE.clear()
-    encode_alu._SRC_CACHE.clear()
-    encode_alu._REG_CACHE.clear()
-    encode_alu._PLANS.clear()
+    from assembler.rdna3 import asm
+    asm.clear_caches()
 
 
 def best_of(runs, fn):

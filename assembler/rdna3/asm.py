@@ -5,9 +5,10 @@ from dataclasses import dataclass, field
 from drivers.errors import AssemblerError
 
 from .constants import parse_number
-from .encode_alu import (DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_plain_tokens, encode_vopd,
-                         plain_plan)
+from . import encode_alu as _alu, fastpath as _fast
+from .encode_alu import DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_vopd
 from .encode_mem import MEM_BY_NAME, encode_export, encode_mem
+from .fastpath import encoder
 from .syntax import SyntaxErr, split_instruction, split_top
 from .tables import ALIASES, ALU, LDSDIR_OPS
 
@@ -135,24 +136,24 @@ PLAIN = {name: [c for c in cands if c[4] is None] or cands for name, cands in IN
 _STMT_CACHE = {}
 
 
+def clear_caches():
+    """Forget every memoized statement, operand and compiled encoder (for cold timings)."""
+    _STMT_CACHE.clear()
+    _alu.clear_caches()
+    _fast.clear_caches()
+
+
 def encode_line(text, col0, ctx):
     """Encode one instruction statement -> (bytes, [(label, column)] fixups)."""
     hit = _STMT_CACHE.get(text)
     if hit is not None:
         return hit, ()
     mnem, _, rest = text.partition(" ")
-    fast = FAST.get(mnem)
-    if fast is not None and "(" not in rest and ":[" not in rest and "\t" not in text:
-        # plain ALU statement: bare operand strings, no column bookkeeping
-        toks = [p.strip() for p in rest.split(",")] if rest else []
-        if not toks or " " not in toks[-1]:
-            for fam, op, entry in fast:
-                plan = plain_plan(fam, op, entry, mnem)
-                if plan is not None:
-                    enc = encode_plain_tokens(plan, toks, mnem)
-                    if enc is not None:
-                        _STMT_CACHE[text] = enc
-                        return enc, ()
+    fast = encoder(mnem, INDEX, FAST)
+    if fast:
+        enc = fast(rest)
+        if enc is not None:
+            return enc, ()
     if "::" in text:
         return _encode_vopd(text, col0, ctx), []
     mnem = text.partition(" ")[0]
@@ -261,6 +262,16 @@ def _assemble_program(text, source):
     block_end = None
     in_text = True
     for lineno, raw in enumerate(text.splitlines(), 1):
+        if block_end is None and in_text:
+            # an unindented statement without comment or label: its compiled encoder, if any
+            mnem, _, rest = raw.partition(" ")
+            fast = encoder(mnem, INDEX, FAST)
+            if fast and ";" not in rest and "/" not in rest:
+                enc = fast(rest)
+                if enc is not None:
+                    lines.append((len(out), lineno, raw))
+                    out += enc
+                    continue
         try:
             if block_end is not None:
                 directives.append((lineno, raw.strip()))

@@ -293,22 +293,18 @@ def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
     return _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
 
 
+def clear_caches():
+    _REG_CACHE.clear()
+    _SRC_CACHE.clear()
+    _PLANS.clear()
+
+
 def plain_plan(fam, op, entry, mnem):
     key = (fam, op)
     plan = _PLANS.get(key, 0)
     if plan == 0:
         plan = _PLANS[key] = _plan(fam, op, entry, mnem)
     return plan
-
-
-def encode_plain_tokens(plan, toks, mnem):
-    """The fast path on bare operand strings (no columns); None when it does not apply."""
-    if len(toks) != len(plan[2]):
-        return None
-    try:
-        return _encode_plain(plan, toks, mnem)
-    except SyntaxErr:
-        return None
 
 
 def _encode_plain(plan, toks, mnem):
