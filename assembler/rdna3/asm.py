@@ -149,7 +149,7 @@ def encode_line(text, col0, ctx):
     if hit is not None:
         return hit, ()
     mnem, _, rest = text.partition(" ")
-    fast = encoder(mnem, INDEX, FAST)
+    fast = encoder(mnem, PLAIN, FAST)
     if fast:
         enc = fast(rest)
         if enc is not None:
@@ -265,7 +265,7 @@ def _assemble_program(text, source):
         if block_end is None and in_text:
             # an unindented statement without comment or label: its compiled encoder, if any
             mnem, _, rest = raw.partition(" ")
-            fast = encoder(mnem, INDEX, FAST)
+            fast = encoder(mnem, PLAIN, FAST)
             if fast and ";" not in rest and "/" not in rest:
                 enc = fast(rest)
                 if enc is not None:

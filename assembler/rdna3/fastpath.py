@@ -21,19 +21,20 @@ def clear_caches():
     _SLOTS.clear()
 
 
-def encoder(mnem, index, fast):
-    """The compiled encoder of `mnem` (False when it has none); built on first use."""
+def encoder(mnem, plain, fast):
+    """The compiled encoder of `mnem` (False when it has none); built on first use. `plain`:
+    mnemonic -> the forms the general path tries, in order; `fast`: their planned ALU forms."""
     fn = _ENCODERS.get(mnem)
     if fn is None:
-        if mnem not in index:
+        if mnem not in plain:
             return False
-        fn = _ENCODERS[mnem] = _compile(mnem, index[mnem], fast.get(mnem))
+        fn = _ENCODERS[mnem] = _compile(mnem, plain[mnem], fast.get(mnem))
     return fn
 
 
 def _compile(mnem, cands, plain):
     if plain is not None:
-        return _compile_alu(mnem, plain)
+        return _compile_alu(mnem, cands, plain)
     if len(cands) == 1 and cands[0][0] == "mem":
         _, seg, op, entry, _ = cands[0]
         if seg == "SMEM":
@@ -63,6 +64,11 @@ def _slot(key, resolve):
 
 # ---- ALU: the plans of encode_alu (registers and constants, no modifiers) ----
 
+def _negative_number(t):
+    """'-17', '-4.0', '-.5': a constant, where strip_source_mods sees no negation modifier."""
+    return t[:1] == "-" and (t[1:2].isdigit() or t[1:2] == ".")
+
+
 def _alu_slot(item, mnem):
     kind, flo, a, b, c, d = item
     if kind == 0:
@@ -71,7 +77,8 @@ def _alu_slot(item, mnem):
         return _slot(item, lambda t: 0 if t == a else _BAIL)
 
     def src(t):
-        if not t or t[0] in "-|ans" and (t[0] in "-|" or t.startswith(("neg(", "abs(", "sext("))):
+        if not t or t[0] in "-|ans" and (t[0] == "|" or t[0] == "-" and not _negative_number(t)
+                                          or t.startswith(("neg(", "abs(", "sext("))):
             return _BAIL                               # source modifiers: the general path
         r = source_operand(t, 0, a, b, c, "operand", mnem)
         code, lit = r[0], r[1]
@@ -125,7 +132,7 @@ def _alu_form(plan, mnem):
     return form
 
 
-def _compile_alu(mnem, plain):
+def _compile_alu(mnem, cands, plain):
     forms = []
     for fam, op, entry in plain:
         plan = plain_plan(fam, op, entry, mnem)
@@ -134,6 +141,7 @@ def _compile_alu(mnem, plain):
     if not forms:
         return False
     forms = tuple(forms)
+    first = _negative_form(mnem, cands, forms[0])
 
     def encode(rest):
         if "(" in rest or ":[" in rest or "\t" in rest:
@@ -141,12 +149,37 @@ def _compile_alu(mnem, plain):
         toks = rest.split(",") if rest else []
         if toks and " " in toks[-1].strip():
             return None                                # modifiers: the general path
+        if "-" in rest and any(_negative_number(t.strip()) for t in toks):
+            return first(toks) if first else None
         for form in forms:
             out = form(toks)
             if out is not None:
                 return out
         return None
     return encode
+
+
+def _negative_form(mnem, cands, form):
+    """The first form for statements with a negative constant ('-17'), or False. The general path
+    takes those statements to _encode_alu; the plan agrees with it on the first candidate when
+    that is a planned, non-VINTERP form and no SGPR destination is one gfx11 refuses."""
+    fam, op, entry, _ = cands[0][1:] if cands[0][0] == "alu" else (None,) * 4
+    plan = plain_plan(fam, op, entry, mnem) if fam is not None else None
+    if plan is None or fam == "VINTERP":
+        return False
+    _, _, items, _ = plan
+    sdst = [(_alu_slot(item, mnem)[0], i, item[1]) for i, item in enumerate(items)
+            if item[0] == 0 and item[2] == "s"]
+
+    def first(toks):
+        out = form(toks)
+        if out is None:
+            return None
+        for cache, i, flo in sdst:
+            if cache[toks[i]] >> flo in _NOT_ON_GFX11:
+                return None
+        return out
+    return first
 
 
 # ---- memory: SMEM loads, DS and GLOBAL without flags (encode_mem's rules, precomputed) ----
