@@ -1,13 +1,14 @@
 """Per-mnemonic encoders compiled once for the common statement shapes.
 
-Most statements are plain ALU forms (registers and constants) or simple loads and stores. For
-those, `encoder(mnem)` returns a function `rest -> bytes or None` that splits the operand text
+Most statements are plain ALU forms (registers and constants), VOP3 forms with source modifiers
+and clamp, VOPD pairs, or simple loads and stores. For those, `encoder(mnem)` returns a function `rest -> bytes or None` that splits the operand text
 itself and looks every operand up in a cache keyed by its raw text, so a statement costs a few
 dict lookups and ORs. None means "not this shape": the caller then takes the general path of
 asm.py, which also words every error, so these functions never raise and never decide an error.
 """
 from .constants import parse_number
-from .encode_alu import _NOT_ON_GFX11, SyntaxErr, plain_plan, reg_operand, source_operand
+from .encode_alu import (_ABS_BIT, _NEG_BIT, _NOT_ON_GFX11, _OMOD, _VOPD_ACCEPT, VOPD_X, VOPD_Y,
+                         SyntaxErr, plain_plan, reg_operand, source_operand, strip_source_mods)
 from .encode_mem import _SEG, _num, _scaled, _smem_lo
 from .formats import ENCODING_BITS, FORMATS
 
@@ -26,9 +27,12 @@ def encoder(mnem, plain, fast):
     mnemonic -> the forms the general path tries, in order; `fast`: their planned ALU forms."""
     fn = _ENCODERS.get(mnem)
     if fn is None:
-        if mnem not in plain:
+        if mnem in plain:
+            fn = _ENCODERS[mnem] = _compile(mnem, plain[mnem], fast.get(mnem))
+        elif mnem in VOPD_X:
+            fn = _ENCODERS[mnem] = _compile_vopd(mnem)
+        else:
             return False
-        fn = _ENCODERS[mnem] = _compile(mnem, plain[mnem], fast.get(mnem))
     return fn
 
 
@@ -142,20 +146,24 @@ def _compile_alu(mnem, cands, plain):
         return False
     forms = tuple(forms)
     first = _negative_form(mnem, cands, forms[0])
+    with_mods = _vop3_mods_form(mnem, cands)
 
     def encode(rest):
         if "(" in rest or ":[" in rest or "\t" in rest:
             return None
         toks = rest.split(",") if rest else []
         if toks and " " in toks[-1].strip():
-            return None                                # modifiers: the general path
+            return with_mods(toks) if with_mods else None
         if "-" in rest and any(_negative_number(t.strip()) for t in toks):
-            return first(toks) if first else None
-        for form in forms:
-            out = form(toks)
-            if out is not None:
-                return out
-        return None
+            out = first(toks) if first else None
+        else:
+            for form in forms:
+                out = form(toks)
+                if out is not None:
+                    return out
+        if out is None and with_mods:
+            return with_mods(toks)                     # -v1, |v2|: what _encode_alu would do
+        return out
     return encode
 
 
@@ -180,6 +188,195 @@ def _negative_form(mnem, cands, form):
                 return None
         return out
     return first
+
+
+def _vop3_mods_form(mnem, cands):
+    """For a mnemonic whose only form is VOP3/VOP3SD (the _e64 spellings): statements with
+    -x, |x| sources and clamp / mul:2 / mul:4 / div:2, encoded the way _encode_alu does; False
+    for other mnemonics. None from the returned function: the general path decides."""
+    if len(cands) != 1 or cands[0][0] != "alu" or cands[0][1] not in ("VOP3", "VOP3SD"):
+        return False
+    _, fam, op, entry, _ = cands[0]
+    plan = plain_plan(fam, op, entry, mnem)
+    spec, mmask = entry[1], entry[4]
+    if plan is None or any(s[0] == "fixed" for s in spec):
+        return False
+    base, size, items, limit = plan
+    bus_limit, implicit = limit
+    can_clamp, can_omod = mmask >> 15 & 1, mmask >> 59 & 3
+    slots = []
+    for s, item in zip(spec, items):
+        if s[0] == "reg":
+            cache, miss = _alu_slot(item, mnem)
+            slots.append((cache, miss, item[1] if s[2] == "s" else -1))
+            continue
+        role, nregs, dtype, acc = s[1], s[2], s[3], s[4]
+        nb, ab = _NEG_BIT[role], _ABS_BIT[role]
+        neg_ok = dtype != "i32" and mmask >> nb & 1
+        flo = item[1]
+
+        def src(t, nregs=nregs, dtype=dtype, acc=acc, role=role, flo=flo):
+            code, lit, neg, abs_, sext = source_operand(t, 0, nregs, dtype, acc, role, mnem)
+            if sext or code in _NOT_ON_GFX11:
+                return _BAIL
+            scalar = code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 253
+            return code << flo, code if scalar else None, lit, neg, abs_
+        cache, miss = _slot(("vop3 src", flo, nregs, dtype, acc), src)
+        slots.append((cache, miss, (neg_ok, 1 << nb, mmask >> ab & 1, 1 << ab)))
+    slots = tuple(slots)
+    n = len(slots)
+
+    def form(toks):
+        if len(toks) != n or not n:
+            return None
+        words = toks[-1].split()
+        if not words:
+            return None
+        word = base
+        for m in words[1:]:
+            if m == "clamp" and can_clamp:
+                word |= 1 << 15
+            elif m in _OMOD and can_omod:
+                word |= _OMOD[m] << 59
+            else:
+                return None
+        lit = scalars = None
+        last = n - 1
+        for i, (cache, miss, info) in enumerate(slots):
+            tok = toks[i] if i != last else words[0]
+            v = cache.get(tok)
+            if v is None:
+                v = miss(tok)
+            if v is _BAIL:
+                return None
+            if info.__class__ is int:                  # a register destination
+                if info >= 0 and v >> info in _NOT_ON_GFX11:
+                    return None
+                word |= v
+                continue
+            bits, code, l, neg, abs_ = v
+            neg_ok, neg_bit, abs_ok, abs_bit = info
+            if neg:
+                if not neg_ok:
+                    return None
+                word |= neg_bit
+            if abs_:
+                if not abs_ok:
+                    return None
+                word |= abs_bit
+            word |= bits
+            if code is not None:
+                if scalars is None:
+                    scalars = {code}
+                else:
+                    scalars.add(code)
+            if l is not None:
+                if lit is not None and lit != l:
+                    return None
+                lit = l
+        if scalars is not None or lit is not None or implicit:
+            if len((scalars or set()) | implicit) + (lit is not None) > bus_limit:
+                return None
+        out = word.to_bytes(size, "little")
+        return out if lit is None else out + lit.to_bytes(4, "little")
+    return form
+
+
+# ---- VOPD: dual-issue pairs without literals (encode_vopd's rules, precomputed) ----
+
+def _vopd_half(mnem, spec):
+    """[(role, cache, miss)] of one half, or None when it takes a literal (fmaak, fmamk)."""
+    if any(s[0] == "lit" for s in spec):
+        return None
+    out = []
+    for s in spec:
+        if s[0] == "reg":
+            cache, miss = _slot(("VOPD", "v"),
+                                lambda t: reg_operand(t, 0, "v", 1, None, 256, "vdst", mnem))
+        else:
+            def src(t, dtype=s[3]):
+                inner, neg, abs_, sext = strip_source_mods(t, 0)
+                if neg or abs_ or sext:
+                    return _BAIL
+                return source_operand(inner, 0, 1, dtype, _VOPD_ACCEPT, "src0", mnem)[:2]
+            cache, miss = _slot(("VOPD", "src", s[3]), src)
+        out.append((s[1], cache, miss))
+    return out
+
+
+def _vopd_values(half, text):
+    toks = text.split(",")
+    if len(toks) != len(half):
+        return None
+    vals = {}
+    for (role, cache, miss), tok in zip(half, toks):
+        v = cache.get(tok)
+        if v is None:
+            v = miss(tok)
+        if v is _BAIL:
+            return None
+        vals[role] = v
+    return vals
+
+
+def _vopd_banks(mnem, vals):
+    """VGPR bank positions of one half: src0, vsrc1, and the accumulator's src2 (its vdst)."""
+    p = {}
+    if vals["src0"][0] >= 256:
+        p[0] = vals["src0"][0] - 256
+    if "vsrc1" in vals:
+        p[1] = vals["vsrc1"]
+    if mnem in ("v_dual_fmac_f32", "v_dual_dot2acc_f32_f16"):
+        p[2] = vals["vdst"]
+    return p
+
+
+def _compile_vopd(xm):
+    xop, (_, xspec) = VOPD_X[xm]
+    xhalf = _vopd_half(xm, xspec)
+    if xhalf is None:
+        return False
+    base = ENCODING_BITS["VOPD"][1] | xop << 22
+    yhalves = {}
+
+    def encode(rest):
+        left, sep, right = rest.partition("::")
+        if not sep or "(" in rest or "|" in rest or "\t" in rest:
+            return None
+        ym, _, yrest = right.strip().partition(" ")
+        y = yhalves.get(ym)
+        if y is None:
+            if ym not in VOPD_Y:
+                return None
+            yop, (_, yspec) = VOPD_Y[ym]
+            y = yhalves[ym] = (yop, _vopd_half(ym, yspec))
+        yop, yhalf = y
+        if yhalf is None:
+            return None
+        X, Y = _vopd_values(xhalf, left), _vopd_values(yhalf, yrest)
+        if X is None or Y is None:
+            return None
+        (xs, xl), (ys, yl) = X["src0"], Y["src0"]
+        if xl is not None and yl is not None and xl != yl:
+            return None
+        lit = xl if xl is not None else yl
+        scalars = {c for c in (xs, ys) if c < 128 and c != 124 or 235 <= c <= 239 or 251 <= c <= 253}
+        if "v_dual_cndmask_b32" in (xm, ym):
+            scalars.add(106)
+        if len(scalars) + (lit is not None) > 2 or X["vdst"] & 1 == Y["vdst"] & 1:
+            return None
+        px, py = _vopd_banks(xm, X), _vopd_banks(ym, Y)
+        for i in (0, 1, 2):
+            if i in px and i in py and px[i] % (2 if i == 2 else 4) == py[i] % (2 if i == 2 else 4):
+                return None
+        word = base | yop << 17 | X["vdst"] << 56 | (Y["vdst"] >> 1) << 49 | xs | ys << 32
+        if "vsrc1" in X:
+            word |= X["vsrc1"] << 9
+        if "vsrc1" in Y:
+            word |= Y["vsrc1"] << 41
+        out = word.to_bytes(8, "little")
+        return out if lit is None else out + lit.to_bytes(4, "little")
+    return encode
 
 
 # ---- memory: SMEM loads, DS and GLOBAL without flags (encode_mem's rules, precomputed) ----
