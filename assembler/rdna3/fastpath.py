@@ -1,10 +1,11 @@
 """Per-mnemonic encoders compiled once for the common statement shapes.
 
 Most statements are plain ALU forms (registers and constants), VOP3 forms with source modifiers
-and clamp, VOPD pairs, or simple loads and stores. For those, `encoder(mnem)` returns a function `rest -> bytes or None` that splits the operand text
-itself and looks every operand up in a cache keyed by its raw text, so a statement costs a few
-dict lookups and ORs. None means "not this shape": the caller then takes the general path of
-asm.py, which also words every error, so these functions never raise and never decide an error.
+and clamp, VOPD pairs, or simple loads and stores. For those, `encoder(mnem)` returns a function
+`rest -> bytes or None` that splits the operand text itself and looks every operand up in a
+cache keyed by its raw text, so a statement costs a few dict lookups and ORs. None means "not
+this shape": the caller then takes the general path of asm.py, which also words every error, so
+these functions never raise and never decide an error.
 """
 from .constants import parse_number
 from .encode_alu import (_ABS_BIT, _NEG_BIT, _NOT_ON_GFX11, _OMOD, _VOPD_ACCEPT, VOPD_X, VOPD_Y,
@@ -360,7 +361,8 @@ def _compile_vopd(xm):
         if xl is not None and yl is not None and xl != yl:
             return None
         lit = xl if xl is not None else yl
-        scalars = {c for c in (xs, ys) if c < 128 and c != 124 or 235 <= c <= 239 or 251 <= c <= 253}
+        scalars = {c for c in (xs, ys) if c < 128 and c != 124 or 235 <= c <= 239
+                   or 251 <= c <= 253}
         if "v_dual_cndmask_b32" in (xm, ym):
             scalars.add(106)
         if len(scalars) + (lit is not None) > 2 or X["vdst"] & 1 == Y["vdst"] & 1:
