@@ -62,6 +62,11 @@ from drivers.errors import AssemblerError
     ("v_add_f32 v0, v1, v2 bogus", 1, 22, r"unknown modifier 'bogus' for v_add_f32"),
     ("v_add_nc_u32_e64 v0, -v1, v2", 1, 22, r"operand src0 of v_add_nc_u32_e64 does not take a "
                                             r"negation modifier"),
+    # operands llvm-mc-19 refuses on gfx11, also as SGPR destinations of plain statements
+    ("v_cmp_eq_u32_e64 src_vccz, v1, v2", 1, 18, r"src_vccz is not available as an operand of a VOP3 "
+                                                r"instruction on gfx11"),
+    ("v_cmp_eq_u32_e64 src_execz, v1, -1", 1, 18, r"src_execz is not available"),
+    ("s_mov_b32 src_vccz, 1", 1, 11, r"operand sdst of s_mov_b32 cannot be src_vccz"),
     # symbolic immediates
     ("s_getreg_b32 s0, hwreg(HW_REG_FOO)", 1, 18, r"unknown hardware register 'HW_REG_FOO'"),
     ("s_sendmsg sendmsg(MSG_NOPE)", 1, 11, r"unknown message 'MSG_NOPE'"),

@@ -319,6 +319,8 @@ def _encode_plain(plan, toks, mnem):
             v = reg_cache.get((tok, a, b, c, d))
             if v is None:
                 v = reg_operand(tok, 0, a, b, c, d, "operand", mnem)
+            if a == "s" and v in _NOT_ON_GFX11:
+                return None                            # an SGPR destination gfx11 refuses: the general path says so
             word |= v << flo
         elif kind == 1:
             if not tok or tok[0] in "-|ans" and (tok[0] in "-|" or tok.startswith(("neg(", "abs(", "sext("))):

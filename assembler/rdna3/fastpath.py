@@ -77,7 +77,12 @@ def _negative_number(t):
 def _alu_slot(item, mnem):
     kind, flo, a, b, c, d = item
     if kind == 0:
-        return _slot(item, lambda t: reg_operand(t, 0, a, b, c, d, "operand", mnem) << flo)
+        def reg(t):
+            code = reg_operand(t, 0, a, b, c, d, "operand", mnem)
+            if a == "s" and code in _NOT_ON_GFX11:
+                return _BAIL                           # an SGPR destination gfx11 refuses: the general path says so
+            return code << flo
+        return _slot(item, reg)
     if kind == 2:
         return _slot(item, lambda t: 0 if t == a else _BAIL)
 
@@ -171,24 +176,12 @@ def _compile_alu(mnem, cands, plain):
 def _negative_form(mnem, cands, form):
     """The first form for statements with a negative constant ('-17'), or False. The general path
     takes those statements to _encode_alu; the plan agrees with it on the first candidate when
-    that is a planned, non-VINTERP form and no SGPR destination is one gfx11 refuses."""
+    that is a planned, non-VINTERP form (SGPR destinations gfx11 refuses bail in _alu_slot)."""
     fam, op, entry, _ = cands[0][1:] if cands[0][0] == "alu" else (None,) * 4
     plan = plain_plan(fam, op, entry, mnem) if fam is not None else None
     if plan is None or fam == "VINTERP":
         return False
-    _, _, items, _ = plan
-    sdst = [(_alu_slot(item, mnem)[0], i, item[1]) for i, item in enumerate(items)
-            if item[0] == 0 and item[2] == "s"]
-
-    def first(toks):
-        out = form(toks)
-        if out is None:
-            return None
-        for cache, i, flo in sdst:
-            if cache[toks[i]] >> flo in _NOT_ON_GFX11:
-                return None
-        return out
-    return first
+    return form
 
 
 def _vop3_mods_form(mnem, cands):
