@@ -41,6 +41,18 @@ CS_EN, USE_THREAD_DIMENSIONS, CS_W32_EN = 1 << 0, 1 << 5, 1 << 15
 BLOCKED = "blocked"
 
 
+def check_write_pointer(vm, q, target, rptr, ring_units, ring_text):
+    """A doorbell value must equal what the queue's wptr word says (a preempted queue resumes from
+    memory, so the two must agree) and lie within one ring of the read pointer."""
+    published = vm.u64(q.wptr_va)
+    if target > published:
+        raise PacketError(f"doorbell write pointer {target} is past the write pointer {published} "
+                          f"in memory at 0x{q.wptr_va:x}")
+    if target < rptr or target - rptr > ring_units:
+        raise PacketError(f"doorbell write pointer {target} is behind the read pointer {rptr} "
+                          f"or more than the {ring_text} ring ahead of it")
+
+
 def compare(function, value, reference, mask):
     """WAIT_REG_MEM / POLL_REGMEM comparison; function 7 is reserved."""
     v = value & mask
@@ -296,13 +308,7 @@ class PM4Queue(PM4Engine):
         target = q.doorbell_value
         if target is None:
             return False
-        published = self.vm.u64(q.wptr_va)
-        if target > published:         # a preempted queue resumes from memory: the two must agree
-            raise PacketError(f"doorbell write pointer {target} is past the write pointer {published} "
-                              f"in memory at 0x{q.wptr_va:x}")
-        if target < self.rptr or target - self.rptr > n:
-            raise PacketError(f"doorbell write pointer {target} is behind the read pointer {self.rptr} "
-                              f"or more than the {n}-dword ring ahead of it")
+        check_write_pointer(self.vm, q, target, self.rptr, n, f"{n}-dword")
         progress = False
         while True:
             if self.frames:

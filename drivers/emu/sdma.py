@@ -9,7 +9,7 @@ import numpy as np
 
 from drivers.emu.faults import PacketError
 from drivers.emu.gpu import log
-from drivers.emu.pm4 import compare
+from drivers.emu.pm4 import check_write_pointer, compare
 
 NOP, COPY, WRITE, INDIRECT, FENCE, TRAP, SEM, POLL_REGMEM = 0, 1, 2, 4, 5, 6, 7, 8
 ATOMIC, CONST_FILL, TIMESTAMP, GCR_REQ = 10, 11, 13, 17
@@ -41,13 +41,7 @@ class SDMAQueue:
         ring_bytes = self.ring.size * 4
         if target % 4:
             raise PacketError(f"doorbell write pointer {target} is not a whole number of dwords")
-        published = self.vm.u64(q.wptr_va)
-        if target > published:         # a preempted queue resumes from memory: the two must agree
-            raise PacketError(f"doorbell write pointer {target} is past the write pointer {published} "
-                              f"in memory at 0x{q.wptr_va:x}")
-        if target < self.rptr or target - self.rptr > ring_bytes:
-            raise PacketError(f"doorbell write pointer {target} is behind the read pointer {self.rptr} "
-                              f"or more than the {ring_bytes}-byte ring ahead of it")
+        check_write_pointer(self.vm, q, target, self.rptr, ring_bytes, f"{ring_bytes}-byte")
         progress = False
         while self.rptr < target:
             pos = self.rptr // 4
