@@ -100,7 +100,7 @@ def decode(fam, word, data, offset):
                     if not (ACCEPT[s[4]] >> soff) & 1:
                         raise _invalid(data, offset, "operand soffset")
                     if soff == O.LITERAL:
-                        lit = _lit(data, end)
+                        lit = _lit(data, end, offset)
                         end += 4
                     ops.append(_source("soffset", soff, 1, "b32", lit))
                     if off:
@@ -178,9 +178,7 @@ def decode(fam, word, data, offset):
                 if not (ACCEPT[s[4]] >> soff) & 1:
                     raise _invalid(data, offset, "operand soffset")
                 if soff == O.LITERAL:
-                    lit = _lit(data, end)
-                    if lit is None:
-                        raise _invalid(data, offset, "truncated literal")
+                    lit = _lit(data, end, offset)
                     end += 4
                 ops.append(_source("soffset", soff, 1, "b32", lit))
         if fam == "MTBUF":
@@ -236,16 +234,12 @@ def decode_vopd(word, data, offset):
                 if code in (O.DPP8, O.DPP8FI, O.DPP16) or 209 <= code <= 232 or code == 249:
                     raise _invalid(data, offset, "operand src0")
                 if code == O.LITERAL and lit is None:
-                    lit = _lit(data, end)
-                    if lit is None:
-                        raise _invalid(data, offset, "truncated literal")
+                    lit = _lit(data, end, offset)
                     end += 4
                 ops.append(_source("src0", code, 1, s[3], lit))
             else:
                 if lit is None:
-                    lit = _lit(data, end)
-                    if lit is None:
-                        raise _invalid(data, offset, "truncated literal")
+                    lit = _lit(data, end, offset)
                     end += 4
                 ops.append(Operand("simm32", "literal", lit, 1, text="0x%x" % lit))
         halves.append(Instruction(mnem, "VOPD", g("opx" if side == "X" else "opy"), 0, ops, {},

@@ -113,9 +113,10 @@ def dpp16_text(ctl):
     return None
 
 
-def _lit(data, pos):
+def _lit(data, pos, offset, what="literal"):
+    """The dword after an instruction (literal constant, DPP control); a word cut short is invalid."""
     if pos + 4 > len(data):
-        return None
+        raise _invalid(data, offset, "truncated " + what)
     return int.from_bytes(data[pos:pos + 4], "little")
 
 
@@ -137,9 +138,7 @@ def _decode_alu(fam, op, entry, word, data, offset):
     src0 = (word >> fields["src0"][0]) & 0x1FF if "src0" in fields else None
     dpp = None
     if src0 in (O.DPP16, O.DPP8, O.DPP8FI) and (dpp16m if src0 == O.DPP16 else dpp8m):
-        ctl = _lit(data, end)
-        if ctl is None:
-            raise _invalid(data, offset, "truncated DPP word")
+        ctl = _lit(data, end, offset, "DPP word")
         end += 4
         if src0 == O.DPP16:
             ctext = dpp16_text((ctl >> 8) & 0x1FF)
@@ -179,9 +178,7 @@ def _decode_alu(fam, op, entry, word, data, offset):
                 raise _invalid(data, offset, "operand %s" % role)
             if code == O.LITERAL:
                 if lit is None:
-                    lit = _lit(data, end)
-                    if lit is None:
-                        raise _invalid(data, offset, "truncated literal")
+                    lit = _lit(data, end, offset)
                     end += 4
             o = _source(role, code, nregs, dtype, lit)
             if t16 and code >= 256:
@@ -243,9 +240,7 @@ def _decode_alu(fam, op, entry, word, data, offset):
             ops.append(Operand("implicit", "fixed", 106, 1, text=s[1]))
         elif kind == "lit":
             if lit is None:
-                lit = _lit(data, end)
-                if lit is None:
-                    raise _invalid(data, offset, "truncated literal")
+                lit = _lit(data, end, offset)
                 end += 4
             ops.append(Operand("simm32", "literal", lit, 1, text="0x%x" % lit))
         elif kind == "imm":
