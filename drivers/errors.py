@@ -1,26 +1,15 @@
-"""The one exception hierarchy shared by every driver, the assembler and the virtual GPU.
+"""The errors of the drivers and the virtual GPU, over the root hierarchy of assembler.errors.
 
 Each error names the thing that went wrong in the vendor's vocabulary (ioctl, errno, VA, PC,
 file and line) so a message is useful without a traceback.
 """
 import errno as _errno
 
-
-class GPUError(Exception):
-    """Base of every error this project raises on purpose."""
+from assembler.errors import AssemblerError, GPUError, MalformedInput  # noqa: F401 (re-exported)
 
 
 class DeviceNotFound(GPUError):
     """No usable device: the message says why (module not loaded, permissions, unsupported)."""
-
-
-class MalformedInput(GPUError):
-    """A file we parse (sysfs capture, code object, golden file) is not what it must be."""
-
-    def __init__(self, path, line, reason):
-        self.path, self.line, self.reason = path, line, reason
-        where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {reason}")
 
 
 class IoctlError(GPUError, OSError):
@@ -55,17 +44,6 @@ class GPUHang(GPUError):
         self.last_value, self.expected, self.in_flight = last_value, expected, in_flight
         msg = f"GPU hang: signal reached {last_value}, waiting for {expected}"
         super().__init__(msg + (f"; in flight: {in_flight}" if in_flight else ""))
-
-
-class AssemblerError(GPUError):
-    """Bad assembly source (or an undecodable word): line and column when there is a source."""
-
-    def __init__(self, reason, line=None, column=None, source=None):
-        self.reason, self.line, self.column, self.source = reason, line, column, source
-        where = ""
-        if line is not None:
-            where = f"{source + ':' if source else ''}{line}:{column if column is not None else 1}: "
-        super().__init__(where + reason)
 
 
 def _errno_text(err):

@@ -28,3 +28,22 @@ def test_runtime_dependencies_are_only_the_allowed_ones():
     deps = re.search(r"install_requires=\[(.*?)\]", setup, re.S).group(1)
     names = {re.match(r"[A-Za-z0-9_.-]+", d.strip().strip('"')).group(0) for d in deps.split(",") if d.strip()}
     assert names <= {"cffi", "numpy", "pyelftools", "capstone"}
+
+
+# Lower layers never import upper ones: the assemblers and the UAPI bindings are standalone.
+LAYERS = {"assembler": ("drivers", "tensor", "hw_tests"),
+          "kfd_ioctl": ("drivers", "tensor", "hw_tests", "assembler"),
+          "drivers": ("tensor", "hw_tests")}
+
+
+def test_lower_layers_never_import_upper_ones():
+    import pathlib
+    root = pathlib.Path(ROOT)
+    bad = []
+    for package, forbidden in LAYERS.items():
+        for path in sorted((root / package).rglob("*.py")):
+            for n, line in enumerate(path.read_text().splitlines(), 1):
+                m = re.match(r"\s*(?:from|import)\s+(\w+)", line)
+                if m and m.group(1) in forbidden:
+                    bad.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert not bad, "upper layer imported from a lower one:\n" + "\n".join(bad)

@@ -3,7 +3,7 @@ AMDHSA code objects, as a loader reads them (no LLVM needed)."""
 import argparse
 import sys
 
-from drivers.errors import GPUError
+from assembler.errors import GPUError
 
 from .directives import descriptor_directives
 from .elf_reader import load_code_object

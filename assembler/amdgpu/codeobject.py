@@ -12,7 +12,7 @@ source declares kernels. `program` needs three attributes:
 Kernel metadata comes from the `.amdgpu_metadata` block when there is one (kernels it does not
 mention get synthesized entries), otherwise it is synthesized from the directives.
 """
-from drivers.errors import AssemblerError, MalformedInput
+from assembler.errors import AssemblerError, MalformedInput
 
 from .directives import parse_directives
 from .elf_writer import CODE_ALIGN, KernelSpec, write_code_object

@@ -28,7 +28,7 @@ Every problem raises AssemblerError with the line, the column and the directive'
 import re
 from dataclasses import dataclass, field
 
-from drivers.errors import AssemblerError
+from assembler.errors import AssemblerError
 
 from .expr import ExprError, evaluate
 from .kernel_descriptor import (COMPUTE_PGM_RSRC1, COMPUTE_PGM_RSRC2, COMPUTE_PGM_RSRC3_GFX10_GFX11,

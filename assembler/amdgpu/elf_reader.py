@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from drivers.errors import MalformedInput
+from assembler.errors import MalformedInput
 
 from .elf_writer import (CODE_ALIGN, ELFOSABI_AMDGPU_HSA, EM_AMDGPU, ET_DYN, NT_AMDGPU_METADATA,
                          PF_X, PT_LOAD)

@@ -17,7 +17,7 @@ import struct
 from dataclasses import dataclass, fields as dc_fields
 from typing import NamedTuple
 
-from drivers.errors import MalformedInput
+from assembler.errors import MalformedInput
 
 KD_SIZE = 64
 KD_ALIGN = 64

@@ -9,7 +9,7 @@ amdhsa.kernels, a list of per-kernel maps (AMDGPUUsage "Code Object V3 Metadata"
 """
 from dataclasses import dataclass, field
 
-from drivers.errors import MalformedInput
+from assembler.errors import MalformedInput
 
 CODE_OBJECT_V5_VERSION = [1, 2]
 

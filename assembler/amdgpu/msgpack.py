@@ -11,7 +11,7 @@ returned as `Float32` (a float subclass) so that it is written back as float32.
 """
 import struct
 
-from drivers.errors import MalformedInput
+from assembler.errors import MalformedInput
 
 
 class Float32(float):

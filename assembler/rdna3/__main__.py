@@ -7,7 +7,7 @@
 import argparse
 import sys
 
-from drivers.errors import AssemblerError, GPUError
+from assembler.errors import AssemblerError, GPUError
 
 from . import assemble_program, decode
 

@@ -2,7 +2,7 @@
 import gc
 from dataclasses import dataclass, field
 
-from drivers.errors import AssemblerError
+from assembler.errors import AssemblerError
 
 from .constants import parse_number
 from . import encode_alu as _alu, fastpath as _fast

@@ -8,7 +8,7 @@ numbers, widths, constant codes, literal bits and source modifiers; instruction-
 import gc
 from dataclasses import dataclass, field
 
-from drivers.errors import AssemblerError
+from assembler.errors import AssemblerError
 
 from . import operands as O
 from .formats import FORMATS, UNSUPPORTED, family_of
