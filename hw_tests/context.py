@@ -80,7 +80,7 @@ class Context:
         if result.status == FAIL:
             result.note(f"virtual GPU: {error}")
             if "illegal instruction" in error and result.error is not None:
-                result.error.setdefault("layer", "drivers.emu.shader")
+                result.error.setdefault("layer", "drivers.emu.amd.shader")
 
     def _virtual_gpu(self):
         """The emulated GPU behind the device under test (None on real hardware)."""

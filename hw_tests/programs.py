@@ -45,7 +45,7 @@ def require_executor(ctx):
     """On the virtual GPU, dispatches need the wave simulator attached to it."""
     gpu = getattr(ctx.kernel, "gpu", None)
     if ctx.emulated and gpu is not None and getattr(gpu, "executor", None) is None:
-        raise LayerMissing("drivers.emu.shader", "no wave simulator is attached to the virtual GPU, so no "
+        raise LayerMissing("drivers.emu.amd.shader", "no wave simulator is attached to the virtual GPU, so no "
                            "kernel can run")
 
 

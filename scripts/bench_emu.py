@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assembler.amdgpu import KernelDescriptor, KernelSpec, write_code_object  # noqa: E402
 from assembler.rdna3 import assemble  # noqa: E402
 from drivers.emu import simulate  # noqa: E402
-from drivers.emu.shader import WaveExecutor  # noqa: E402
+from drivers.emu.amd.shader import WaveExecutor  # noqa: E402
 
 ANCHOR_WAVE_INSTR_PER_S = 1.0e6         # tinygrad Python emulator, warm (amd.md section 6)
 ANCHOR_LANE_OPS_PER_S = 33e6

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the KFD sysfs trees of the cards in drivers/emu/cards.py under tests/fixtures/topology/.
+"""Write the KFD sysfs trees of the cards in drivers/emu/amd/cards.py under tests/fixtures/topology/.
 
 Each tree looks like an extracted `tar c /sys/devices/virtual/kfd` plus a dev/ directory with
 stand-ins for /dev/kfd and /dev/dri/renderD128, so `python -m drivers.amd.probe --sysfs-root
@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from drivers.emu.cards import CARDS, render_topology  # noqa: E402
+from drivers.emu.amd.cards import CARDS, render_topology  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "topology")
 

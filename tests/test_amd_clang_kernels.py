@@ -8,7 +8,7 @@ Two executors run the dispatches:
   argument's bytes, applies the case's numpy reference and writes the outputs back through the
   VM. It proves the driver end to end for each kernel signature: metadata-driven kernarg
   packing, SDMA copies in and out, dispatch shape, signals and waits.
-* "simulator": the RDNA3 wave simulator (drivers.emu.shader) actually running the code.
+* "simulator": the RDNA3 wave simulator (drivers.emu.amd.shader) actually running the code.
 """
 import copy
 
@@ -54,11 +54,11 @@ def reference_executor(case, host_args, kernel):
 
 
 def simulator_executor(kernel):
-    """The wave simulator: the one the virtual GPU comes with, or drivers.emu.shader's."""
+    """The wave simulator: the one the virtual GPU comes with, or drivers.emu.amd.shader's."""
     if kernel.gpu.executor is not None:
         return kernel.gpu.executor
     try:
-        from drivers.emu.shader import WaveExecutor
+        from drivers.emu.amd.shader import WaveExecutor
     except ImportError:
         return None
     return WaveExecutor()

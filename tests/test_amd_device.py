@@ -410,7 +410,7 @@ def test_denied_render_node_is_device_not_found():
 
 @pytest.mark.parametrize("minor, enabled", [(13, False), (14, True)])
 def test_runtime_enable_only_from_abi_1_14(monkeypatch, minor, enabled):
-    import drivers.emu.kfd as emu_kfd
+    import drivers.emu.amd.kfd as emu_kfd
     monkeypatch.setattr(emu_kfd, "KFD_ABI_MINOR", minor)
     kernel = make_kernel("gfx1100")
     with AMDDevice(kernel=kernel) as d:
@@ -648,7 +648,7 @@ def test_dynamic_lds_replay_update_resizes(dev):
 
 
 def wave_simulator():
-    from drivers.emu.shader import WaveExecutor
+    from drivers.emu.amd.shader import WaveExecutor
     return WaveExecutor()
 
 

@@ -109,7 +109,7 @@ def test_a_buffer_of_a_device_that_closed_is_gone_from_the_peer(kernel):
 
 def test_a_kernel_on_b_writes_a_buffer_of_a(devs, kernel):
     """grid3d runs on GPU B's wave simulator; its first argument lives in GPU A's VRAM."""
-    from drivers.emu.shader import WaveExecutor
+    from drivers.emu.amd.shader import WaveExecutor
     a, b = devs
     kernel.gpus[1].executor = WaveExecutor()          # GPU A has no executor: nothing may run there
     grid, block = (3, 2, 1), (4, 2, 2)

@@ -14,7 +14,7 @@ from elftools.elf.elffile import ELFFile
 
 import kfd_ioctl as K
 from drivers.emu import make_kernel
-from drivers.emu.kfd_client import KfdClient
+from drivers.emu.amd.kfd_client import KfdClient
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CODE_OBJECTS = sorted(glob.glob(os.path.join(HERE, "clang_kernels", "*.hsaco")))

@@ -4,7 +4,7 @@ import pytest
 
 import kfd_ioctl as K
 from drivers.emu import make_kernel
-from drivers.emu.kfd_client import KfdClient
+from drivers.emu.amd.kfd_client import KfdClient
 
 PM4_OPCODES = [0x10, 0x15, 0x37, 0x3C, 0x3F, 0x40, 0x46, 0x49, 0x58, 0x76, 0x79, 0x99]
 SDMA_OPS = [0, 1, 2, 4, 5, 6, 8, 11, 13, 17, 0x3F]

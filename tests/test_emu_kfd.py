@@ -7,7 +7,7 @@ import pytest
 
 import kfd_ioctl as K
 from drivers.emu import make_kernel
-from drivers.emu.kfd_client import GTT, VRAM, KfdClient
+from drivers.emu.amd.kfd_client import GTT, VRAM, KfdClient
 from drivers.errors import IoctlError
 from drivers.kernel import MAP_PRIVATE
 

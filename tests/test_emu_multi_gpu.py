@@ -11,8 +11,8 @@ import kfd_ioctl as K
 from drivers.amd.probe import main as probe_main
 from drivers.amd.topology import read_topology
 from drivers.emu import UnknownTarget, make_kernel
-from drivers.emu.cards import CARDS, render_topology
-from drivers.emu.kfd_client import GTT, VRAM, KfdClient
+from drivers.emu.amd.cards import CARDS, render_topology
+from drivers.emu.amd.kfd_client import GTT, VRAM, KfdClient
 from drivers.errors import IoctlError
 from tests.test_emu_queues import SDMARing, hi, lo, sdma_copy, sdma_fence
 
@@ -271,7 +271,7 @@ def test_host_memory_gone_unmaps_a_userptr_from_every_gpu(ab, kernel):
 def test_vram_behind_a_small_bar_is_not_peer_accessible(monkeypatch):
     """Two RX 6900 XT without resizable BAR: amdgpu_device_is_peer_accessible says no, so
     amdkfd lists no p2p_links and refuses to map one's VRAM into the other (GTT still maps)."""
-    from drivers.emu import machine
+    from drivers.emu.amd import machine
     monkeypatch.setitem(machine.TARGETS, "gfx1030", "rx6900xt")
     k = make_kernel("gfx1030x2")
     assert props(k, f"{NODES}/1/properties")["p2p_links_count"] == 0

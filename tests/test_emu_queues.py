@@ -5,7 +5,7 @@ import pytest
 import kfd_ioctl as K
 from drivers.emu import make_kernel
 from drivers.emu.faults import IllegalInstruction, MemoryFault, ShaderHang
-from drivers.emu.kfd_client import GTT, KfdClient
+from drivers.emu.amd.kfd_client import GTT, KfdClient
 
 COMPUTE, AQL, SDMA = K.KFD_IOC_QUEUE_TYPE_COMPUTE, K.KFD_IOC_QUEUE_TYPE_COMPUTE_AQL, K.KFD_IOC_QUEUE_TYPE_SDMA
 COMPLETE, TIMEOUT = K.KFD_IOC_WAIT_RESULT_COMPLETE, K.KFD_IOC_WAIT_RESULT_TIMEOUT
@@ -597,7 +597,7 @@ def test_debug_2_prints_packets(c, pm4, capsys, monkeypatch):
 def test_an_endless_wait_says_what_it_waits_for(c, capsys, monkeypatch):
     import threading
     import time
-    from drivers.emu import events
+    from drivers.emu.amd import events
     monkeypatch.setattr(events, "STALL_WARNING", 0.02)
     ev = c.create_event()
     setter = threading.Timer(0.2, lambda: c.ioctl("SET_EVENT", event_id=ev.event_id))
@@ -667,7 +667,7 @@ def test_aql_ring_wraps_around(c):
 
 
 def test_an_ib_chain_that_loops_is_stopped(c, pm4, monkeypatch):
-    from drivers.emu import pm4 as pm4_module
+    from drivers.emu.amd import pm4 as pm4_module
     monkeypatch.setattr(pm4_module, "MAX_IB_PACKETS", 1000)
     hw = c.create_event(K.KFD_IOC_EVENT_HW_EXCEPTION)
     ib = c.alloc(4096)

@@ -1,4 +1,4 @@
-"""Every clang-19 validation kernel, run through drivers.emu.simulate, must match numpy."""
+"""Every clang-19 validation kernel, run through drivers.emu.amd.simulate, must match numpy."""
 import pytest
 
 from drivers.emu import simulate

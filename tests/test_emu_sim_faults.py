@@ -1,6 +1,6 @@
 """Faults the way the hardware reports them: the first faulting active lane's VA, the PC of an
 illegal instruction, the PC where an endless loop ran out of budget -- through
-drivers.emu.simulate and through a queue of the virtual GPU (KFD exception events)."""
+drivers.emu.amd.simulate and through a queue of the virtual GPU (KFD exception events)."""
 import struct
 
 import numpy as np
@@ -11,8 +11,8 @@ from drivers.amd.device import AMDDevice
 from drivers.amd.kernargs import Pointer
 from drivers.emu import LaunchError, make_kernel, simulate
 from drivers.emu.faults import IllegalInstruction, MemoryFault, ShaderHang
-from drivers.emu.shader import WaveExecutor
-from drivers.emu.simulate import CODE_VA
+from drivers.emu.amd.shader import WaveExecutor
+from drivers.emu.amd.simulate import CODE_VA
 from drivers.errors import GPUError, GPUFault
 from tests.test_emu_sim_helpers import (EXEC, code_object, endpgm, flat, program, s_mov, smem, sop1,
                                         sopp, v, vop2)

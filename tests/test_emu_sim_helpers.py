@@ -13,8 +13,8 @@ from assembler.amdgpu import KernelDescriptor, KernelSpec, write_code_object
 from assembler.rdna3.decoder import decode
 from assembler.rdna3.formats import put
 from assembler.rdna3.tables import ALU, MEM, VOPD
-from drivers.emu.dispatch import Dispatch
-from drivers.emu.shader import WaveExecutor
+from drivers.emu.amd.dispatch import Dispatch
+from drivers.emu.amd.shader import WaveExecutor
 from drivers.emu.vm import GpuVM
 
 CODE_VA = 0x10000

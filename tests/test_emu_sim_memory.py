@@ -168,7 +168,7 @@ def test_smem_loads_and_buffer_range():
 
 
 def test_flat_addresses_in_the_shared_aperture_reach_lds():
-    from drivers.emu.shader.operands import SHARED_APERTURE
+    from drivers.emu.amd.shader.operands import SHARED_APERTURE
     code = program(lane_offsets(2), s_mov(4, SHARED_APERTURE >> 32), vop1("v_mov_b32_e32", 2, 4),
                    vop2("v_add_nc_u32_e32", 3, LIT, v(0), 900),
                    flat("flat_store_b32", "FLAT", addr=1, data=3),
@@ -201,7 +201,7 @@ def test_barrier_exchanges_lds_between_the_waves_of_a_workgroup():
 
 
 def test_flat_atomics_follow_the_aperture():
-    from drivers.emu.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
+    from drivers.emu.amd.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
     code = program(vop1("v_mov_b32_e32", 1, const(8)), s_mov(4, SHARED_APERTURE >> 32), vop1("v_mov_b32_e32", 2, 4),
                    vop1("v_mov_b32_e32", 3, const(1)),
                    flat("flat_atomic_add_u32", "FLAT", vdst=5, addr=1, data=3, glc=1),      # LDS[8] += 1
@@ -289,8 +289,8 @@ def test_simulate_passes_dynamic_lds_as_an_offset_after_the_static_lds():
 
 
 def test_lds_bound_is_the_granule_rounded_allocation():
-    from drivers.emu.shader.launch import lds_allocation
-    from drivers.emu.dispatch import Dispatch
+    from drivers.emu.amd.shader.launch import lds_allocation
+    from drivers.emu.amd.dispatch import Dispatch
     d = Dispatch(source="test", code_va=0, rsrc1=0, rsrc2=2 << 15, rsrc3=0, user_sgprs=(),
                  grid_workgroups=(1, 1, 1), workgroup_size=(32, 1, 1), grid_size=(32, 1, 1),
                  lds_bytes=600, wave32=True, vm=None)

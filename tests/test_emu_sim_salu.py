@@ -5,9 +5,9 @@ import struct
 import numpy as np
 import pytest
 
-from drivers.emu.dispatch import Dispatch
+from drivers.emu.amd.dispatch import Dispatch
 from drivers.emu.faults import IllegalInstruction
-from drivers.emu.shader import WaveExecutor
+from drivers.emu.amd.shader import WaveExecutor
 from drivers.emu.vm import GpuVM
 from tests.test_emu_sim_helpers import (CODE_VA, DATA_VA, EXEC, const, endpgm, program, run_code, s_mov, smem,
                                         sop1, sop2, sopc, sopk, sopp)
@@ -263,8 +263,8 @@ def test_every_scalar_opcode_the_decoder_knows_is_implemented():
     from assembler.rdna3.decoder import decode
     from assembler.rdna3.formats import put
     from assembler.rdna3.tables import ALU
-    from drivers.emu.shader.executor import ValuEnv
-    from drivers.emu.shader.program import Program
+    from drivers.emu.amd.shader.executor import ValuEnv
+    from drivers.emu.amd.shader.program import Program
     refused = set()
     builder = Program(None, 32, ValuEnv())
     for fam in ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"):

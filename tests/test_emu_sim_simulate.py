@@ -1,4 +1,4 @@
-"""drivers.emu.simulate with code objects built by this project's assembler from source text,
+"""drivers.emu.amd.simulate with code objects built by this project's assembler from source text,
 including kernels whose metadata describes no arguments (an opaque kernarg segment)."""
 import numpy as np
 import pytest

@@ -6,7 +6,7 @@ import operator
 import numpy as np
 import pytest
 
-from drivers.emu.shader.valu import VALU
+from drivers.emu.amd.shader.valu import VALU
 from test_emu_sim_valu_util import f16_bits, f32_bits, f64_bits, flat, lanes, run
 
 NAN = float("nan")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from assembler.rdna3.tables import ALU
-from drivers.emu.shader.valu import VALU
+from drivers.emu.amd.shader.valu import VALU
 from test_emu_sim_valu_util import W, ctx
 
 # ops whose VOP3 op_sel names a destination half but whose result fills the whole register

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assembler.rdna3.tables import ALU
-from drivers.emu.shader.valu import VALU, Ctx
+from drivers.emu.amd.shader.valu import VALU, Ctx
 
 VECTOR_FAMILIES = ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
 

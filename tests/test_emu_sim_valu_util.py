@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from drivers.emu.shader.valu import VALU, Ctx, FloatMode
+from drivers.emu.amd.shader.valu import VALU, Ctx, FloatMode
 
 W = 2                    # two waves exercise the leading wave axis
 LANE = np.tile(np.arange(32, dtype=np.uint32), (W, 1))

@@ -5,7 +5,7 @@ import struct
 import numpy as np
 import pytest
 
-from drivers.emu.shader.valu import ValuOp
+from drivers.emu.amd.shader.valu import ValuOp
 from tests.test_emu_sim_helpers import (EXEC, LIT, VCC, const, dpp8, dpp16, endpgm, program, run_code,
                                         s_mov, sop2, sopk, vop1, vop2, vop3, vopc, vopd, v)
 
@@ -247,8 +247,8 @@ def test_m0_relative_vgpr_moves_per_wave():
 
 def test_every_vector_alu_opcode_the_decoder_knows_has_an_implementation():
     from assembler.rdna3.tables import ALU, VOPD
-    from drivers.emu.shader.valu import VALU
-    from drivers.emu.shader.vector import CORE_OPS, base_mnemonic
+    from drivers.emu.amd.shader.valu import VALU
+    from drivers.emu.amd.shader.vector import CORE_OPS, base_mnemonic
     names = {m for fam in ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
              for e in ALU[fam].values() for m in (e[0], e[5], e[6]) if m}
     names |= {e[0] for side in VOPD.values() for e in side.values()}
@@ -263,8 +263,8 @@ def test_wmma_register_tuples_reach_the_valu_library_intact():
     """v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]: the core hands the library the
     three 8-dword tuples as (W, 8, 32) and writes back all eight result registers."""
     from assembler.rdna3.formats import put
-    from drivers.emu.shader.executor import ValuEnv
-    from drivers.emu.shader.valu import VALU
+    from drivers.emu.amd.shader.executor import ValuEnv
+    from drivers.emu.amd.shader.valu import VALU
     from tests.test_emu_sim_helpers import opcode
     wmma = put("VOP3P", op=opcode("VOP3P", "v_wmma_f32_16x16x16_f16"), vdst=0, src0=v(8), src1=v(16),
                src2=v(0), opsel_hi=3, opsel_hi2=1).to_bytes(8, "little")

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from drivers.emu.dispatch import Dispatch
+from drivers.emu.amd.dispatch import Dispatch
 from drivers.emu.faults import IllegalInstruction, MemoryFault, ShaderHang
 from drivers.emu.vm import GpuVM
 from drivers.errors import GPUError, GPUFault

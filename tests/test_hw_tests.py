@@ -271,6 +271,6 @@ def test_a_failed_stage_notes_the_error_of_the_virtual_gpu_under_test():
         result.status, result.error = FAIL, {"type": "CheckFailed", "message": "mismatch"}
         ctx.after_stage(result.stage, result)
         assert result.notes == ["virtual GPU: illegal instruction at PC 0x200 on GPU 1"]
-        assert result.error["layer"] == "drivers.emu.shader"
+        assert result.error["layer"] == "drivers.emu.amd.shader"
     finally:
         ctx.close()

@@ -1,34 +1,18 @@
-"""Assemble a virtual machine behind the kernel seam: sysfs topology, /dev/kfd, render nodes.
+"""Emulation targets of every vendor, and the virtual machine behind the kernel seam for one.
 
-``make_kernel("gfx1100")`` returns a VirtualMachine (an EmulatedKernel) that looks like a host
-with one RX 7900 XTX; ``make_kernel("gfx1100", gpus=2)`` or the target ``"gfx1100x2"`` one with
-two of them on PCIe.  GPU k (1-based) is topology node k with its own gpu_id, PCI location and
-render node /dev/dri/renderD<127 + k>; one /dev/kfd serves them all.
-
-    kernel.gpus      the VirtualGPUs in node order (``executor``: the RDNA3 wave simulator by
-                     default, replaceable; ``live()`` counts per GPU)
-    kernel.gpu       the first of them
-    kernel.kfd       the machine's amdkfd
-    kernel.live()    what processes hold on the whole machine
-
-Targets, for ``--emulate`` and ``GPU_EMULATE``: ``gfx1100`` (one GPU) or ``gfx1100xN`` (N GPUs,
-1 <= N <= 8); anything else is an UnknownTarget naming what is accepted.
+``--emulate TARGET`` and ``GPU_EMULATE=TARGET`` name a target: ``gfx1100`` (one GPU) or
+``gfx1100xN`` (N identical GPUs).  Each vendor's virtual machine lives in its own package
+(``drivers.emu.amd``...) and declares ``TARGETS`` (target -> card), ``MAX_GPUS`` and
+``VirtualMachine(target, gpus)``; this module only finds the vendor of a target, so choosing a
+target never imports another vendor's emulator.  Anything unknown is an UnknownTarget that
+lists what is accepted.
 """
-import functools
+import importlib
 import os
 import re
-import threading
 
-from drivers.emu.cards import CARDS, MAX_GPUS, render_ip_discovery, render_topology
-from drivers.emu.gpu import VirtualGPU
-from drivers.emu.kernel import EmulatedKernel
-from drivers.emu.kfd import KfdDevice
-from drivers.emu.shader import WaveExecutor
-
-# Emulation targets -> the card whose topology the virtual machine reports.
-TARGETS = {"gfx1100": "rx7900xtx"}
-RENDER_MINOR = 128
-TOPOLOGY_NODES = "/sys/devices/virtual/kfd/kfd/topology/nodes"
+# Vendor package -> module with TARGETS, MAX_GPUS and VirtualMachine.
+VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine"}
 _MULTI = re.compile(r"(?P<target>.+)x(?P<count>[1-9][0-9]*)")
 
 
@@ -36,65 +20,44 @@ class UnknownTarget(ValueError):
     pass
 
 
+def _machines():
+    return {vendor: importlib.import_module(module) for vendor, module in VENDOR_MACHINES.items()}
+
+
+def targets():
+    """Every emulation target -> its vendor package name."""
+    return {t: vendor for vendor, m in _machines().items() for t in m.TARGETS}
+
+
 def _unknown(spec):
-    accepted = ", ".join(f"{t}, {t}xN" for t in TARGETS)
-    return UnknownTarget(f"unknown emulation target {spec!r}; available: {accepted} "
-                         f"(N = 1..{MAX_GPUS} GPUs)")
+    accepted = ", ".join(f"{t}, {t}xN (N = 1..{m.MAX_GPUS} GPUs)" for m in _machines().values() for t in m.TARGETS)
+    return UnknownTarget(f"unknown emulation target {spec!r}; available: {accepted}")
 
 
 def parse_target(spec):
-    """``"gfx1100"`` -> ("gfx1100", 1); ``"gfx1100x2"`` -> ("gfx1100", 2)."""
-    if spec in TARGETS:
-        return spec, 1
-    m = _MULTI.fullmatch(spec or "")
-    if m is None or m["target"] not in TARGETS or not 1 <= int(m["count"]) <= MAX_GPUS:
-        raise _unknown(spec)
-    return m["target"], int(m["count"])
-
-
-def card_for(target):
-    try:
-        return CARDS[TARGETS[target]]
-    except KeyError:
-        raise _unknown(target) from None
-
-
-class VirtualMachine(EmulatedKernel):
-    """A host with ``gpus`` identical GPUs of ``target`` behind one amdkfd."""
-
-    def __init__(self, target, gpus):
-        card = card_for(target)
-        files = render_topology(card, render_minor=RENDER_MINOR, gpus=gpus)
-        for k in range(gpus):
-            files.update(render_ip_discovery(card, render_minor=RENDER_MINOR + k))
-        super().__init__(files, {})
-        lock = threading.RLock()             # one CP thread runs every GPU's queues
-        self.gpus = [VirtualGPU(card, int(files[f"{TOPOLOGY_NODES}/{node}/gpu_id"]), node_id=node,
-                                target=target, lock=lock)
-                     for node in range(1, gpus + 1)]
-        for gpu in self.gpus:                # the RDNA3 wave simulator runs every dispatch
-            gpu.executor = WaveExecutor()
-        self.gpu = self.gpus[0]
-        self.kfd = KfdDevice(self, self.gpus)
-        self.devices["/dev/kfd"] = self.kfd.open_kfd
-        for k, gpu in enumerate(self.gpus):
-            self.devices[f"/dev/dri/renderD{RENDER_MINOR + k}"] = functools.partial(self.kfd.open_render, gpu)
-        self.target = target
-
-    def live(self):
-        return self.kfd.live()
+    """``"gfx1100"`` -> ("gfx1100", 1, machine module); ``"gfx1100x2"`` -> ("gfx1100", 2, ...)."""
+    machines = _machines()
+    for m in machines.values():
+        if spec in m.TARGETS:
+            return spec, 1, m
+    match = _MULTI.fullmatch(spec or "") if isinstance(spec, str) else None
+    if match:
+        for m in machines.values():
+            if match["target"] in m.TARGETS and 1 <= int(match["count"]) <= m.MAX_GPUS:
+                return match["target"], int(match["count"]), m
+    raise _unknown(spec)
 
 
 def make_kernel(target="gfx1100", gpus=None):
     """The virtual machine for ``target`` ("gfx1100" or "gfx1100xN"); ``gpus`` sets N directly."""
-    base, count = parse_target(target)
+    base, count, machine = parse_target(target)
     if gpus is not None:
-        if isinstance(gpus, bool) or not isinstance(gpus, int) or not 1 <= gpus <= MAX_GPUS:
-            raise ValueError(f"a virtual machine holds 1 to {MAX_GPUS} GPUs, not {gpus!r}")
+        if isinstance(gpus, bool) or not isinstance(gpus, int) or not 1 <= gpus <= machine.MAX_GPUS:
+            raise ValueError(f"a virtual machine holds 1 to {machine.MAX_GPUS} GPUs, not {gpus!r}")
         if count not in (1, gpus):
             raise ValueError(f"target {target!r} and gpus={gpus} disagree on the number of GPUs")
         count = gpus
-    return VirtualMachine(base, count)
+    return machine.VirtualMachine(base, count)
 
 
 def emulation_target(explicit=None):

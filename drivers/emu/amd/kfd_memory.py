@@ -20,9 +20,9 @@ import errno
 import kfd_ioctl as K
 from cffi import FFI
 
-from drivers.emu.gpu import DOORBELL_PAGE_SIZE
+from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE
 from drivers.emu.memory import PAGE_SIZE, HostMemory, UserMemory, host_range_mapped
-from drivers.emu.process import BufferObject, fail
+from drivers.emu.amd.process import BufferObject, fail
 
 _ffi = FFI()
 GPUVM_LIMIT = 1 << 47                      # 47-bit GPU virtual address space (gfx9+ user VAs)

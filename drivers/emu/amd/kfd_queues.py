@@ -16,13 +16,13 @@ import errno
 
 import kfd_ioctl as K
 
-from drivers.emu.aql import AQLQueue
-from drivers.emu.gpu import DOORBELL_PAGE_SIZE, DOORBELL_SIZE, Queue, log
-from drivers.emu.kfd_memory import KFD_MMAP_TYPE_DOORBELL, mmap_gpu_id, user_memory
+from drivers.emu.amd.aql import AQLQueue
+from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE, DOORBELL_SIZE, Queue, log
+from drivers.emu.amd.kfd_memory import KFD_MMAP_TYPE_DOORBELL, mmap_gpu_id, user_memory
 from drivers.emu.memory import PAGE_SIZE
-from drivers.emu.pm4 import PM4Queue
-from drivers.emu.process import fail
-from drivers.emu.sdma import SDMAQueue
+from drivers.emu.amd.pm4 import PM4Queue
+from drivers.emu.amd.process import fail
+from drivers.emu.amd.sdma import SDMAQueue
 
 ENOTSUPP = 524                         # the kernel-internal errno set_queue_properties_from_user returns
 MAX_QUEUES_PER_PROCESS = 1024          # KFD_MAX_NUM_OF_QUEUES_PER_PROCESS

@@ -16,14 +16,14 @@ import time
 
 import kfd_ioctl as K
 
-from drivers.emu.events import KFD_MMAP_TYPE_EVENTS
-from drivers.emu.gpu import DOORBELL_PAGE_SIZE, DoorbellPage, log
+from drivers.emu.amd.events import KFD_MMAP_TYPE_EVENTS
+from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE, DoorbellPage, log
 from drivers.emu.kernel import DeviceFile
-from drivers.emu.kfd_memory import (DRM_FILE_PAGE_OFFSET_START, KFD_MMAP_GPU_ID_SHIFT, KFD_MMAP_TYPE_DOORBELL,
+from drivers.emu.amd.kfd_memory import (DRM_FILE_PAGE_OFFSET_START, KFD_MMAP_GPU_ID_SHIFT, KFD_MMAP_TYPE_DOORBELL,
                                     KFD_MMAP_TYPE_MMIO, MemoryIoctls, user_memory)
-from drivers.emu.kfd_queues import QueueIoctls
+from drivers.emu.amd.kfd_queues import QueueIoctls
 from drivers.emu.memory import PAGE_SIZE, HostMemory
-from drivers.emu.process import KfdError, KfdProcess, fail
+from drivers.emu.amd.process import KfdError, KfdProcess, fail
 from drivers.kernel import MAP_PRIVATE, PROT_NONE, RealKernel
 
 KFD_ABI_MINOR = 18                      # the level of kfd_ioctl's declarations (RUNTIME_ENABLE: >= 1.14)

@@ -8,8 +8,8 @@ virtual machine does the same and tears everything down when the last descriptor
 """
 import errno
 
-from drivers.emu.events import EventTable
-from drivers.emu.gpu import DOORBELL_PAGE_SIZE, log
+from drivers.emu.amd.events import EventTable
+from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE, log
 from drivers.emu.memory import HostMemory, host_range_mapped
 from drivers.emu.vm import GpuVM
 

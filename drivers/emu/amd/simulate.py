@@ -17,10 +17,10 @@ import numpy as np
 
 from assembler.amdgpu import load_code_object
 from assembler.amdgpu.metadata import KernelArg
-from drivers.emu.aql import KD_USER_SGPRS, KD_WAVEFRONT_SIZE32
-from drivers.emu.dispatch import LDS_GRANULE, Dispatch
-from drivers.emu.shader.executor import WaveExecutor
-from drivers.emu.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
+from drivers.emu.amd.aql import KD_USER_SGPRS, KD_WAVEFRONT_SIZE32
+from drivers.emu.amd.dispatch import LDS_GRANULE, Dispatch
+from drivers.emu.amd.shader.executor import WaveExecutor
+from drivers.emu.amd.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
 from drivers.emu.vm import PAGE_SIZE, GpuVM
 from drivers.errors import GPUError
 

@@ -8,8 +8,8 @@ event mailbox followed by TRAP(int_context = event id) signals a KFD event.  Lay
 import numpy as np
 
 from drivers.emu.faults import PacketError
-from drivers.emu.gpu import log
-from drivers.emu.pm4 import check_write_pointer, compare
+from drivers.emu.amd.gpu import log
+from drivers.emu.amd.pm4 import check_write_pointer, compare
 
 NOP, COPY, WRITE, INDIRECT, FENCE, TRAP, SEM, POLL_REGMEM = 0, 1, 2, 4, 5, 6, 7, 8
 ATOMIC, CONST_FILL, TIMESTAMP, GCR_REQ = 10, 11, 13, 17

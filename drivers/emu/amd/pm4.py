@@ -10,9 +10,9 @@ import sys
 
 import numpy as np
 
-from drivers.emu.dispatch import LDS_GRANULE, Dispatch
+from drivers.emu.amd.dispatch import LDS_GRANULE, Dispatch
 from drivers.emu.faults import PacketError
-from drivers.emu.gpu import debug_level
+from drivers.emu.amd.gpu import debug_level
 
 NOP, DISPATCH_DIRECT, WRITE_DATA, WAIT_REG_MEM = 0x10, 0x15, 0x37, 0x3C
 INDIRECT_BUFFER, COPY_DATA, EVENT_WRITE, RELEASE_MEM = 0x3F, 0x40, 0x46, 0x49

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drivers.emu.faults import PacketError, ShaderHang
-from drivers.emu.gpu import log
+from drivers.emu.amd.gpu import log
 
 from .launch import (build_state, check_dispatch, lds_allocation, vgpr_count, waves_in, workgroup_extent,
                      workgroup_ids)

@@ -10,10 +10,10 @@ Layouts: amd.md §2.1-2.2.
 """
 import numpy as np
 
-from drivers.emu.dispatch import LDS_GRANULE, Dispatch
+from drivers.emu.amd.dispatch import LDS_GRANULE, Dispatch
 from drivers.emu.faults import PacketError
-from drivers.emu.gpu import log
-from drivers.emu.pm4 import BLOCKED, INDIRECT_BUFFER, PM4Engine
+from drivers.emu.amd.gpu import log
+from drivers.emu.amd.pm4 import BLOCKED, INDIRECT_BUFFER, PM4Engine
 
 PACKET_SIZE = 64
 VENDOR_SPECIFIC, INVALID, KERNEL_DISPATCH, BARRIER_AND, AGENT_DISPATCH, BARRIER_OR = range(6)

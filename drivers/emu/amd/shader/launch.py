@@ -7,7 +7,7 @@ the packed work-item ids in v0 (X[9:0] Y[19:10] Z[29:20]) and the MODE register 
 """
 import numpy as np
 
-from drivers.emu.dispatch import LDS_GRANULE, RSRC2_TG_SIZE_EN
+from drivers.emu.amd.dispatch import LDS_GRANULE, RSRC2_TG_SIZE_EN
 from drivers.emu.faults import IllegalInstruction
 
 from .state import EXEC_LO, WAVE32, WaveState, mode_from_rsrc1

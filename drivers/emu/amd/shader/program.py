@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drivers.emu.faults import NO_EXECUTE, NOT_PRESENT, IllegalInstruction, MemoryFault
-from drivers.emu.gpu import log
+from drivers.emu.amd.gpu import log
 from drivers.errors import AssemblerError
 
 from .control import build_sopp
