@@ -15,6 +15,7 @@ from drivers.amd.topology import TOPOLOGY, read_topology
 from drivers.errors import IoctlError, MalformedInput
 from drivers.kernel import O_RDWR, RealKernel
 
+VENDOR = "AMD"
 KFD = "/dev/kfd"
 GROUP_HINT = "add your user to the 'render' and 'video' groups (sudo usermod -aG render,video $USER) and log in again"
 
@@ -109,6 +110,18 @@ def device_record(index, node, reason, checked):
         "supported": node.supported, "render_node_checked": checked,
         "usable": reason is None, "reason": reason,
     }
+
+
+def summarize(kernel):
+    """This vendor's part of `python -m drivers.probe`: {"vendor", "devices": [rows], "reason"}."""
+    try:
+        report = probe(kernel)
+    except NoGPU as e:
+        return {"vendor": VENDOR, "devices": [], "reason": str(e)}
+    rows = [{"index": d["index"], "target": d["gfx_target"], "name": d["name"], "units": f"{d['compute_units']} CU",
+             "vram_bytes": d["vram_bytes"], "pci_address": d["pci_address"], "usable": d["usable"],
+             "reason": d["reason"]} for d in report["devices"]]
+    return {"vendor": VENDOR, "devices": rows, "reason": None if rows else "KFD reports no GPU nodes"}
 
 
 def _gib(n):
