@@ -40,21 +40,19 @@ INCLUDE_DIRS = ("src/common/sdk/nvidia/inc", "src/common/sdk/nvidia/inc/ctrl",
                 "src/nvidia/arch/nvalloc/unix/include", "kernel-open/common/inc", "kernel-open/nvidia-uvm")
 # Every header an nv_ioctl name comes from; a header a branch lacks is skipped (__has_include).
 HEADERS = (
-    "nvtypes.h", "nvlimits.h", "nvstatus.h", "nvos.h", "nvCpuUuid.h",
-    "class/cl0000.h", "class/cl0001.h", "class/cl003e.h", "class/cl0040.h", "class/cl0070.h",
-    "class/cl0071.h", "class/cl0080.h", "class/cl2080.h", "class/cl2080_notification.h", "class/cl9067.h", "class/cl90f1.h",
-    "class/cla06c.h", "class/clc361.h", "class/clc461.h", "class/clc561.h", "class/clc661.h",
-    "class/clc36f.h", "class/clc46f.h", "class/clc56f.h", "class/clc86f.h", "class/clc96f.h",
-    "class/clc3c0.h", "class/clc5c0.h", "class/clc6c0.h", "class/clc7c0.h", "class/clc9c0.h", "class/clcbc0.h", "class/clcdc0.h",
-    "class/clcec0.h", "class/clc6b5.h", "class/clc7b5.h", "class/clc8b5.h", "class/clc9b5.h",
-    "class/clcab5.h", "class/clb0b5sw.h", "class/cl83de.h",
-    "alloc/alloc_channel.h",
+    "nvtypes.h", "nvlimits.h", "nvstatus.h", "nvos.h", "nvCpuUuid.h", "class/cl0000.h", "class/cl0001.h",
+    "class/cl003e.h", "class/cl0040.h", "class/cl0070.h", "class/cl0071.h", "class/cl0080.h",
+    "class/cl2080.h", "class/cl2080_notification.h", "class/cl9067.h", "class/cl90f1.h", "class/cla06c.h",
+    "class/clc361.h", "class/clc461.h", "class/clc561.h", "class/clc661.h", "class/clc36f.h",
+    "class/clc46f.h", "class/clc56f.h", "class/clc86f.h", "class/clc96f.h", "class/clc3c0.h",
+    "class/clc5c0.h", "class/clc6c0.h", "class/clc7c0.h", "class/clc9c0.h", "class/clcbc0.h",
+    "class/clcdc0.h", "class/clcec0.h", "class/clc6b5.h", "class/clc7b5.h", "class/clc8b5.h",
+    "class/clc9b5.h", "class/clcab5.h", "class/clb0b5sw.h", "class/cl83de.h", "alloc/alloc_channel.h",
     "ctrl/ctrl0000/ctrl0000system.h", "ctrl/ctrl0000/ctrl0000gpu.h", "ctrl/ctrl0080/ctrl0080gpu.h",
     "ctrl/ctrl0080/ctrl0080gr.h", "ctrl/ctrl2080/ctrl2080gr.h", "ctrl/ctrl2080/ctrl2080gpu.h",
     "ctrl/ctrl2080/ctrl2080fb.h", "ctrl/ctrl2080/ctrl2080mc.h", "ctrl/ctrl2080/ctrl2080fifo.h",
-    "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h",
-    "nv_escape.h", "nv-ioctl-numbers.h", "nv-ioctl.h", "nv-unix-nvos-params-wrappers.h",
-    "uvm_types.h", "uvm_ioctl.h", "uvm_linux_ioctl.h",
+    "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h", "nv_escape.h", "nv-ioctl-numbers.h",
+    "nv-ioctl.h", "nv-unix-nvos-params-wrappers.h", "uvm_types.h", "uvm_ioctl.h", "uvm_linux_ioctl.h",
 )
 
 

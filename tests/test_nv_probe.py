@@ -10,6 +10,7 @@ import pytest
 
 from drivers.emu.nv.cards import version_line
 from drivers.emu.nv.machine import VirtualMachine
+from drivers.emu.nv.rm import RmFailure
 from drivers.nv.probe import NO_MODULE, main, probe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -323,3 +324,36 @@ def test_module_without_gpus(tmp_path, capsys):
     shutil.rmtree(tree / "proc/driver/nvidia/gpus")
     code, _, err = run(["--proc-root", str(tree)], capsys)
     assert code == 1 and "the nvidia module drives no GPU" in err
+
+
+def test_gpu_in_proc_but_not_in_card_info():
+    kernel = VirtualMachine("sm_86", 1)
+    info = kernel.files["/proc/driver/nvidia/gpus/0000:01:00.0/information"]
+    kernel.files["/proc/driver/nvidia/gpus/0000:42:00.0/information"] = (
+        info.replace("0000:01:00.0", "0000:42:00.0").replace("Device Minor: \t 0", "Device Minor: \t 5"))
+    report = probe(kernel)
+    assert report["usable"] == 1 and report["devices"][1]["pci_address"] == "0000:42:00.0"
+    assert report["devices"][1]["reason"].startswith("listed in /proc/driver/nvidia/gpus but not by NV_ESC_CARD_INFO")
+
+
+def test_a_refused_rm_query_names_the_control_and_status():
+    kernel = VirtualMachine("sm_89", 1)
+    del kernel.rm.control_handlers[0x20801201]          # NV2080_CTRL_CMD_GR_GET_INFO
+    report = probe(kernel)
+    reason = report["devices"][0]["reason"]
+    assert report["usable"] == 0 and reason.startswith("the RM refused a query: NV2080_CTRL_CMD_GR_GET_INFO on 0x")
+    assert reason.endswith("failed: NV_ERR_NOT_SUPPORTED (0x56)")
+    assert kernel.live() == {"clients": 0, "objects": 0, "attached_gpus": 0, "open_files": 0}
+
+
+def test_a_refused_root_client_is_a_machine_reason(monkeypatch):
+    kernel = VirtualMachine("sm_86", 1)
+
+    def no_more_clients(*args):
+        raise RmFailure("NV_ERR_INSUFFICIENT_RESOURCES", "no more clients")
+
+    monkeypatch.setattr(kernel.rm, "_new_client", no_more_clients)
+    report = probe(kernel)
+    assert report["usable"] == 0
+    assert report["reason"] == ("the RM refused the probe: NV_ESC_RM_ALLOC of NV01_ROOT_CLIENT failed: "
+                                "NV_ERR_INSUFFICIENT_RESOURCES (0x1a)")

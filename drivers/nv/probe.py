@@ -105,7 +105,8 @@ def query_gpu(rm, card, rec):
         rm.free(device)
     sm_version = gr[NV.NV2080_CTRL_GR_INFO_INDEX_SM_VERSION]
     target, architecture = chips.target(sm_version)
-    tpcs, sms_per_tpc = gr[NV.NV2080_CTRL_GR_INFO_INDEX_SHADER_PIPE_SUB_COUNT], gr[NV.NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC]
+    tpcs = gr[NV.NV2080_CTRL_GR_INFO_INDEX_SHADER_PIPE_SUB_COUNT]
+    sms_per_tpc = gr[NV.NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC]
     compute = next((c for c in COMPUTE_CLASSES if c in classes), None)
     rec.update(target=target, architecture=architecture, sm_version=f"{sm_version >> 8}.{sm_version & 0xFF}",
                chip=chips.chip_name(arch.architecture, arch.implementation), uuid=uuid,
@@ -139,7 +140,7 @@ class _Probe:
     def __init__(self, kernel, check_devices):
         self.kernel, self.check_devices = kernel, check_devices
         self.reasons, self.devices, self.L, self.driver = [], {}, None, None
-        self.rm_checked, self.notes = False, []
+        self.rm_checked, self.notes, self.driver_build = False, [], None
         self.uvm = {"device": NVIDIA_UVM, "present": None, "initialized": False, "pageable_mem_access": None}
 
     def device(self, address):
@@ -187,6 +188,8 @@ class _Probe:
                 return
             ctl.L = self.L
             self.ask_the_rm(ctl)
+        except (RMError, IoctlError) as e:
+            self.reasons.append(f"the RM refused the probe: {e}")
         finally:
             ctl.close()
 
@@ -252,11 +255,12 @@ class _Probe:
         self.uvm["present"] = True
         try:
             uvm = Uvm.open(self.kernel, self.L or _any_layouts())
+        except IoctlError as e:
+            if e.errno_value != errno.ENOTTY:       # ENOTTY: not the driver's node (a replayed tree)
+                self.reasons.append(f"UVM_INITIALIZE on {NVIDIA_UVM} failed: {e}")
+            return
         except OSError as e:
-            if isinstance(e, IoctlError) and e.errno_value == errno.ENOTTY:
-                return              # not the driver's node (a replayed tree): nothing to initialize
-            self.reasons.append(_open_reason(NVIDIA_UVM, e, PERMISSION_HINT) if not isinstance(e, IoctlError)
-                                else f"UVM_INITIALIZE on {NVIDIA_UVM} failed: {e}")
+            self.reasons.append(_open_reason(NVIDIA_UVM, e, PERMISSION_HINT))
             return
         except RMError as e:
             self.reasons.append(f"{NVIDIA_UVM}: {e}")
@@ -281,10 +285,13 @@ class _Probe:
             own = rec["reason"]
             if own is None and rec["excluded"]:
                 own = "excluded by the driver (NVreg_ExcludedGpus): the module does not drive it"
+            if own is None and self.rm_checked and not rec["nodes_checked"]:
+                own = "listed in /proc/driver/nvidia/gpus but not by NV_ESC_CARD_INFO: the module does not drive it"
             if own is None and rec["target"] is not None:
                 own = chips.unsupported_reason(rec["target"])
             if own is None and rec["target"] is None:
-                own = "unknown board: not in the table of public specifications and the RM was not queried"
+                own = ("the RM reports no SM version" if rec["details"] == "rm" else
+                       "unknown board: not in the table of public specifications and the RM was not queried")
             rec["supported"] = rec["target"] in chips.SUPPORTED_TARGETS
             rec["reason"] = own
             rec["usable"] = own is None and not self.reasons
@@ -292,7 +299,7 @@ class _Probe:
         driver = None if d is None else {
             "version": d.version.text, "branch": d.version.major, "flavour": d.flavour, "arch": d.arch,
             "layouts": self.L.branch if self.L else None, "layouts_checked_against": self.L.tag if self.L else None,
-            "rm_build_version": getattr(self, "driver_build", None)}
+            "rm_build_version": self.driver_build}
         reason = "; ".join(self.reasons) or None
         if reason is None and not devices:
             reason = "the nvidia module drives no GPU (/proc/driver/nvidia/gpus is empty)"

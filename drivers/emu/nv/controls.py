@@ -49,17 +49,13 @@ def get_id_info_v2(rm, client, p):
     p.numaId = NV.NV0000_CTRL_NO_NUMA_NODE
 
 
-def _class_list(gpu, capacity):
-    classes = list(gpu.classes)
-    return classes[:capacity], len(classes) <= capacity
-
-
 def get_classlist(rm, device, p):
+    """gpuGetClassList: with classList NULL only the count; else at most numClasses entries, and
+    NV_ERR_INVALID_PARAM_STRUCT (the entries that fit written) when they do not all fit."""
     classes = list(device.gpu.classes)
     if p.classList:
         room = p.numClasses
-        shown = classes[:room]
-        copy_to_user(p.classList, b"".join(c.to_bytes(4, "little") for c in shown))
+        copy_to_user(p.classList, b"".join(c.to_bytes(4, "little") for c in classes[:room]))
         if room < len(classes):
             raise RmFailure("NV_ERR_INVALID_PARAM_STRUCT", f"classList holds {room} entries, the GPU has "
                             f"{len(classes)} classes")
@@ -67,24 +63,19 @@ def get_classlist(rm, device, p):
 
 
 def get_classlist_v2(rm, device, p):
-    shown, fits = _class_list(device.gpu, rm.layouts.NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE)
-    for i, c in enumerate(shown):
+    classes, room = list(device.gpu.classes), rm.layouts.NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE
+    for i, c in enumerate(classes[:room]):
         p.classList[i] = c
-    if not fits:
+    if len(classes) > room:
         raise RmFailure("NV_ERR_INVALID_PARAM_STRUCT", "more classes than NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE")
-    p.numClasses = len(shown)
-
-
-def _info_list(rm, count, limit, pointer, what):
-    if count == 0 or count > limit:
-        raise RmFailure("NV_ERR_INVALID_ARGUMENT", f"{what}ListSize {count} (1 to {limit})")
-    raw = bytearray(copy_from_user(pointer, 8 * count, f"{what}List"))
-    return raw
+    p.numClasses = len(classes)
 
 
 def gr_get_info(rm, subdevice, p):
     limit = rm.layouts.NV2080_CTRL_GR_INFO_MAX_SIZE
-    raw = _info_list(rm, p.grInfoListSize, limit, p.grInfoList, "grInfo")
+    if p.grInfoListSize == 0 or p.grInfoListSize > limit:
+        raise RmFailure("NV_ERR_INVALID_ARGUMENT", f"grInfoListSize {p.grInfoListSize} (1 to {limit})")
+    raw = bytearray(copy_from_user(p.grInfoList, 8 * p.grInfoListSize, "grInfoList"))
     values = subdevice.gpu.gr_info()
     for i in range(p.grInfoListSize):
         index = int.from_bytes(raw[8 * i:8 * i + 4], "little")
