@@ -80,6 +80,7 @@ CONTROLS = {
 
 # Class -> its allocation parameter struct (None: the class takes none).
 CLASS_PARAMS = {
+    # The RM reads only an NvHandle (the client handle to use) here: the first member of this struct.
     C.NV01_ROOT_CLIENT: "NV0000_ALLOC_PARAMETERS",
     C.NV01_DEVICE_0: "NV0080_ALLOC_PARAMETERS",
     C.NV20_SUBDEVICE_0: "NV2080_ALLOC_PARAMETERS",

@@ -128,6 +128,10 @@ def test_xfer_carries_arguments_over_the_size_field(kernel, ctl):
             "NV_ESC_IOCTL_XFER_CMD: argument of 24 bytes, nv_ioctl_xfer_t is 16")
     xfer = L.new("nv_ioctl_xfer_t", cmd=NV.NV_ESC_CARD_INFO, size=72, ptr=0x10)
     refused(kernel, ctl.fd, L.request("NV_ESC_IOCTL_XFER_CMD"), xfer, errno.EFAULT, "0x10 (+72 bytes) is not mapped")
+    inner = L.new("nv_ioctl_xfer_t")
+    nested = L.new("nv_ioctl_xfer_t", cmd=NV.NV_ESC_IOCTL_XFER_CMD, size=16, ptr=address_of(inner, L.ffi))
+    refused(kernel, ctl.fd, L.request("NV_ESC_IOCTL_XFER_CMD"), nested, errno.EINVAL,
+            "NV_ESC_IOCTL_XFER_CMD inside NV_ESC_IOCTL_XFER_CMD")
 
 
 def test_check_version_str(kernel, ctl):

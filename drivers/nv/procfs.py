@@ -64,6 +64,8 @@ def _read(kernel, path):
         raise MalformedInput(kernel.source_path(path), None, "missing") from None
     except UnicodeDecodeError:
         raise MalformedInput(kernel.source_path(path), None, "not a text file") from None
+    except OSError as e:
+        raise MalformedInput(kernel.source_path(path), None, f"cannot read it: {e.strerror}") from None
 
 
 def read_version(kernel):

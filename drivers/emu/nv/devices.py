@@ -60,6 +60,8 @@ class NvFile(DeviceFile):
             copy_to_user(xfer.ptr, arg)
 
     def escape(self, nr, arg):
+        if nr == NV.NV_ESC_IOCTL_XFER_CMD:
+            fail(errno.EINVAL, "NV_ESC_IOCTL_XFER_CMD inside NV_ESC_IOCTL_XFER_CMD")
         specs = self.L.escapes_by_nr(nr)
         if not specs:
             fail(errno.EINVAL, f"escape {nr:#x}: not an escape the virtual nvidia driver takes")

@@ -34,6 +34,11 @@ class NvGpu:
         self.persistent = False
 
     @property
+    def gpu_id(self):
+        """The RM's gpuId (NV_ESC_CARD_INFO, GPU_GET_ID_INFO_V2, ATTACH_GPUS_TO_FD)."""
+        return self.board.gpu_id
+
+    @property
     def attached(self):
         return self.persistent or self.open_files > 0
 
