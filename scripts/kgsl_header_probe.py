@@ -10,6 +10,7 @@ in a section of the object file, read back with pyelftools, so no arm64 machine 
 needed.
 
     python scripts/kgsl_header_probe.py --fetch [REF]              # mesa's header at REF
+    python scripts/kgsl_header_probe.py --fetch --fetch-only       # download it, print its path
     python scripts/kgsl_header_probe.py HEADER -o OUT.json --source "where HEADER came from"
 
 The header is mesa's vendored copy, `src/freedreno/vulkan/msm_kgsl.h` (no Debian package ships
@@ -275,6 +276,7 @@ def main(argv=None):
     ap.add_argument("header", nargs="?", help="path of msm_kgsl.h (mesa: src/freedreno/vulkan/msm_kgsl.h)")
     ap.add_argument("--fetch", nargs="?", const=DEFAULT_REF, metavar="REF",
                     help=f"download mesa's header at REF first (default {DEFAULT_REF[:12]})")
+    ap.add_argument("--fetch-only", action="store_true", help="with --fetch: download, print the path, stop")
     ap.add_argument("-o", "--output", help="write JSON here (default: stdout)")
     ap.add_argument("--source", default="", help="where the header came from, kept in the JSON")
     ap.add_argument("--cc", default=None, help=f"the arm64 C compiler (default: $KGSL_CC or {DEFAULT_CC})")
@@ -284,6 +286,9 @@ def main(argv=None):
     try:
         if args.fetch:
             args.header = fetch_header(args.fetch)
+            if args.fetch_only:
+                print(args.header)
+                return 0
             args.source = args.source or f"mesa src/freedreno/vulkan/msm_kgsl.h at {args.fetch}"
         verdict = probe(args.header, args.cc)
     except (ProbeError, OSError) as e:
