@@ -9,7 +9,6 @@ picks it for the target ``a630``). A phone has one GPU, so MAX_GPUS is 1.
 """
 from drivers.emu.kernel import EmulatedKernel
 from drivers.emu.qcom.cards import CARDS, render_sysfs
-from drivers.emu.qcom.kgsl import KgslDevice
 
 # Emulation targets -> the card whose sysfs and DEVICE_INFO the virtual machine reports.
 TARGETS = {"a630": "a630"}
@@ -25,6 +24,7 @@ class VirtualMachine(EmulatedKernel):
     def __init__(self, target, gpus=1):
         if gpus != 1:
             raise ValueError(f"a Snapdragon phone has one GPU, not {gpus}")
+        from drivers.emu.qcom.kgsl import KgslDevice    # not when another vendor's target is chosen
         card = CARDS[TARGETS[target]]
         super().__init__(render_sysfs(card), {}, owners={KGSL_NODE: KGSL_NODE_OWNER})
         self.kgsl = KgslDevice(card)
