@@ -156,6 +156,16 @@ def find_sysfs_root(path):
                          "/sys, e.g. from 'tar c /sys/devices/virtual/kfd')")
 
 
+def rows(emulate=None):
+    """This vendor's rows for `python -m drivers.probe`: {vendor, index, name, arch, clock_mhz,
+    usable, reason, details} per GPU. Raises NoGPU or MalformedInput as probe() does."""
+    from drivers.emu import make_kernel
+    report = probe(make_kernel(emulate) if emulate else RealKernel())
+    return [{"vendor": "amd", "index": d["index"], "name": d["name"], "arch": d["gfx_target"],
+             "clock_mhz": d["engine_clock_mhz"], "usable": d["usable"], "reason": d["reason"], "details": d}
+            for d in report["devices"]]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m drivers.amd.probe", description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -158,8 +158,8 @@ def find_sysfs_root(path):
     for candidate in (path, os.path.join(path, "sys")):
         if os.path.isdir(os.path.join(candidate, "class/kgsl/kgsl-3d0")):
             return candidate
-    raise MalformedInput(path, None, "no class/kgsl/kgsl-3d0 below it (expected a copy of /sys, e.g. "
-                         "from 'cp -rL /sys/class/kgsl/kgsl-3d0 /sys/devices/soc0 ...', see the README)")
+    raise MalformedInput(path, None, "no class/kgsl/kgsl-3d0 below it (expected a copy of /sys/class/kgsl/"
+                         "kgsl-3d0 and /sys/devices/soc0 as the README's Qualcomm section makes one)")
 
 
 def _emulated_kernel(target):
@@ -173,12 +173,12 @@ def _emulated_kernel(target):
 
 
 def rows(emulate=None):
-    """This vendor's report rows for `python -m drivers.probe` (NoGPU/MalformedInput as probe)."""
-    if emulate:
-        kernel = _emulated_kernel(emulate)
-    else:
-        kernel = RealKernel()
-    return probe(kernel)["devices"]
+    """This vendor's rows for `python -m drivers.probe`: {vendor, index, name, arch, clock_mhz,
+    usable, reason, details} per GPU. Raises NoGPU or MalformedInput as probe() does."""
+    report = probe(_emulated_kernel(emulate) if emulate else RealKernel())
+    return [{"vendor": VENDOR, "index": d["index"], "name": d["name"],
+             "arch": f"a{d['gpu_id']}" if d["gpu_id"] else d["chip_id"], "clock_mhz": d["max_clock_mhz"],
+             "usable": d["usable"], "reason": d["reason"], "details": d} for d in report["devices"]]
 
 
 def main(argv=None):
