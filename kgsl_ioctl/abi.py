@@ -2,11 +2,12 @@
 
 KGSL serves two ABIs: 64-bit processes on arm64 kernels, and 32-bit ARM processes through the
 kernel's compat ioctl path (older phones). In the 32-bit ABI `unsigned long`, `size_t` and
-pointers are 4 bytes, so most KGSL structs shrink (kgsl_device_getproperty: 24 -> 12 bytes,
-kgsl_devinfo: 40 -> 28) and their request numbers change with them
-(IOCTL_KGSL_DEVICE_GETPROPERTY: 0xc0180902 -> 0xc00c0902). kgsl_ioctl lays out only the arm64
-structs; a 32-bit process would send arm64 bytes under numbers the compat path decodes with
-32-bit layouts, or numbers it does not know. `check_abi()` refuses that before the first ioctl.
+pointers are 4 bytes, so 25 of the header's 100 structs change layout (kgsl_device_getproperty:
+24 -> 12 bytes, kgsl_devinfo: 40 -> 24) and 23 request numbers change with them
+(IOCTL_KGSL_DEVICE_GETPROPERTY: 0xc0180902 -> 0xc00c0902), as the header compiled for armv7
+says (tests/data/kgsl_ioctl/*_armv7.json). kgsl_ioctl lays out only the arm64 structs; a
+32-bit process would send arm64 bytes under numbers the compat path decodes with 32-bit
+layouts, or numbers it does not know. `check_abi()` refuses that before the first ioctl.
 """
 import struct
 

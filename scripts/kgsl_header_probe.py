@@ -22,6 +22,12 @@ tests/test_kgsl_ioctl.py compares kgsl_ioctl with the frozen verdicts in tests/d
 and, when a fetched header is in that cache (or named by $KGSL_HEADER) and the cross compiler is
 installed, with a live one. Regenerate with the command in each file's "regenerate" entry.
 
+`--arch armv7` asks the same of the 32-bit ARM ABI (clang-19 for armv7a-linux-gnueabihf, with
+stand-ins for the two kernel headers msm_kgsl.h includes: the __u32-style types, size_t as
+unsigned int, and the asm-generic _IOC macros). That verdict is not what kgsl_ioctl declares; it
+is the evidence for refusing a 32-bit process (kgsl_ioctl.abi): which structs and request
+numbers differ there.
+
 The kernel's uapi export strips `__user`; mesa's copy keeps it, so the probe defines it away.
 """
 import argparse
@@ -39,6 +45,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kfd_header_probe import ProbeError, _matching_brace, _statements, _strip_comments  # noqa: E402
 
 DEFAULT_CC = "aarch64-linux-gnu-gcc"
+ARCHES = {
+    "arm64": {"cc": DEFAULT_CC, "flags": [], "machine": "EM_AARCH64", "elfclass": 64, "abi": "arm64 (LP64)",
+              "install": "Debian: apt-get install gcc-aarch64-linux-gnu"},
+    "armv7": {"cc": "clang-19", "flags": ["--target=armv7a-linux-gnueabihf", "-ffreestanding", "-nostdinc"],
+              "machine": "EM_ARM", "elfclass": 32, "abi": "32-bit ARM (ILP32, EABI)",
+              "install": "Debian: apt-get install clang-19"},
+}
+# armv7 has no Debian sysroot here: stand-ins for the two kernel headers msm_kgsl.h includes.
+ARMV7_STUBS = {
+    "linux/types.h": """typedef unsigned char __u8; typedef signed char __s8;
+typedef unsigned short __u16; typedef short __s16; typedef unsigned int __u32; typedef int __s32;
+typedef unsigned long long __u64; typedef long long __s64;
+typedef unsigned int __kernel_size_t;   /* asm-generic/posix_types.h when longs are 32-bit */
+""",
+    "linux/ioctl.h": """#define _IOC(dir, type, nr, size) (((dir) << 30) | ((type) << 8) | (nr) | ((size) << 16))
+#define _IOW(type, nr, T) _IOC(1U, (type), (nr), sizeof(T))
+#define _IOR(type, nr, T) _IOC(2U, (type), (nr), sizeof(T))
+#define _IOWR(type, nr, T) _IOC(3U, (type), (nr), sizeof(T))
+""",
+}
 # mesa main of 2026-01 (26.0.0-devel): tests/data/kgsl_ioctl/mesa-26.0-devel_msm_kgsl.json
 DEFAULT_REF = "d02ba9bb9c01a58ab6231ef6cb9fd8cc6ce00a71"
 MESA_RAW = "https://gitlab.freedesktop.org/mesa/mesa/-/raw/{ref}/src/freedreno/vulkan/msm_kgsl.h"
@@ -176,13 +202,14 @@ def _bits(value, size):
     return value & ((1 << (8 * size)) - 1)
 
 
-def read_section(obj_path):
+def read_section(obj_path, arch="arm64"):
     """The u64 values the probe's section holds in the object file."""
     from elftools.elf.elffile import ELFFile
+    want = ARCHES[arch]
     with open(obj_path, "rb") as f:
         elf = ELFFile(f)
-        if elf["e_machine"] != "EM_AARCH64" or elf.elfclass != 64 or not elf.little_endian:
-            raise ProbeError(f"{obj_path}: not a little-endian 64-bit arm64 object "
+        if elf["e_machine"] != want["machine"] or elf.elfclass != want["elfclass"] or not elf.little_endian:
+            raise ProbeError(f"{obj_path}: not a little-endian {want['elfclass']}-bit {arch} object "
                              f"({elf['e_machine']}, ELF{elf.elfclass})")
         section = elf.get_section_by_name(SECTION)
         if section is None:
@@ -242,16 +269,28 @@ def fetch_header(ref=DEFAULT_REF):
     return path
 
 
-def find_compiler(cc=None):
-    cc = cc or os.environ.get("KGSL_CC") or DEFAULT_CC
+def find_compiler(cc=None, arch="arm64"):
+    cc = cc or (os.environ.get("KGSL_CC") if arch == "arm64" else None) or ARCHES[arch]["cc"]
     return cc if shutil.which(cc) else None
 
 
-def probe(header_path, cc=None):
-    """Compile the probe for `header_path` for arm64 -> the verdict dict."""
-    compiler = find_compiler(cc)
+def _arch_flags(compiler, arch, tmp):
+    flags = list(ARCHES[arch]["flags"])
+    if arch == "armv7":
+        resource = subprocess.run([compiler, "-print-resource-dir"], capture_output=True, text=True).stdout.strip()
+        for name, text in ARMV7_STUBS.items():
+            os.makedirs(os.path.join(tmp, "stub", os.path.dirname(name)), exist_ok=True)
+            with open(os.path.join(tmp, "stub", name), "w") as f:
+                f.write(text)
+        flags += ["-isystem", os.path.join(resource, "include"), "-I", os.path.join(tmp, "stub")]
+    return flags
+
+
+def probe(header_path, cc=None, arch="arm64"):
+    """Compile the probe for `header_path` for `arch` (arm64, or armv7 for comparison) -> the verdict."""
+    compiler = find_compiler(cc, arch)
     if compiler is None:
-        raise ProbeError(f"{cc or DEFAULT_CC} not found (Debian: apt-get install gcc-aarch64-linux-gnu)")
+        raise ProbeError(f"{cc or ARCHES[arch]['cc']} not found ({ARCHES[arch]['install']})")
     with open(header_path, encoding="utf-8", errors="replace") as f:
         names = enumerate_header(f.read())
     source, keys = c_program(header_path, names)
@@ -259,15 +298,15 @@ def probe(header_path, cc=None):
         src, obj = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe.o")
         with open(src, "w") as f:
             f.write(source)
-        build = subprocess.run([compiler, "-std=gnu11", "-w", "-c", "-O0", "-D__user=",
-                                "-o", obj, src], capture_output=True, text=True)
+        build = subprocess.run([compiler, *_arch_flags(compiler, arch, tmp), "-std=gnu11", "-w", "-c", "-O0",
+                                "-D__user=", "-o", obj, src], capture_output=True, text=True)
         if build.returncode != 0:
             raise ProbeError(f"{compiler} failed on the probe for {header_path}:\n{build.stderr[-3000:]}")
-        values = read_section(obj)
+        values = read_section(obj, arch)
     verdict = build_verdict(names, keys, values)
     version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
     verdict["compiler"] = version.splitlines()[0] if version else compiler
-    verdict["abi"] = "arm64 (LP64)"
+    verdict["abi"] = ARCHES[arch]["abi"]
     return verdict
 
 
@@ -279,7 +318,9 @@ def main(argv=None):
     ap.add_argument("--fetch-only", action="store_true", help="with --fetch: download, print the path, stop")
     ap.add_argument("-o", "--output", help="write JSON here (default: stdout)")
     ap.add_argument("--source", default="", help="where the header came from, kept in the JSON")
-    ap.add_argument("--cc", default=None, help=f"the arm64 C compiler (default: $KGSL_CC or {DEFAULT_CC})")
+    ap.add_argument("--arch", choices=sorted(ARCHES), default="arm64",
+                    help="the ABI to ask about (default arm64; armv7 shows what a 32-bit process would see)")
+    ap.add_argument("--cc", default=None, help=f"the C compiler (default: $KGSL_CC or {DEFAULT_CC}; clang-19 for armv7)")
     args = ap.parse_args(argv)
     if bool(args.header) == bool(args.fetch):
         ap.error("give either HEADER or --fetch [REF]")
@@ -290,12 +331,14 @@ def main(argv=None):
                 print(args.header)
                 return 0
             args.source = args.source or f"mesa src/freedreno/vulkan/msm_kgsl.h at {args.fetch}"
-        verdict = probe(args.header, args.cc)
+        verdict = probe(args.header, args.cc, args.arch)
     except (ProbeError, OSError) as e:
         print(f"kgsl_header_probe: {e}", file=sys.stderr)
         return 1
     command = ["python", "scripts/kgsl_header_probe.py"]
     command += ["--fetch", args.fetch] if args.fetch else [args.header]
+    if args.arch != "arm64":
+        command += ["--arch", args.arch]
     if args.output:
         command += ["-o", args.output]
     if args.source:

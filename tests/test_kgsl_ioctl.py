@@ -25,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "kgsl_ioctl")
 GOLDEN_MAIN = os.path.join(DATA, "mesa-26.0-devel_msm_kgsl.json")
 GOLDEN_24 = os.path.join(DATA, "mesa-24.0.9_msm_kgsl.json")
+GOLDEN_ARMV7 = os.path.join(DATA, "mesa-26.0-devel_msm_kgsl_armv7.json")
 
 
 def _load_probe():
@@ -330,6 +331,37 @@ def test_layouts_are_arm64_whatever_the_host():
             ctype = field.type.item if field.type.kind == "array" else field.type
             assert ctype.cname not in ("long", "unsigned long", "size_t", "void *"), (tag, name)
             assert ctype.kind != "pointer", (tag, name)
+
+
+def test_the_32_bit_arm_abi_differs():
+    """The header compiled for armv7: what a 32-bit process would have to send, and why it is
+    refused. The message of check_abi() quotes this verdict."""
+    arm32, arm64 = _golden(GOLDEN_ARMV7), _golden(GOLDEN_MAIN)
+    assert arm32["abi"] == "32-bit ARM (ILP32, EABI)"
+    bad, _ = compare(arm32)
+    changed = sorted(t for t in arm64["structs"] if arm32["structs"][t] != arm64["structs"][t])
+    requests = sorted(n for n in arm64["constants"]
+                      if n.startswith("IOCTL_KGSL_") and arm32["constants"][n] != arm64["constants"][n])
+    assert len(changed) == 25 and len(requests) == 23 and len(bad) >= len(changed)
+    assert arm32["structs"]["kgsl_device_getproperty"]["size"] == 12
+    assert arm32["structs"]["kgsl_devinfo"]["size"] == 24
+    assert arm32["constants"]["IOCTL_KGSL_DEVICE_GETPROPERTY"] == 0xC00C0902
+    # Structs of fixed-width members only are the same in both ABIs (GPU_COMMAND, GPUOBJ_*).
+    assert "kgsl_gpu_command" not in changed and "kgsl_gpuobj_alloc" not in changed
+    assert arm32["constants"]["IOCTL_KGSL_GPU_COMMAND"] == kgsl_ioctl.IOCTL_KGSL_GPU_COMMAND
+    assert "IOCTL_KGSL_GPUMEM_ALLOC_ID" in requests and "IOCTL_KGSL_MAP_USER_MEM" in requests
+
+
+def test_live_armv7_verdict_is_the_frozen_one():
+    if probe.find_compiler(arch="armv7") is None:
+        pytest.skip("clang-19 is not installed (the armv7 comparison compiler)")
+    header = _fetched_header()
+    if header is None or os.environ.get("KGSL_HEADER"):
+        pytest.skip("no fetched default msm_kgsl.h: run `python scripts/kgsl_header_probe.py --fetch`")
+    golden = _golden(GOLDEN_ARMV7)
+    live = probe.probe(header, arch="armv7")
+    for key in ("structs", "constants", "macro_functions", "memstore_offsets"):
+        assert live[key] == golden[key], key
 
 
 def test_a_32_bit_process_is_refused(monkeypatch):
