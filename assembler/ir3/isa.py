@@ -15,12 +15,13 @@ _FIELD_REF = re.compile(r"\{([^}]*)\}")
 
 
 class Field:
-    __slots__ = ("name", "low", "high", "type", "kind", "expr", "display", "params", "val",
-                 "call", "width", "mask")
+    __slots__ = ("name", "low", "high", "type", "kind", "expr", "expr_name", "display", "params",
+                 "val", "call", "width", "mask")
 
     def __init__(self, name, low, high, type_, expr, display, params, val, call):
         self.name, self.low, self.high, self.type = name, low, high, type_
         self.expr = tables.EXPRS[expr] if expr else None
+        self.expr_name = expr
         self.display, self.params, self.val, self.call = display, params, val, call
         self.width = high - low + 1
         self.mask = (1 << self.width) - 1
