@@ -175,6 +175,13 @@ class BitSet:
             self.gen_max = int(g.attrib.get("max", self.gen_max))
         self.match = self.dontcare = self.mask = self.field_mask = 0
         self.cases = []
+        # <encode><map name="F">1</map>: mesa's encoder writes a constant into a field the text
+        # does not show (stg's DST_OFF); the assembler starts from these values
+        self.encode_consts = {}
+        for enc in el.findall("encode"):
+            for m in enc.findall("map"):
+                if re.fullmatch(r"\s*(0[xX][0-9a-fA-F]+|\d+)\s*", m.text or ""):
+                    self.encode_consts[m.attrib["name"]] = int(m.text.strip(), 0)
         default = self._case(isa, el, None, default=True)
         for ov in el.findall("override"):
             expr = ov.attrib.get("expr") or isa.one_expression(ov, self.name)
@@ -272,11 +279,24 @@ class ISA:
         self.expressions[name] = (el.text.strip(), c_to_python(el.text))
         return name
 
+
     def one_expression(self, el, where):
         exprs = el.findall("expr")
         if len(exprs) != 1:
             raise ISAError("expected a single expression in %s" % where)
         return self._expression(exprs[0])
+
+
+
+def expr_equalities(text):
+    """((FIELD, value), ...) that a conjunction of `{FIELD} == N` terms requires, else ()."""
+    body = re.sub(r"/\*.*?\*/", " ", text, flags=re.S).strip().rstrip(";")
+    out = []
+    for term in body.split("&&"):
+        m = re.fullmatch(r"\s*\(?\s*\{([A-Za-z0-9_]+)\}\s*==\s*(0[xX][0-9a-fA-F]+|\d+)\s*\)?\s*", term)
+        if m:
+            out.append((m.group(1), int(m.group(2), 0)))
+    return tuple(out)
 
 
 def select_gen(isa, gpu):
@@ -404,6 +424,21 @@ def render(isa, chosen, leaves, gpu, sources):
     for name in sorted(used_exprs):
         src, py = isa.expressions[name]
         out.append("    %r: lambda f, gpu: %s,  # %s" % (name, py, " ".join(src.split())[:80]))
+    out += ["}", "", "# expression name -> fields it reads; and the FIELD == N terms it requires (for the",
+            "# assembler, which must make an override's expression true)", "EXPR_FIELDS = {"]
+    for name in sorted(used_exprs):
+        out.append("    %r: %r," % (name, tuple(sorted(set(re.findall(r"\{([A-Za-z0-9_]+)\}",
+                                                                    isa.expressions[name][0]))))))
+    out += ["}", "", "EXPR_EQ = {"]
+    for name in sorted(used_exprs):
+        eq = expr_equalities(isa.expressions[name][0])
+        if eq:
+            out.append("    %r: %r," % (name, eq))
+    out += ["}", "", "# bitset -> {field: constant} written by mesa's encoder (<encode><map>)",
+            "ENCODE_CONSTS = {"]
+    for name, bs in chosen.items():
+        if bs.encode_consts:
+            out.append("    %r: %r," % (name, bs.encode_consts))
     out += ["}", "", "ENUMS = {"]
     for name in sorted(isa.enums):
         out.append("    %r: %r," % (name, isa.enums[name]))

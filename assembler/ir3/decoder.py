@@ -314,8 +314,9 @@ class Instruction:
                 if f.kind == "bitset":
                     cur = [name, val, f, {}]
                     ops.append(cur)
-            elif cur is not None and depth == 1:
-                cur[3][name] = _sext(val, f.width) if f.kind in ("int", "offset") else val
+            elif cur is not None and f.kind != "bitset":
+                # the operand's own fields and those of the register inside it (GPR, SWIZ)
+                cur[3].setdefault(name, _sext(val, f.width) if f.kind in ("int", "offset") else val)
         self._fields = fields
         self._operands = []
         for name, val, f, sub in ops:

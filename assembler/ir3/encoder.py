@@ -64,11 +64,12 @@ def _field_lookup(bitset, case, name):
     overrides without a display (find_field may pick them while the display comes from another
     case), then the default case; up the chain."""
     out = []
-    f = case.fields.get(name)
-    if f is not None:
-        out.append(f)
     b = bitset
     while b is not None:
+        if case in b.cases:
+            f = case.fields.get(name)
+            if f is not None:
+                out.append(f)
         for c in b.cases:
             if c is not case and c.expr is not None and c.parts is None:
                 f = c.fields.get(name)
@@ -200,7 +201,9 @@ def _mnemonic(text):
 def normalize(text):
     text = " ".join(text.split())
     text = re.sub(r"\s*,\s*", ", ", text)
-    return re.sub(r"\s*([-+<>\[\]])\s*", r"\1", text)   # "p[r0.x + 0]" -> "p[r0.x+0]"
+    text = re.sub(r"\s*([-+<>\[\]])\s*", r"\1", text)   # "p[r0.x + 0]" -> "p[r0.x+0]"
+    m = re.fullmatch(r"([a-z][a-z0-9._]*)((?:\((?:sy|ss|jp|ul|sat|eq)\))+)", text)
+    return m.group(2) + m.group(1) if m else text           # "nop(sy)" -> "(sy)nop"
 
 
 class _Matcher:
@@ -292,6 +295,9 @@ class _Matcher:
     def values(self, f, pos):
         """(new pos, raw field value, canonical text) for each reading of the text at pos."""
         text, kind, width = self.text, f.kind, f.width
+        mask = f.mask
+        if f.expr is not None and width == 1 and kind not in ("bool", "bool_inv"):
+            width, mask = 64, (1 << 64) - 1     # a derived field without width: any value
         if kind in ("bool", "bool_inv"):
             on, off = (1, 0) if kind == "bool" else (0, 1)
             if f.display is not None:
@@ -317,10 +323,10 @@ class _Matcher:
             m = _INT.match(text, pos)
             if m and m.group()[0] in "+-":
                 v = int(m.group(), 0)
-                if kind == "uoffset" and v > 0 and v <= f.mask:
+                if kind == "uoffset" and v > 0 and v <= mask:
                     yield m.end(), v, "+%d" % v
                 if kind == "offset" and v != 0 and -(1 << (width - 1)) <= v < (1 << (width - 1)):
-                    yield m.end(), v & f.mask, "%+d" % v
+                    yield m.end(), v & mask, "%+d" % v
                 if v == 0:
                     yield m.end(), 0, ""
             yield pos, 0, ""
@@ -339,7 +345,7 @@ class _Matcher:
             else:
                 v, end = int(m.group(), 0), m.end()
             if -(1 << (width - 1)) <= v < (1 << width):
-                raw = v & f.mask
+                raw = v & mask
                 yield end, raw, str(_sext(raw, width) if kind == "branch" or v < 0 else raw)
             return
         if kind == "int":
@@ -347,21 +353,21 @@ class _Matcher:
             if m:
                 v = int(m.group(), 0)
                 if -(1 << (width - 1)) <= v < (1 << width):
-                    raw = v & f.mask
+                    raw = v & mask
                     yield m.end(), raw, str(_sext(raw, width))
             return
         if kind == "uint":
             m = _INT.match(text, pos)
             if m:
                 v = int(m.group(), 0)
-                if f.expr is not None or 0 <= v <= f.mask:
+                if f.expr is not None or 0 <= v <= mask:
                     yield m.end(), v, str(v)
             return
         if kind == "hex":
             m = _HEX.match(text, pos)
             if m:
                 v = int(m.group(), 16)
-                if v <= f.mask:
+                if v <= mask:
                     yield m.end(), v, "%x" % v
             return
         if kind == "float":
