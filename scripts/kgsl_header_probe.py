@@ -16,11 +16,12 @@ needed.
 The header is mesa's vendored copy, `src/freedreno/vulkan/msm_kgsl.h` (no Debian package ships
 it). `--fetch REF` downloads it from mesa's repository at REF (a commit or a tag such as
 mesa-24.0.9; default: the commit the main frozen verdict was made from) into the user cache
-(~/.cache/gpustack/msm_kgsl/REF/msm_kgsl.h; a header already there is reused) and probes it; a copy from any mesa checkout or
-mirror works as well when passed as HEADER. It is read, never committed.
-tests/test_kgsl_ioctl.py compares kgsl_ioctl with the frozen verdicts in tests/data/kgsl_ioctl/
-and, when a fetched header is in that cache (or named by $KGSL_HEADER) and the cross compiler is
-installed, with a live one. Regenerate with the command in each file's "regenerate" entry.
+(~/.cache/gpustack/msm_kgsl/REF/msm_kgsl.h; a header already there is reused) and probes it;
+a copy from any mesa checkout or mirror works as well when passed as HEADER. It is read, never
+committed. tests/test_kgsl_ioctl.py compares kgsl_ioctl with the frozen verdicts in
+tests/data/kgsl_ioctl/ and, when a fetched header is in that cache (or named by $KGSL_HEADER)
+and the cross compiler is installed, with a live one. Regenerate with the command in each
+file's "regenerate" entry.
 
 `--arch armv7` asks the same of the 32-bit ARM ABI (clang-19 for armv7a-linux-gnueabihf, with
 stand-ins for the two kernel headers msm_kgsl.h includes: the __u32-style types, size_t as
@@ -320,7 +321,8 @@ def main(argv=None):
     ap.add_argument("--source", default="", help="where the header came from, kept in the JSON")
     ap.add_argument("--arch", choices=sorted(ARCHES), default="arm64",
                     help="the ABI to ask about (default arm64; armv7 shows what a 32-bit process would see)")
-    ap.add_argument("--cc", default=None, help=f"the C compiler (default: $KGSL_CC or {DEFAULT_CC}; clang-19 for armv7)")
+    ap.add_argument("--cc", default=None,
+                    help=f"the C compiler (default: $KGSL_CC or {DEFAULT_CC}; clang-19 for armv7)")
     args = ap.parse_args(argv)
     if bool(args.header) == bool(args.fetch):
         ap.error("give either HEADER or --fetch [REF]")

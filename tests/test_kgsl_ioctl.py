@@ -145,8 +145,8 @@ def live_verdict():
         pytest.skip(f"{probe.DEFAULT_CC} is not installed (Debian: gcc-aarch64-linux-gnu)")
     header = _fetched_header()
     if header is None:
-        pytest.skip(f"no fetched msm_kgsl.h: run `python scripts/kgsl_header_probe.py --fetch` "
-                    f"(or set KGSL_HEADER to mesa's src/freedreno/vulkan/msm_kgsl.h)")
+        pytest.skip("no fetched msm_kgsl.h: run `python scripts/kgsl_header_probe.py --fetch` "
+                    "(or set KGSL_HEADER to mesa's src/freedreno/vulkan/msm_kgsl.h)")
     return probe.probe(header)
 
 
