@@ -6,7 +6,8 @@ import pytest
 import kgsl_ioctl as K
 from drivers.emu import make_kernel, parse_target, targets
 from drivers.errors import IoctlError
-from drivers.qcom.kgsl import device_info, get_property, open_device
+from drivers.qcom.kgsl import (COMPUTE_CONTEXT_FLAGS, create_context, destroy_context, device_info, get_property,
+                               open_device)
 
 
 @pytest.fixture
@@ -181,3 +182,14 @@ def test_reset_status_needs_an_existing_context(kgsl):
     ctx_id[0] = created.drawctxt_id
     getprop(kernel, fd, K.KGSL_PROP_GPU_RESET_STAT, ctx_id)
     assert ctx_id[0] == K.KGSL_CTX_STAT_NO_ERROR
+
+
+def test_the_drivers_compute_context(kgsl):
+    kernel, fd = kgsl
+    assert COMPUTE_CONTEXT_FLAGS == 0x04008A12
+    ctx_id, flags = create_context(kernel, fd)
+    assert (ctx_id, flags) == (1, COMPUTE_CONTEXT_FLAGS | K.KGSL_CONTEXT_PER_CONTEXT_TS)
+    destroy_context(kernel, fd, ctx_id)
+    with pytest.raises(IoctlError, match=r"IOCTL_KGSL_DRAWCTXT_DESTROY \(0x40040914\) failed: EINVAL"):
+        destroy_context(kernel, fd, ctx_id)
+

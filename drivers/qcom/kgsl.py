@@ -1,4 +1,4 @@
-"""/dev/kgsl-3d0 through the kernel seam: opening it, and asking it for properties.
+"""/dev/kgsl-3d0 through the kernel seam: opening it, asking it for properties, draw contexts.
 
 IOCTL_KGSL_DEVICE_GETPROPERTY takes a type (KGSL_PROP_*), the address of the property's struct
 and that struct's size; kernels of the Snapdragon 845 era refuse any other size with EINVAL, and
@@ -13,6 +13,14 @@ from drivers.kernel import O_RDWR
 
 KGSL_DEVICE = "/dev/kgsl-3d0"
 PROP_NAMES = {getattr(K, n): n for n in dir(K) if n.startswith("KGSL_PROP_")}
+
+# A compute context: KGSL requires PREAMBLE and NO_GMEM_ALLOC (compute never renders into GMEM);
+# a faulting kernel must fail rather than be replayed (NO_FAULT_TOLERANCE); PWR_CONSTRAINT lets
+# SETPROPERTY pin the clock; medium priority, fine-grained preemption. This is the word tinygrad
+# runs on A630 phones (0x04008a12).
+COMPUTE_CONTEXT_FLAGS = K.context_flags(
+    K.KGSL_CONTEXT_PREAMBLE, K.KGSL_CONTEXT_NO_GMEM_ALLOC, K.KGSL_CONTEXT_NO_FAULT_TOLERANCE,
+    K.KGSL_CONTEXT_PWR_CONSTRAINT, priority=8, preempt_style=K.KGSL_CONTEXT_PREEMPT_STYLE_FINEGRAIN)
 
 
 def open_device(kernel, path=KGSL_DEVICE):
@@ -42,6 +50,18 @@ def optional_property(kernel, fd, prop, ctype):
         return get_property(kernel, fd, prop, ctype)
     except IoctlError:
         return None
+
+
+def create_context(kernel, fd, flags=COMPUTE_CONTEXT_FLAGS):
+    """DRAWCTXT_CREATE -> (context id, the flags KGSL kept)."""
+    args = K.new("kgsl_drawctxt_create", flags=flags)
+    kernel.ioctl(fd, K.IOCTL_KGSL_DRAWCTXT_CREATE, args, "IOCTL_KGSL_DRAWCTXT_CREATE")
+    return args.drawctxt_id, args.flags
+
+
+def destroy_context(kernel, fd, context_id):
+    kernel.ioctl(fd, K.IOCTL_KGSL_DRAWCTXT_DESTROY, K.new("kgsl_drawctxt_destroy", drawctxt_id=context_id),
+                 "IOCTL_KGSL_DRAWCTXT_DESTROY")
 
 
 @dataclass
