@@ -191,6 +191,8 @@ def test_closed_pipe_is_quiet():
 def test_unknown_emulation_target_exits_2(capsys):
     code, _, err = run(["--emulate", "sm_75"], capsys)
     assert code == 2 and "unknown emulation target 'sm_75'" in err and "sm_86" in err and "sm_90" in err
+    code, _, err = run(["--emulate", "gfx1100"], capsys)
+    assert code == 2 and "'gfx1100' is a virtual AMD GPU, not an NVIDIA one; probe it with python -m drivers.amd.probe" in err
 
 
 # -- every failure reason ------------------------------------------------------------------------

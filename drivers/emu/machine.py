@@ -12,8 +12,8 @@ import os
 import re
 
 # Vendor package -> module with TARGETS, MAX_GPUS and VirtualMachine.
-VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine",
-                   "nv": "drivers.emu.nv.machine"}
+VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine", "nv": "drivers.emu.nv.machine",
+                   "qcom": "drivers.emu.qcom.machine"}
 _MULTI = re.compile(r"(?P<target>.+)x(?P<count>[1-9][0-9]*)")
 
 
@@ -31,7 +31,8 @@ def targets():
 
 
 def _unknown(spec):
-    accepted = ", ".join(f"{t}, {t}xN (N = 1..{m.MAX_GPUS} GPUs)" for m in _machines().values() for t in m.TARGETS)
+    accepted = ", ".join(f"{t}, {t}xN (N = 1..{m.MAX_GPUS} GPUs)" if m.MAX_GPUS > 1 else t
+                         for m in _machines().values() for t in m.TARGETS)
     return UnknownTarget(f"unknown emulation target {spec!r}; available: {accepted}")
 
 

@@ -25,7 +25,7 @@ from drivers.nv.procfs import GPUS_DIR, OPEN, PROPRIETARY, VERSION_FILE, DriverI
 from drivers.nv.rm import NVIDIACTL, NvCtl, RMError, RmClient, pci_address
 from drivers.nv.uvm import NVIDIA_UVM, Uvm
 
-VENDOR = "NVIDIA"
+VENDOR = "nv"             # its key in drivers.probe.VENDOR_PROBES
 EMULATE_HINT = "without an NVIDIA GPU, --emulate sm_86, sm_89 or sm_90 probes a virtual one"
 NO_MODULE = ("no NVIDIA GPU: /dev/nvidiactl does not exist and there is no /proc/driver/nvidia (the nvidia "
              "kernel module is not loaded, or this machine has no NVIDIA GPU)")
@@ -313,17 +313,14 @@ def probe(kernel, check_devices=True):
     return _Probe(kernel, check_devices).run()
 
 
-def summarize(kernel):
-    """This vendor's part of `python -m drivers.probe`: {"vendor", "devices": [rows], "reason"}."""
-    try:
-        report = probe(kernel)
-    except NoGPU as e:
-        return {"vendor": VENDOR, "devices": [], "reason": str(e)}
-    rows = [{"index": d["index"], "target": d["target"], "name": d["name"],
-             "units": f"{d['sms']} SM" if d["sms"] else "?", "vram_bytes": d["vram_bytes"],
-             "pci_address": d["pci_address"], "usable": d["usable"], "reason": d["reason"] or report["reason"]}
-            for d in report["devices"]]
-    return {"vendor": VENDOR, "devices": rows, "reason": report["reason"]}
+def rows(emulate=None):
+    """This vendor's rows for `python -m drivers.probe`: {vendor, index, name, arch, clock_mhz,
+    usable, reason, details} per GPU. Raises NoGPU or MalformedInput as probe() does."""
+    from drivers.emu import make_kernel
+    report = probe(make_kernel(emulate) if emulate else RealKernel())
+    return [{"vendor": VENDOR, "index": d["index"], "name": d["name"], "arch": d["target"], "clock_mhz": None,
+             "usable": d["usable"], "reason": d["reason"] or (None if d["usable"] else report["reason"]),
+             "details": d} for d in report["devices"]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,10 +391,14 @@ def main(argv=None):
     ap.add_argument("--proc-root", metavar="DIR", help="read /proc/driver/nvidia from a captured tree")
     ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
     args = ap.parse_args(argv)
-    from drivers.emu import UnknownTarget, emulation_target, make_kernel
+    from drivers.emu import UnknownTarget, emulation_target, make_kernel, parse_target, targets
     target = emulation_target(args.emulate)
     try:
         if target and not (args.proc_root or args.dev_root):
+            vendor = targets()[parse_target(target)[0]]
+            if vendor != VENDOR:
+                raise UnknownTarget(f"{target!r} is a virtual {vendor.upper()} GPU, not an NVIDIA one; probe it with "
+                                    f"python -m drivers.{vendor}.probe, or every vendor with python -m drivers.probe")
             kernel, source, check = make_kernel(target), f"emulated {target}", True
         else:
             proc = find_proc_root(args.proc_root) if args.proc_root else "/proc"
