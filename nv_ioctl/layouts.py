@@ -15,8 +15,6 @@ import functools
 import re
 from typing import NamedTuple
 
-import cffi
-
 from . import classes, constants, controls, flags
 from .cdefs import cdef_for, variant
 from .drf import Field
@@ -101,6 +99,7 @@ class Layouts:
     """The structs, sizes and request numbers of one driver branch."""
 
     def __init__(self, branch):
+        import cffi             # here, so the constants and BRANCHES need no compiled module
         self.branch, self.tag = branch, BRANCHES[branch]
         self.ffi = cffi.FFI()
         self.ffi.cdef(cdef_for(branch))

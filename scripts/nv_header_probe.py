@@ -2,11 +2,15 @@
 """Ask the C compiler what NVIDIA's open-gpu-kernel-modules headers say about everything nv_ioctl
 declares: struct layouts, request numbers, class ids, control ids, flags and status codes.
 
-    python scripts/nv_header_probe.py --tag 580.142              # fetch the tag, write tests/data/nv_ioctl/580.142.json
-    python scripts/nv_header_probe.py --tag 580.142 --git DIR    # take the tag from a local clone instead
-    python scripts/nv_header_probe.py --source DIR               # a checkout already on disk (tag read from version.mk)
-    python scripts/nv_header_probe.py --all --git DIR            # every branch nv_ioctl supports
-    python scripts/nv_header_probe.py --status-table             # rewrite nv_ioctl/status.py from the verdicts
+    python scripts/nv_header_probe.py --tag 580.142          # fetch the tag, write tests/data/nv_ioctl/580.142.json
+    python scripts/nv_header_probe.py --tag 580.142 --git DIR  # take the tag from a local clone instead
+    python scripts/nv_header_probe.py --source DIR           # a checkout on disk (tag read from version.mk)
+    python scripts/nv_header_probe.py --all                  # every branch nv_ioctl supports
+    python scripts/nv_header_probe.py --fetch-only           # fetch the newest tag into the cache, print its path
+    python scripts/nv_header_probe.py --status-table         # rewrite nv_ioctl/status.py from the verdicts
+
+A fetched tag is a shallow, sparse clone (only the header directories) kept in the user cache,
+~/.cache/gpustack/open-gpu-kernel-modules/<tag>, and reused.
 
 The names to ask about come from nv_ioctl (for the tag's branch); the *members* of each struct come
 from the header itself (its preprocessed text), so a field we lack is reported, not skipped.  Every
@@ -15,8 +19,8 @@ sizeof/offsetof/signedness, macro and enum values, the low/high bit of each DRF 
 `_IOWR('F', NV_ESC_x, type)` for each escape and every NV_STATUS_CODE().
 
 The JSON it writes is the oracle's verdict; tests/test_nv_ioctl.py compares nv_ioctl with the frozen
-verdicts in tests/data/nv_ioctl/ (and with a live run when a checkout is named by NV_OGKM_DIR).
-The fetched sources are read in a temporary or cache directory and never committed.
+verdicts in tests/data/nv_ioctl/, and runs this probe again on any frozen tag found in the cache
+(or named by NV_OGKM_DIR).  The fetched sources are read there and never committed.
 """
 import argparse
 import json
@@ -88,6 +92,29 @@ def export_tag(git_dir, tag, dest):
     if archive.returncode != 0:
         raise ProbeError(f"git archive {tag} in {git_dir} failed: {archive.stderr.decode()[-500:]}")
     subprocess.run(["tar", "-x", "-C", dest], input=archive.stdout, check=True)
+    return dest
+
+
+def cached_checkout(tag):
+    """Where a fetched tag lives: the user cache, so the tests find it and a second run reuses it."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "gpustack", "open-gpu-kernel-modules", tag)
+
+
+def fetch(tag, git_dir=None):
+    """The cached checkout of `tag`, made first (from `git_dir`, else GitHub) when missing."""
+    dest = cached_checkout(tag)
+    if os.path.isfile(os.path.join(dest, "version.mk")):
+        return dest
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="ogkm_", dir=os.path.dirname(dest)) as tmp:
+        src = os.path.join(tmp, "src")
+        if git_dir:
+            export_tag(git_dir, tag, src)
+        else:
+            clone_tag(tag, src)
+        shutil.rmtree(dest, ignore_errors=True)
+        os.rename(src, dest)
     return dest
 
 
@@ -419,6 +446,8 @@ def main(argv=None):
     where.add_argument("--git", metavar="DIR", help="a local clone to take --tag (or --all) from")
     ap.add_argument("--tag", help="driver tag, e.g. 580.142 (fetched from GitHub without --git)")
     ap.add_argument("--all", action="store_true", help="every tag nv_ioctl.BRANCHES names")
+    ap.add_argument("--fetch-only", action="store_true",
+                    help="fetch --tag (default: the newest branch's) into the cache, print its path, stop")
     ap.add_argument("--status-table", action="store_true",
                     help="rewrite nv_ioctl/status.py from the frozen verdicts (no sources needed)")
     ap.add_argument("-o", "--output", help="JSON path (default tests/data/nv_ioctl/<tag>.json)")
@@ -430,19 +459,20 @@ def main(argv=None):
         count = write_status_table(nv_ioctl.BRANCHES)
         print(f"wrote {os.path.relpath(STATUS_MODULE)} ({count} codes)")
         return 0
+    if args.fetch_only:
+        try:
+            print(fetch(args.tag or nv_ioctl.BRANCHES[max(nv_ioctl.BRANCHES)], args.git))
+        except (ProbeError, OSError, subprocess.CalledProcessError) as e:
+            print(f"nv_header_probe: {e}", file=sys.stderr)
+            return 1
+        return 0
     tags = list(nv_ioctl.BRANCHES.values()) if args.all else [args.tag] if args.tag else [None]
     if tags == [None] and not args.source:
         ap.error("name a checkout (--source) or a tag (--tag, --all)")
     try:
         for tag in tags:
-            with tempfile.TemporaryDirectory(prefix="ogkm_") as tmp:
-                if args.source:
-                    source = args.source
-                elif args.git:
-                    source = export_tag(args.git, tag, os.path.join(tmp, "src"))
-                else:
-                    source = clone_tag(tag, os.path.join(tmp, "src"))
-                verdict = probe(source, cc=args.cc)
+            source = args.source or fetch(tag, args.git)
+            verdict = probe(source, cc=args.cc)
             out = args.output or os.path.join(OUT_DIR, f"{verdict['tag']}.json")
             command = ["python", "scripts/nv_header_probe.py", "--tag", verdict["tag"]]
             _write(verdict, command, out)

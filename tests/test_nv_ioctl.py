@@ -5,8 +5,9 @@ Oracles:
    supported branch (no tool needed): sizeof/offsetof/signedness of every member of every struct we
    declare (members enumerated from the header, so a field we lack shows up), the value of every
    constant and DRF range we export, `_IOWR('F', escape, type)` of every escape, every NV_STATUS code;
-2. live: when NV_OGKM_DIR names a checkout of open-gpu-kernel-modules at one of those tags, the
-   probe runs again now and must agree with the frozen verdict (skipped otherwise).
+2. live: for each of those tags with a checkout in the cache (scripts/nv_header_probe.py
+   --fetch-only --tag TAG; CI fetches the newest) or named by NV_OGKM_DIR, the probe runs again
+   now and must agree with the frozen verdict (skipped otherwise).
 """
 import importlib.util
 import json
@@ -196,22 +197,24 @@ def test_a_branch_layout_against_another_branch_fails():
 # 2. Live: the probe again on a checkout, when one is named
 # ---------------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def live_checkout():
-    source = os.environ.get("NV_OGKM_DIR")
-    if not source or not os.path.isdir(source):
-        pytest.skip("NV_OGKM_DIR does not name a checkout of NVIDIA/open-gpu-kernel-modules "
-                    "(the frozen verdicts in tests/data/nv_ioctl/ are checked without it)")
+def _checkout(tag):
+    """NV_OGKM_DIR when it is at `tag`, else the checkout scripts/nv_header_probe.py fetched into the cache."""
+    named = os.environ.get("NV_OGKM_DIR")
+    if named and os.path.isfile(os.path.join(named, "version.mk")) and probe.read_tag(named) == tag:
+        return named
+    cached = probe.cached_checkout(tag)
+    return cached if os.path.isfile(os.path.join(cached, "version.mk")) else None
+
+
+@pytest.mark.parametrize("tag", sorted(nv_ioctl.BRANCHES.values()))
+def test_live_probe_agrees_with_the_frozen_verdict(tag):
+    source = _checkout(tag)
+    if source is None:
+        pytest.skip(f"no checkout of NVIDIA/open-gpu-kernel-modules {tag} (fetch one with "
+                    f"'python scripts/nv_header_probe.py --fetch-only --tag {tag}', or set NV_OGKM_DIR); "
+                    "the frozen verdict is checked without it")
     if probe.find_compiler() is None:
         pytest.skip("no C compiler ($CC, gcc or cc)")
-    tag = probe.read_tag(source)
-    if tag not in nv_ioctl.BRANCHES.values():
-        pytest.skip(f"NV_OGKM_DIR is at {tag}, not one of the frozen tags {sorted(nv_ioctl.BRANCHES.values())}")
-    return source, tag
-
-
-def test_live_probe_agrees_with_the_frozen_verdict(live_checkout):
-    source, tag = live_checkout
     verdict = probe.probe(source)
     frozen = golden(tag)
     for key in ("structs", "constants", "ranges", "requests", "status_codes", "missing"):
