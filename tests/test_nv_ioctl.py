@@ -302,10 +302,10 @@ def test_bad_version_arguments():
         nv_ioctl.layouts(5.8)
 
 
-def test_request_numbers_of_the_reference_notes():
-    # nv.md 1.2: RM_ALLOC 0xC020462B (NVOS21) / 0xC030462B (NVOS64), RM_CONTROL 0xC020462A,
-    # RM_FREE 0xC0104629, MAP_MEMORY 0xC038464E, ALLOC_MEMORY 0xC0384627, MAP_MEMORY_DMA 0xC0404657
-    # (>= 580), CARD_INFO x1 0xC04846C8, REGISTER_FD 0xC00446C9.
+def test_request_numbers_user_space_drivers_send():
+    # RM_ALLOC 0xC020462B (NVOS21) / 0xC030462B (NVOS64), RM_CONTROL 0xC020462A, RM_FREE 0xC0104629,
+    # MAP_MEMORY 0xC038464E, ALLOC_MEMORY 0xC0384627, MAP_MEMORY_DMA 0xC0404657 (>= 580),
+    # CARD_INFO x1 0xC04846C8, REGISTER_FD 0xC00446C9.
     L = nv_ioctl.layouts(580)
     assert L.request("NV_ESC_RM_ALLOC") == 0xC020462B
     assert L.request("NV_ESC_RM_ALLOC", "NVOS64_PARAMETERS") == 0xC030462B
@@ -319,7 +319,7 @@ def test_request_numbers_of_the_reference_notes():
     assert L.request("NV_ESC_CARD_INFO", count=64) == nv_ioctl._IOWR("F", 200, 72 * 64)
     assert L.request("NV_ESC_REGISTER_FD") == 0xC00446C9
     assert L.request("NV_ESC_ATTACH_GPUS_TO_FD", count=2) == nv_ioctl._IOWR("F", 212, 8)
-    # UVM: raw numbers; nv.md 1.5 sizes
+    # UVM: raw numbers, and the argument sizes the module copies
     assert L.uvm("UVM_INITIALIZE") == ("UVM_INITIALIZE", 0x30000001, "UVM_INITIALIZE_PARAMS", 16)
     assert L.uvm("UVM_CREATE_EXTERNAL_RANGE").size == 24 and L.uvm("UVM_PAGEABLE_MEM_ACCESS").size == 8
     assert L.uvm("UVM_MAP_EXTERNAL_ALLOCATION").size == 9264 and L.uvm("UVM_REGISTER_GPU").size == 40
@@ -344,7 +344,7 @@ def test_controls_and_classes():
     assert nv_ioctl.layouts(570).control(nv_ioctl.NVA06C_CTRL_CMD_GPFIFO_SCHEDULE).size == 2
     assert L.class_params(nv_ioctl.AMPERE_CHANNEL_GPFIFO_A) == "NV_CHANNEL_ALLOC_PARAMS"
     assert L.class_params(nv_ioctl.AMPERE_USERMODE_A) is None
-    assert L.sizeof("NV_CHANNEL_ALLOC_PARAMS") == 368                 # nv.md 1.2
+    assert L.sizeof("NV_CHANNEL_ALLOC_PARAMS") == 368                 # 368 bytes in every branch
     assert nv_ioctl.class_name(0xC7C0) == "AMPERE_COMPUTE_B" and nv_ioctl.class_name(0) == "NV01_ROOT"
     assert nv_ioctl.class_name(0x40) == "NV01_MEMORY_LOCAL_USER" and nv_ioctl.class_name(0xBEEF) == "class 0xBEEF"
     assert nv_ioctl.control_name(0x2080014A) == "NV2080_CTRL_CMD_GPU_GET_GID_INFO"
@@ -377,10 +377,10 @@ def test_drf_fields():
     flags = (page_size.num(nv_ioctl.NVOS46_FLAGS_PAGE_SIZE_4KB)
              | nv_ioctl.NVOS46_FLAGS_CACHE_SNOOP.num(nv_ioctl.NVOS46_FLAGS_CACHE_SNOOP_ENABLE)
              | nv_ioctl.NVOS46_FLAGS_DMA_OFFSET_FIXED.num(nv_ioctl.NVOS46_FLAGS_DMA_OFFSET_FIXED_TRUE))
-    assert flags == (1 << 8) | (1 << 4) | (1 << 15)                    # nv.md 1.4 step 15
+    assert flags == (1 << 8) | (1 << 4) | (1 << 15)                    # the flags of a fixed-VA GPU mapping
     assert page_size.val(flags) == 1 and page_size.set(flags, 4) == (4 << 8) | (1 << 4) | (1 << 15)
     caching = nv_ioctl.NVOS33_FLAGS_CACHING_TYPE.num(nv_ioctl.NVOS33_FLAGS_CACHING_TYPE_WRITECOMBINED)
-    assert caching == 2 << 23                                          # nv.md 1.4 step 15
+    assert caching == 2 << 23                                          # write-combined CPU mapping
     with pytest.raises(ValueError, match="16 does not fit the 4-bit field 11:8"):
         page_size.num(16)
     assert repr(nv_ioctl.NVOS02_FLAGS_MAPPING) == "Field(31:30)"
