@@ -55,7 +55,8 @@ HEADERS = (
     "ctrl/ctrl0000/ctrl0000system.h", "ctrl/ctrl0000/ctrl0000gpu.h", "ctrl/ctrl0080/ctrl0080gpu.h",
     "ctrl/ctrl0080/ctrl0080gr.h", "ctrl/ctrl2080/ctrl2080gr.h", "ctrl/ctrl2080/ctrl2080gpu.h",
     "ctrl/ctrl2080/ctrl2080fb.h", "ctrl/ctrl2080/ctrl2080mc.h", "ctrl/ctrl2080/ctrl2080fifo.h",
-    "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h", "nv_escape.h", "nv-ioctl-numbers.h",
+    "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h", "ctrl/ctrl83de/ctrl83dedebug.h", "nvgputypes.h",
+    "nverror.h", "class/clc56fsw.h", "nv_escape.h", "nv-ioctl-numbers.h",
     "nv-ioctl.h", "nv-unix-nvos-params-wrappers.h", "uvm_types.h", "uvm_ioctl.h", "uvm_linux_ioctl.h",
 )
 
@@ -216,7 +217,7 @@ def parse_typedefs(text):
     """{name: ("record", body) | ("alias", other)} for the typedefs of preprocessed C."""
     text = _strip_attributes(text)
     typedefs = {}
-    for m in re.finditer(r"\btypedef\s+(struct|union)\s*(\w+)?\s*\{", text):
+    for m in re.finditer(r"\btypedef\s+(?:volatile\s+)?(struct|union)\s*(\w+)?\s*\{", text):
         close_at = _matching(text, m.end() - 1)
         tail = text[close_at + 1:text.index(";", close_at)]
         body = text[m.end():close_at]
