@@ -70,6 +70,13 @@ class Mapping:
     def load64(self, offset):
         return int(self.view(np.uint64, offset, 1)[0])
 
+    def store32(self, offset, value):
+        """One 32-bit store (NVIDIA's doorbell: the virtual GPU hooks it too)."""
+        self.view(np.uint32, offset, 1)[0] = value
+
+    def load32(self, offset):
+        return int(self.view(np.uint32, offset, 1)[0])
+
     def __repr__(self):
         return f"Mapping(0x{self.address:x}, {self.size:#x})"
 
@@ -93,8 +100,9 @@ class Kernel(abc.ABC):
         """
 
     @abc.abstractmethod
-    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
-        """Map ``length`` bytes of ``fd`` (or anonymous memory when fd is None) -> Mapping."""
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None, hint=None):
+        """Map ``length`` bytes of ``fd`` (or anonymous memory when fd is None) -> Mapping: at ``address``
+        exactly (MAP_FIXED), or near ``hint`` if that range is free."""
 
     @abc.abstractmethod
     def munmap(self, mapping):
@@ -162,10 +170,10 @@ class RealKernel(Kernel):
         except OSError as e:
             raise IoctlError(name or f"ioctl 0x{request:x}", request, e.errno or errno.EIO) from None
 
-    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None, hint=None):
         if fd is None:
             fd, flags = -1, flags | MAP_ANONYMOUS
-        addr = _ffi.cast("void *", address or 0)
+        addr = _ffi.cast("void *", address or hint or 0)
         if address:
             flags |= MAP_FIXED
         ptr = _libc.mmap(addr, length, prot, flags, fd, offset)

@@ -153,6 +153,16 @@ ROBUST_CHANNEL_CE0_ERROR = 39                     # the copy engine refused a me
 ROBUST_CHANNEL_PREEMPTIVE_REMOVAL = 45            # the channel was torn down while it ran
 ROBUST_CHANNEL_GR_CLASS_ERROR = 69                # a method the compute class does not have
 
+# MMU fault reports (the debugger's READ_MMU_FAULT_INFO; swref volta/gv100/dev_fault.h, unchanged since)
+NV_PFAULT_FAULT_TYPE_PDE = 0x0
+NV_PFAULT_FAULT_TYPE_PTE = 0x2                    # no valid mapping at the address
+NV_PFAULT_FAULT_TYPE_VA_LIMIT_VIOLATION = 0x3
+NV_PFAULT_FAULT_TYPE_RO_VIOLATION = 0x6           # a write to a read-only mapping
+NV_PFAULT_FAULT_TYPE_ATOMIC_VIOLATION = 0xF
+NV_PFAULT_ACCESS_TYPE_VIRT_READ = 0x0
+NV_PFAULT_ACCESS_TYPE_VIRT_WRITE = 0x1
+NV_PFAULT_ACCESS_TYPE_VIRT_ATOMIC = 0x2
+
 # ---- Usermode page (VOLTA_USERMODE_A and later; the doorbell) -----------------------------------
 NVC361_NV_USERMODE__SIZE = 65536
 NVC361_TIME_0 = 0x80                              # GPU time in ns, low word

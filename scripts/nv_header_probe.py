@@ -39,9 +39,11 @@ UPSTREAM = "https://github.com/NVIDIA/open-gpu-kernel-modules.git"
 
 # Directories of the checkout the probe needs (a sparse checkout fetches only these).
 SOURCE_DIRS = ("kernel-open/common/inc", "kernel-open/nvidia-uvm", "src/common/sdk/nvidia/inc",
-               "src/nvidia/arch/nvalloc/unix/include", "version.mk")
+               "src/nvidia/arch/nvalloc/unix/include", "src/common/inc/swref/published/volta/gv100/dev_fault.h",
+               "version.mk")
 INCLUDE_DIRS = ("src/common/sdk/nvidia/inc", "src/common/sdk/nvidia/inc/ctrl",
-                "src/nvidia/arch/nvalloc/unix/include", "kernel-open/common/inc", "kernel-open/nvidia-uvm")
+                "src/nvidia/arch/nvalloc/unix/include", "kernel-open/common/inc", "kernel-open/nvidia-uvm",
+                "src/common/inc/swref/published")
 # Every header an nv_ioctl name comes from; a header a branch lacks is skipped (__has_include).
 HEADERS = (
     "nvtypes.h", "nvlimits.h", "nvstatus.h", "nvos.h", "nvCpuUuid.h", "class/cl0000.h", "class/cl0001.h",
@@ -56,7 +58,7 @@ HEADERS = (
     "ctrl/ctrl0080/ctrl0080gr.h", "ctrl/ctrl2080/ctrl2080gr.h", "ctrl/ctrl2080/ctrl2080gpu.h",
     "ctrl/ctrl2080/ctrl2080fb.h", "ctrl/ctrl2080/ctrl2080mc.h", "ctrl/ctrl2080/ctrl2080fifo.h",
     "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h", "ctrl/ctrl83de/ctrl83dedebug.h", "nvgputypes.h",
-    "nverror.h", "class/clc56fsw.h", "nv_escape.h", "nv-ioctl-numbers.h",
+    "nverror.h", "class/clc56fsw.h", "volta/gv100/dev_fault.h", "nv_escape.h", "nv-ioctl-numbers.h",
     "nv-ioctl.h", "nv-unix-nvos-params-wrappers.h", "uvm_types.h", "uvm_ioctl.h", "uvm_linux_ioctl.h",
 )
 

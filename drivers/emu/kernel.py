@@ -107,9 +107,10 @@ class EmulatedKernel(Kernel):
             raise IoctlError(name or f"ioctl 0x{request:x}", request, e.errno or errno.EIO,
                              e.strerror if e.strerror and e.strerror != os.strerror(e.errno or 0) else "") from None
 
-    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None, hint=None):
         if fd is None or flags & MAP_ANONYMOUS:
-            return self._host.mmap(None, length, offset, prot, flags | MAP_PRIVATE if not flags & MAP_SHARED else flags, address)
+            return self._host.mmap(None, length, offset, prot, flags | MAP_PRIVATE if not flags & MAP_SHARED else flags,
+                                   address, hint)
         return self.file(fd).mmap(self, length, offset, prot, flags, address)
 
     def host_mmap(self, length, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):

@@ -12,6 +12,7 @@ checks sizes against), ``open_module=False`` prints the proprietary module's ver
     kernel.live()    what clients still hold
 """
 import functools
+import threading
 
 from drivers.emu.kernel import EmulatedKernel
 
@@ -37,9 +38,12 @@ class VirtualMachine(EmulatedKernel):
         self.layouts = NV.layouts(self.driver.major)        # UnknownBranch for a driver without layouts
         self.boards = boards(CARDS[TARGETS[target]], gpus)
         super().__init__(render_proc(self.boards, self.driver.text, open_module), {})
-        self.gpus = [NvGpu(b) for b in self.boards]
+        self.lock = threading.RLock()           # ioctls and the host thread take turns
+        self.gpus = [NvGpu(b, self) for b in self.boards]
         self.gpu = self.gpus[0]
         self.rm = ResourceManager(self, self.layouts)
+        from drivers.emu.nv.host import Host
+        self.host = Host(self)
         self.devices["/dev/nvidiactl"] = functools.partial(CtlFile, self)
         for gpu in self.gpus:
             self.devices[f"/dev/nvidia{gpu.board.minor}"] = functools.partial(GpuFile, self, gpu)
@@ -50,4 +54,11 @@ class VirtualMachine(EmulatedKernel):
         return {"clients": len(self.rm.clients),
                 "objects": sum(len(c.objects) - 1 for c in self.rm.clients.values()),
                 "attached_gpus": sum(g.open_files > 0 for g in self.gpus),
-                "open_files": len(self.open_files)}
+                "open_files": len(self.open_files),
+                "memory": sum(g.memory_objects for g in self.gpus),
+                "vram_bytes": sum(g.vram_used for g in self.gpus),
+                "channels": sum(len(g.channels) for g in self.gpus)}
+
+    def settle(self, timeout=60.0):
+        """Run every channel to idle on the calling thread (True unless something stays blocked)."""
+        return self.host.settle(timeout)
