@@ -66,7 +66,8 @@ def qmd_template(dev, kernel):
         q.set("QMD_GROUP_ID", 0x3F)
         q.set("SM_GLOBAL_CACHING_ENABLE", 1)
     q.set_address("PROGRAM_ADDRESS_LOWER", "PROGRAM_ADDRESS_UPPER", kernel.code_va)
-    q.set_address("PROGRAM_PREFETCH_ADDR_LOWER_SHIFTED", "PROGRAM_PREFETCH_ADDR_UPPER_SHIFTED", kernel.code_va, shift=8)
+    q.set_address("PROGRAM_PREFETCH_ADDR_LOWER_SHIFTED", "PROGRAM_PREFETCH_ADDR_UPPER_SHIFTED",
+                  kernel.code_va & ~0xFF, shift=8)
     q.set("PROGRAM_PREFETCH_SIZE", min(0x1FF, max(1, kernel.code_size >> 8)))
     q.set("REGISTER_COUNT" if v4 else "REGISTER_COUNT_V", kernel.registers)
     q.set("BARRIER_COUNT", kernel.barriers)

@@ -29,7 +29,8 @@ ACCESS_TYPES = {NV.NV_PFAULT_ACCESS_TYPE_VIRT_READ: "read", NV.NV_PFAULT_ACCESS_
 WARP_ESR_NAMES = {0x01: "stack error", 0x05: "misaligned PC", 0x06: "PC overflow", 0x08: "misaligned register",
                   0x09: "illegal instruction encoding", 0x0B: "illegal instruction parameter",
                   0x0D: "register out of range", 0x0E: "address out of range", 0x0F: "misaligned address",
-                  0x10: "invalid address space", 0x12: "constant address out of range (LDC)", 0x17: "MMU fault"}
+                  0x10: "invalid address space", 0x12: "constant address out of range (LDC)", 0x17: "MMU fault",
+                  0x3F: "scoreboard hazard (the virtual GPU's check of the control bits)"}
 
 
 class ChannelError(GPUError):

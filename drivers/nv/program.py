@@ -111,7 +111,8 @@ class Program:
         if not compatible(cubin.sm, dev_sm):
             raise GPUError(f"{source} is sm_{cubin.sm} code; {device.target} ({device.arch}) does not run it")
         offset, self.section_va, self.section_of, place = 0, {}, {}, {}
-        for index, s in cubin.sections.items():
+        code_first = sorted(cubin.sections.items(), key=lambda kv: not kv[1].name.startswith(".text"))
+        for index, s in code_first:
             align = 128 if s.name.startswith(".text") else max(256, s.align)
             offset = round_up(offset, align)
             place[index] = offset

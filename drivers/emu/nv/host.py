@@ -14,9 +14,11 @@ between instructions, so a grid that never ends cannot hold the lock forever.
 """
 import threading
 import time
+import traceback
 
 from drivers.emu.faults import MemoryFault
 from drivers.emu.nv.faults import ChannelError, Preempted, SmException
+from drivers.emu.nv.gpu import log
 from drivers.emu.nv.rc import fail_channel
 
 POLL_FIRST, POLL_LONGEST = 0.0002, 0.005     # seconds between polls of a blocked channel
@@ -39,6 +41,7 @@ def run_channels(gpus):
                     fail_channel(channel, e)
                     moved, waits = True, False
                 except Exception as e:            # a bug of the virtual GPU still stops only the channel
+                    log(2, traceback.format_exc())
                     e.args = (f"internal error of the virtual GPU: {type(e).__name__}: {e}",)
                     fail_channel(channel, ChannelError(str(e.args[0])))
                     moved, waits = True, False

@@ -19,7 +19,7 @@ from drivers.emu.faults import MemoryFault
 from drivers.emu.nv.faults import (ESR_ILLEGAL_INSTR_ENCODING, ESR_MISALIGNED_PC, ESR_PC_OVERFLOW, Preempted,
                                    SmException)
 from drivers.emu.nv.sass.decode import BLOCK, decode_block
-from drivers.emu.nv.sass.hazards import QUEUES, Scoreboards
+from drivers.emu.nv.sass.hazards import Scoreboards
 from drivers.emu.nv.sass.instr import NO_SB
 from drivers.emu.nv.sass.state import (LANES, WAIT_BAR, WAIT_BSYNC, WAIT_NONE, WAIT_WARPSYNC, Batch, mask_bits)
 
@@ -79,9 +79,10 @@ class Code:
         if pc % 16:
             raise SmException(ESR_MISALIGNED_PC, pc, f"PC 0x{pc:x} is not 16-byte aligned")
         va = self.base + pc
-        page = va - va % BLOCK
+        page = max(va - va % BLOCK, self.base)      # what precedes the entry is not this kernel's code
+        end = va - va % BLOCK + BLOCK
         try:
-            words = self.vm.read(page, BLOCK, execute=False)
+            words = self.vm.read(page, end - page, execute=False)
         except MemoryFault as f:
             f.pc = pc
             raise

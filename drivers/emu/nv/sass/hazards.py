@@ -15,24 +15,16 @@ of its queue; that is how ptxas gets away with leaving some loads without a scor
 """
 import numpy as np
 
-from drivers.errors import GPUError
+from drivers.emu.nv.faults import ESR_SCOREBOARD_HAZARD, SmException
 
 FILES = ("R", "UR", "P")
-QUEUES = {"LDS": "mio", "STS": "mio", "ATOMS": "mio", "LDSM": "mio", "SHFL": "mio", "REDUX": "mio",
-          "LDL": "lsu", "STL": "lsu", "LDG": "lsu", "STG": "lsu", "LD": "lsu", "ST": "lsu", "ATOM": "lsu",
-          "ATOMG": "lsu", "RED": "lsu", "REDG": "lsu", "LDC": "const", "ULDC": "const",
-          "MUFU": "xu", "I2F": "xu", "F2I": "xu", "F2F": "xu", "FRND": "xu", "POPC": "xu", "FLO": "xu",
-          "BREV": "xu", "DMUL": "fp64", "DADD": "fp64", "DFMA": "fp64", "DSETP": "fp64", "DMNMX": "fp64",
-          "S2R": "s2r", "S2UR": "s2r", "CS2R": "s2r", "HMMA": "mma", "IMMA": "mma", "F2FP": "xu",
-          "I2FP": "xu", "MATCH": "mio", "VOTE": None, "R2UR": "s2r"}
 
 
-class HazardError(GPUError):
+class HazardError(SmException):
     """A register read or written before the scoreboard protecting it was waited for."""
 
     def __init__(self, pc, text, reason):
-        self.pc = pc
-        super().__init__(f"scoreboard hazard at PC 0x{pc:x} ({text}): {reason}")
+        super().__init__(ESR_SCOREBOARD_HAZARD, pc, f"scoreboard hazard ({text}): {reason}")
 
 
 class Scoreboards:

@@ -23,8 +23,9 @@ def set_pc(st, G, mask, value):
 
 
 def _target(ins, op_):
+    """The branch offset relative to the instruction (the closure adds the PC it runs at)."""
     if op_.kind == "target":
-        return ins.pc + op_.holes[0]
+        return op_.holes[0]
     raise DecodeProblem(ins, f"branch target {op_.render() if hasattr(op_, 'render') else op_}")
 
 
@@ -41,11 +42,11 @@ def bra(ins, ctx):
     preds = [o for o in ins.operands if reg_file(o) and reg_file(o)[0] in ("P", "UP")]
     if preds:
         raise DecodeProblem(ins, "a BRA with a predicate operand (BRA.DIV/CONV forms)")
-    target = _target(ins, ops[0])
+    rel = _target(ins, ops[0])
 
     def fn(st, G, m, gm, ins):
         set_pc(st, G, m, ins.pc + 16)
-        set_pc(st, G, gm, target)
+        set_pc(st, G, gm, ins.pc + rel)
     return Impl(fn, control=True)
 
 
@@ -67,11 +68,11 @@ def brx(ins, ctx):
 def call(ins, ctx):
     if not ins.has("REL"):
         raise DecodeProblem(ins, "an absolute CALL")
-    target = _target(ins, ins.operands[0])
+    rel = _target(ins, ins.operands[0])
 
     def fn(st, G, m, gm, ins):
         set_pc(st, G, m, ins.pc + 16)
-        set_pc(st, G, gm, target)
+        set_pc(st, G, gm, ins.pc + rel)
     return Impl(fn, control=True)
 
 

@@ -449,7 +449,7 @@ def _dreads(*srcs):
     return out
 
 
-def _darith(ins, kind):
+def _darith(ins, ctx, kind):
     d = dst_reg(ins, ins.operands[0])[1]
     srcs = [src(ins, o, f64=True) for o in ins.operands[1:]]
     if mode_of(ins) != "RN":
@@ -469,7 +469,12 @@ def _darith(ins, kind):
         st.w(d, G, gm, np.broadcast_to((u & U64(0xFFFFFFFF)).astype(U32), gm.shape))
         if d != RZ:
             st.w(d + 1, G, gm, np.broadcast_to((u >> U64(32)).astype(U32), gm.shape))
-    return Impl(fn, _dreads(*srcs), [("R", d), ("R", d + 1)] if d != RZ else [], queue="fp64")
+    # consumer Ampere/Ada run FP64 on a slow, variable-latency unit; Hopper's FP64 pipe is fixed-latency
+    return Impl(fn, _dreads(*srcs), [("R", d), ("R", d + 1)] if d != RZ else [], queue=_fp64_queue(ctx))
+
+
+def _fp64_queue(ctx):
+    return "fp64" if ctx.sm < 0x900 else None
 
 
 def _dfma(a, b, c):
@@ -488,17 +493,17 @@ def _dfma(a, b, c):
 
 @op("DMUL")
 def dmul(ins, ctx):
-    return _darith(ins, "mul")
+    return _darith(ins, ctx, "mul")
 
 
 @op("DADD")
 def dadd(ins, ctx):
-    return _darith(ins, "add")
+    return _darith(ins, ctx, "add")
 
 
 @op("DFMA")
 def dfma(ins, ctx):
-    return _darith(ins, "fma")
+    return _darith(ins, ctx, "fma")
 
 
 @op("DSETP")
@@ -515,7 +520,7 @@ def dsetp(ins, ctx):
         cv = c.pred(st, G) if c.n != PT else np.bool_(not c.neg)
         st.wp(p.n, G, gm, np.broadcast_to(combine(r, cv), gm.shape))
         st.wp(q.n, G, gm, np.broadcast_to(combine(~r, cv), gm.shape))
-    return Impl(fn, _dreads(a, b), [("P", x.n) for x in (p, q) if x.n != PT], queue="fp64")
+    return Impl(fn, _dreads(a, b), [("P", x.n) for x in (p, q) if x.n != PT], queue=_fp64_queue(ctx))
 
 
 __all__ = ["fval", "fcompare", "setp_parts"]

@@ -63,7 +63,7 @@ def imad(ins, ctx):
         raise DecodeProblem(ins, "an indexed constant operand")
     dn = 2 if wide else 1
     writes = [("R", d + k) for k in range(dn) if d != RZ] + ([("P", pout.n)] if pout and pout.n != PT else [])
-    reads = _reads(a, b, c) + ([("R", c.n + 1)] if wide and c.kind == "R" and c.n != RZ else []) + \
+    reads = _reads(a, b, c) + ([("R", c.n + 1)] if (wide or hi) and c.kind == "R" and c.n != RZ else []) + \
         ([("P", pin.n)] if pin and pin.n != PT else [])
 
     def fn(st, G, m, gm, ins):
@@ -82,22 +82,30 @@ def imad(ins, ctx):
                 cv = ~cv
             low = (prod & M32) + (cv & M32) + cin
             res = prod + cv + cin
-            carry = ((prod >> S32) + (cv >> S32) + (low >> S32)) >> S32
+            carry = (((prod >> S32) + (cv >> S32) + (low >> S32)) >> S32) != 0
             st.w(d, G, gm, (res & M32).astype(U32))
             if d != RZ:
                 st.w(d + 1, G, gm, (res >> S32).astype(U32))
             if pout is not None:
                 st.wp(pout.n, G, gm, np.broadcast_to(carry, gm.shape))
             return
-        cv = _val(c, st, G, pc)
         if hi:
+            # the addend is the 64-bit pair {Rc+1, Rc}: d = (a * b + c) >> 32, carry out of bit 64
+            cv = c.u64(st, G, pc)
+            if c.neg or c.inv:
+                cv = ~cv + (U64(1) if c.neg else U64(0))
             if signed:
-                prod_hi = ((_signed(av) * _signed(bv)) >> 32).astype(np.uint64) & M32
+                prod = (_signed(av) * _signed(bv)).astype(np.uint64)
             else:
-                prod_hi = (av * bv) >> S32
-            res = prod_hi + cv + cin
-        else:
-            res = (av * bv & M32) + cv + cin
+                prod = av * bv
+            low = (prod & M32) + (cv & M32) + cin
+            high = (prod >> S32) + (cv >> S32) + (low >> S32)
+            st.w(d, G, gm, (high & M32).astype(U32))
+            if pout is not None:
+                st.wp(pout.n, G, gm, np.broadcast_to(((high >> S32) & U64(1)) != 0, gm.shape))
+            return
+        cv = _val(c, st, G, pc)
+        res = (av * bv & M32) + cv + cin
         st.w(d, G, gm, (res & M32).astype(U32))
         if pout is not None:
             st.wp(pout.n, G, gm, np.broadcast_to((res >> S32) != 0, gm.shape))

@@ -271,6 +271,8 @@ def _atomic(ins, space):
     vals = [reg_file(o)[1] if reg_file(o) else None for o in ops[mem_i + 1:]]
     opname = next((m for m in ins.mods if m in _ATOM_OPS), None)
     popc_inc = ins.has("POPC") and ins.has("INC")
+    if popc_inc:
+        opname = "ADD"          # each lane adds one (the hardware adds the popcount of lanes per address)
     if opname is None:
         raise DecodeProblem(ins, "no atomic operation")
     if opname == "CAST":

@@ -102,7 +102,7 @@ class Batch:
         if n == PT:
             return
         if isinstance(G, slice):
-            np.copyto(self.P[n][G], value, where=m)
+            np.copyto(self.P[n][G], value, casting="unsafe", where=m)
         else:
             self.P[n][G] = np.where(m, value, self.P[n][G])
 
