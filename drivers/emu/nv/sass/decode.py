@@ -29,12 +29,43 @@ def decoder():
     global _decoder
     if _decoder is None:
         try:
-            from assembler.sass import decode_block        # the SASS assembler's decoder
+            import assembler.sass                            # noqa: F401 (the SASS assembler's decoder)
         except ImportError:
             raise SmException(ESR_ILLEGAL_INSTR_ENCODING, 0, "this tree has no SASS decoder (assembler.sass) to "
                               "run shaders with") from None
-        _decoder = decode_block
+        _decoder = assembler_decoder
     return _decoder
+
+
+def assembler_decoder(code, sm):
+    """assembler.sass's decoder over a block: {offset: (guard, tokens, operands, lo, hi, text)}, with the
+    modifiers nvdisasm derives from operand values (IMAD.MOV...) dropped and branch targets made
+    relative to the instruction; a word it refuses becomes an opcode '???' whose text is the refusal
+    (executing it is an SM exception)."""
+    from assembler.errors import AssemblerError
+    from assembler.sass import decode
+    from assembler.sass.aliases import strip
+    arch = f"sm_{sm}"
+    out = {}
+    for off in range(0, len(code) - 15, 16):
+        lo = int.from_bytes(code[off:off + 8], "little")
+        hi = int.from_bytes(code[off + 8:off + 16], "little")
+        try:
+            ins = decode(code, arch, off, pc=off)
+        except AssemblerError as e:
+            out[off] = (None, ("???",), (), lo, hi, str(e))
+            continue
+        operands = tuple(_relative(op, off) for op in ins.operands)
+        out[off] = (ins.guard, strip((ins.opcode,) + tuple(ins.modifiers)), operands, lo, hi, ins.text)
+    return out
+
+
+def _relative(op, pc):
+    if op.kind == "target":
+        return type(op)("target", op.shape, (op.holes[0] - pc,))
+    if op.kind == "pair" and op.shape[2] == "target":
+        return type(op)("pair", op.shape, op.holes[:-1] + (op.holes[-1] - pc,))
+    return op
 
 
 def _as_target(op, pc):

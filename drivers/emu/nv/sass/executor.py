@@ -111,6 +111,8 @@ class Code:
 
     def _compile(self, ins):
         comp = OPS.get(ins.opcode)
+        if ins.opcode == "???":
+            return _illegal(ins, "the SASS decoder refuses the word")
         if comp is None:
             return _illegal(ins, f"opcode {ins.opcode} is not one the virtual SM implements")
         try:
