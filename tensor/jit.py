@@ -1,0 +1,3 @@
+"""placeholder"""
+def jit(fn):
+    return fn
