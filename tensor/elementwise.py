@@ -355,11 +355,15 @@ class ElementwiseMixin:
         return self + (end - self) * weight
 
     # ---- activations ---------------------------------------------------------------------------
+    def _positive_or_nan(self):
+        pos = self > 0
+        return pos.logical_or(self != self) if self.dtype.is_float else pos
+
     def relu(self):
-        return (self > 0).where(self, 0)
+        return self._positive_or_nan().where(self, 0)
 
     def leaky_relu(self, negative_slope=0.01):
-        return (self > 0).where(self, self * negative_slope)
+        return self._positive_or_nan().where(self, self * negative_slope)
 
     def elu(self, alpha=1.0):
         return (self > 0).where(self, (self.exp() - 1) * alpha)

@@ -197,9 +197,6 @@ class MovementMixin:
         n = self.shape[self._axis(dim)]
         return self.split(max(1, -(-n // chunks)), dim)
 
-    def cat(self, *others, dim=0):
-        return type(self).cat_([self, *others], dim)
-
     @staticmethod
     def cat_(tensors, dim=0):
         tensors = list(tensors)
@@ -328,7 +325,7 @@ class MovementMixin:
             n = self.shape[d]
             t = t.broadcast_to(bshape)
             t = (t < 0).where(t + n, t)
-            shape = (1,) * nr + bshape + tuple(n if i == j else 1 for i in range(k))
+            shape = (1,) * (nr + nb) + tuple(n if i == j else 1 for i in range(k))
             ar = Tensor(ops.iota(n, self.device)).cast(t.dtype).reshape(shape)
             m = t.reshape((1,) * nr + bshape + (1,) * k) == ar
             mask = m if mask is None else mask.logical_and(m)
@@ -337,10 +334,9 @@ class MovementMixin:
         out = out.reshape(out.shape[:nr + nb])
         # PyTorch: adjacent advanced indices keep their place, separated ones go first
         adjacent = dims == list(range(dims[0], dims[0] + k))
-        if adjacent and dims[0] != 0:
-            first = dims[0]
-            order = list(range(first)) + list(range(nr, nr + nb)) + list(range(first, nr))
-            out = out.permute(order)
+        first = dims[0] if adjacent else 0
+        order = list(range(first)) + list(range(nr, nr + nb)) + list(range(first, nr))
+        out = out.permute(order)
         return out
 
     def gather(self, dim, index):

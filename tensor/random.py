@@ -18,7 +18,7 @@ ROTATIONS = (13, 15, 26, 6, 17, 29, 16, 24)
 KEY_PARITY = 0x1BD11BDA
 MASK32 = 0xFFFFFFFF
 
-rng_buffers = weakref.WeakKeyDictionary()   # state Buffer -> True (the jit rewrites these)
+rng_buffers = weakref.WeakKeyDictionary()   # state Buffer -> its call number (the jit rewrites)
 
 
 def _rotl(x, r):
@@ -42,6 +42,11 @@ def threefry2x32(c0, c1, k0, k1):
 
 def threefry2x32_reference(c0, c1, k0, k1):
     """The same in plain numpy (tests use it)."""
+    with np.errstate(over="ignore"):
+        return _threefry_np(c0, c1, k0, k1)
+
+
+def _threefry_np(c0, c1, k0, k1):
     c0, c1 = np.asarray(c0, np.uint32), np.asarray(c1, np.uint32)
     k0, k1 = np.uint32(k0), np.uint32(k1)
     k2 = k0 ^ k1 ^ np.uint32(KEY_PARITY)
@@ -78,10 +83,11 @@ class RandomMixin:
         dev = devices.canonical(device)
         n = math.prod(shape)
         seed = Tensor._seed
-        state = np.array([seed & MASK32, (seed >> 32) & MASK32, Tensor._rng_calls & MASK32], np.uint32)
+        call = Tensor._rng_calls
+        state = np.array([seed & MASK32, (seed >> 32) & MASK32, call & MASK32], np.uint32)
         Tensor._rng_calls += 1
         st = Tensor(state, device=dev)
-        rng_buffers[st.node.buffer] = True
+        rng_buffers[st.node.buffer] = call
 
         def word(i):
             return st[i].reshape(1).expand(n) if n else st[i].reshape(1).shrink([(0, 0)])

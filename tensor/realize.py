@@ -7,13 +7,14 @@ import time
 
 from tensor import device as devices
 from tensor.lower import lower
-from tensor.ops import G, graph_text
+from tensor.ops import G, graph_text, walk
 from tensor.schedule import ast_text, create_schedule
 
 _lowered = {}         # (ast key, buffer sizes, device) -> Kernel
 _compiled = {}        # (device, kernel key) -> program
 stats = {"kernels": 0, "launches": 0}
 capture = None        # the jit sets a list here to record launches
+capture_start = None  # ... and the first node id of the captured call
 
 
 def debug():
@@ -100,6 +101,8 @@ def realize_nodes(nodes):
     nodes = [n for n in nodes if not n.realized]
     if not nodes:
         return []
+    if capture is not None:
+        _settle(nodes)
     if debug() >= 4:
         print("lazy graph:")
         print(graph_text(nodes))
@@ -115,6 +118,25 @@ def realize_nodes(nodes):
         elif n.refs > 0 or n in nodes:
             n.buffer, n.version = item.bufs[0], item.bufs[0].version
     return items
+
+
+def _settle(nodes):
+    """Under a jit capture, lazy values made before the call (parameters, optimizer state)
+    are realized outside the capture first, so replays read their buffers."""
+    global capture
+    start = capture_start
+    old = set()
+    for n in walk(nodes, stop=lambda n: n.realized or n.id < start):
+        if n.id < start and not n.realized:
+            base = n.view()[0]
+            if not base.realized and base.op not in (G.CONST, G.IOTA):
+                old.add(base)
+    if old:
+        saved, capture = capture, None
+        try:
+            realize_nodes(sorted(old, key=lambda n: n.id))
+        finally:
+            capture = saved
 
 
 def timed_schedule(nodes):

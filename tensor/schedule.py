@@ -120,7 +120,7 @@ def _find_reduce(value, root_ids):
         if n.id in seen or n.realized or (n.id in root_ids and n is not value):
             continue
         seen.add(n.id)
-        if n.op is G.REDUCE:
+        if n.op is G.REDUCE and prod(n.src[0].shape):
             return n
         if n.op in ELEMENTWISE or n.op in MOVEMENT:
             stack.extend(n.src)
@@ -169,6 +169,9 @@ class _KernelBuilder:
             return KAST("IOTA", (), st, n.dtype)
         if n.op in ELEMENTWISE:
             return KAST(n.op, tuple(self.ast(s, movs) for s in n.src), None, n.dtype)
+        if n.op is G.REDUCE and not prod(n.src[0].shape):     # nothing to reduce: identity
+            value = 0 if n.arg[0] == "add" else n.dtype.min
+            return KAST("CONST", (), (value, st), n.dtype)
         if n.op is G.REDUCE:
             if st != ShapeTracker.contiguous(n.shape):
                 raise ScheduleError(f"internal: a fused reduction is seen through a view {st}")

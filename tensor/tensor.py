@@ -22,6 +22,7 @@ from tensor.movement import MovementMixin
 from tensor.nnops import NNMixin
 from tensor.ops import G
 from tensor.random import RandomMixin
+from tensor import realize as engine
 from tensor.realize import realize_nodes
 from tensor.reduce import ReduceMixin
 from tensor.view import prod
@@ -31,7 +32,7 @@ class ShapeError(ValueError):
     """Shapes that do not fit an operation; the message names them."""
 
 
-_leaves = weakref.WeakSet()            # tensors the user asked gradients for
+_leaves = weakref.WeakValueDictionary()   # id -> tensors the user asked gradients for
 _pending_assigns = weakref.WeakSet()   # ASSIGN nodes not yet realized
 
 
@@ -139,9 +140,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
                     not self.node.realized:
                 pass
             self.node.requires_grad = True
-            _leaves.add(self)
+            _leaves[id(self)] = self
         else:
-            _leaves.discard(self)
+            _leaves.pop(id(self), None)
         return self
 
     # ---- properties ---------------------------------------------------------------------------
@@ -175,7 +176,7 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
 
     @property
     def is_leaf(self):
-        return not self.requires_grad or self in _leaves
+        return not self.requires_grad or _leaves.get(id(self)) is self
 
     def __len__(self):
         if not self.shape:
@@ -351,6 +352,16 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
             if not a.realized:
                 targets.append(a)
         _pending_assigns.clear()
+        if engine.capture is not None:
+            # inside a jit capture: what existed before the call is state, realized outside it
+            old = [n for n in targets if n.id < engine.capture_start]
+            if old:
+                saved, engine.capture = engine.capture, None
+                try:
+                    realize_nodes(old)
+                finally:
+                    engine.capture = saved
+                targets = [n for n in targets if n.id >= engine.capture_start]
         realize_nodes(targets)
         for t, c in fix:
             if c.realized:
@@ -465,7 +476,7 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
                 raise ShapeError(f"backward: gradient shape {gradient.shape} does not match "
                                  f"the tensor's shape {self.shape}")
             g = gradient.cast(self.dtype).node
-        leaves = [t for t in _leaves if t.requires_grad]
+        leaves = [t for t in list(_leaves.values()) if t.requires_grad]
         wanted = {t.node.id for t in leaves}
         with no_grad():
             grads = autograd.gradients(self.node, g, wanted)
@@ -482,7 +493,7 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         value = self._to_tensor(value, self.dtype) if not isinstance(value, Tensor) else value
         if value.device != self.device:
             raise devices.DeviceError(f"assign: value on {value.device}, tensor on {self.device}")
-        if self.requires_grad and self in _leaves and Tensor._grad_enabled[-1]:
+        if self.requires_grad and _leaves.get(id(self)) is self and Tensor._grad_enabled[-1]:
             raise RuntimeError("assign: a leaf tensor that requires grad is used in an in-place "
                                "operation (wrap it in tensor.no_grad())")
         value = value.cast(self.dtype).broadcast_to(self.shape)
@@ -532,4 +543,6 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
                              f"(shape {self.shape})")
         return axis % max(nd, 1)
 
-    # seeded randomness and everything else come from the mixins
+    no_grad = staticmethod(no_grad)
+    cat = staticmethod(MovementMixin.cat_)
+    stack = staticmethod(MovementMixin.stack_)
