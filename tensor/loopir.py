@@ -199,7 +199,7 @@ def listing(kernel):
         if ins.op is Op.END:
             depth -= 1
         srcs = ", ".join(f"%{s}" for s in ins.src)
-        text = f"{'%' + str(i):>5} = {ins.op.value:<11}{ins.dtype.name:<9} {'  ' * depth}{srcs}"
+        text = f"{'%' + str(i):>5} = {ins.op.value:<13}{ins.dtype.name:<9} {'  ' * depth}{srcs}"
         lines.append((text + _fmt_arg(ins)).rstrip())
         if ins.op is Op.RANGE and ins.arg[0] == "reduce":
             depth += 1

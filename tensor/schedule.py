@@ -160,7 +160,7 @@ class _KernelBuilder:
                 chain.append((n.op, n.arg))
                 n = n.src[0]
             return self.ast(n, tuple(reversed(chain)) + movs)
-        st = _apply_all(ShapeTracker.contiguous(n.shape), movs)
+        st = _viewed(n.shape, movs)
         if n.realized or n.op is G.BUFFER or (n.id in self.root_ids and n is not self.value):
             return KAST("LOAD", (), (self.load_index(n), st), n.dtype)
         if n.op is G.CONST:
@@ -188,6 +188,20 @@ class _KernelBuilder:
         body = self.ast(value, movs)
         store_st = ShapeTracker.contiguous(out_shape)
         return KAST("STORE", (body,), (0, store_st), root.dtype)
+
+
+_views = {}
+
+
+def _viewed(shape, movs):
+    """ShapeTracker of a contiguous ``shape`` after the movement ops ``movs`` (cached)."""
+    key = (shape, movs)
+    st = _views.get(key)
+    if st is None:
+        if len(_views) > 100000:
+            _views.clear()
+        st = _views[key] = _apply_all(ShapeTracker.contiguous(shape), movs)
+    return st
 
 
 def _apply_all(st, movs):
