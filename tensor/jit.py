@@ -67,7 +67,8 @@ class jit:
             out = self.fn(*args, **kwargs)
             outs = _flatten(out)
             outs = [o.contiguous() for o in outs]
-            Tensor.realize_all(*outs)
+            assigned = [t for t in Tensor.pending_assigns() if t.node.id >= start]
+            Tensor.realize_all(*outs, *assigned)
             runners = engine.capture
         finally:
             engine.capture, engine.capture_start = None, None
