@@ -291,6 +291,12 @@ def _contract(acc, srcs, axes, rop, dtype, sizes):
         if p is None:
             p = plan[key] = make_plan(a.shape, b.shape)
         batch, contract, a_r, b_r, fa, fb, scale = p
+        if not fa or not fb:                      # no matrix product here: multiply and sum
+            prod_ab = np.multiply(a, b)
+            r = _reduce(prod_ab, axes, "add", sizes) if axes else prod_ab
+            prev = vals[acc]
+            vals[acc] = npalu.alu(Op.ADD if rop == "add" else Op.MAX, dtype, [prev, r], [dtype, dtype])
+            return
         if a_r:
             a = np.add.reduce(a, axis=tuple(a_r), keepdims=True)
         if b_r:
