@@ -267,3 +267,19 @@ def test_module_level_helpers():
     assert tensor.stack([a, b]).shape == (2, 1)
     x, y = tensor.realize(a + b, a * b)
     assert "realized" in repr(x) and y.item() == 2.0
+
+
+def test_copies_between_devices():
+    a = Tensor([[1.0, 2.0], [3.0, 4.0]])
+    b = a.T.to("CPU:1")                           # a second instance of the reference backend
+    assert b.device == "CPU:1"
+    assert (b * 2).numpy().tolist() == [[2.0, 6.0], [4.0, 8.0]]
+    with pytest.raises(DeviceError, match="different devices: CPU and CPU:1"):
+        a + b
+    assert b.to("cpu").sum().item() == 10.0
+
+
+def test_python_m_tensor_survives_a_closed_pipe():
+    out = subprocess.run(f"{sys.executable} -m tensor | head -1", shell=True, cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.stdout.startswith("tensor backends:") and "Traceback" not in out.stderr
