@@ -119,7 +119,7 @@ def _input_buffers(tensors):
     out = []
     for t in tensors:
         base, st = t.node.view()
-        if not (base.realized and st.is_contiguous):
+        if not (base.realized and st.is_contiguous and base.shape == t.shape):
             t.node = t.contiguous().realize().node
             base = t.node
         out.append(base.buffer)

@@ -239,7 +239,7 @@ class Lowerer:
             out = self.load(i, st, vals, pre, ast.dtype)
         elif op == "CONST":
             value, st = ast.arg
-            valid = st.expr(self.dim_exprs(vals, pre))[1] if st.shape else True
+            valid = st.expr(self.dim_exprs(vals, pre))[1]
             c = E.const(value, ast.dtype)
             if valid is not True:
                 zero = E.const(0 if not ast.dtype.is_bool else False, ast.dtype)

@@ -410,7 +410,7 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         self.realize()
         n = self.node
         base, st = n.view()
-        if not (base.realized and st.is_contiguous):
+        if not (base.realized and st.is_contiguous and prod(base.shape) == self.numel()):
             c = ops.contiguous(n)
             realize_nodes([c])
             base = c

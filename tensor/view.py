@@ -117,8 +117,8 @@ class View:
             return self
         if self.contiguous:
             return View.create(shape)
-        if self.empty:
-            return View.create(shape, mask=tuple((0, 0) for _ in shape))
+        if self.empty:                 # a 0-d view cannot carry the empty mask: stack it
+            return View.create(shape, mask=tuple((0, 0) for _ in shape)) if shape else None
         old = [(s, st, (self.mask[i] if self.mask else (0, s))) for i, (s, st) in
                enumerate(zip(self.shape, self.strides)) if s != 1]
         new_nz = [s for s in shape if s != 1]

@@ -148,7 +148,7 @@ class Program:
                 acc, v = x.src
                 axes = tuple(sorted(enclosing[i] - enclosing[acc]))
                 vi = ins[v]
-                if vi.op is Op.MUL and uses.get(v) == [i] and v not in static and \
+                if x.arg == "add" and vi.op is Op.MUL and uses.get(v) == [i] and v not in static and \
                         all(s not in static for s in vi.src) and vi.dtype.is_float:
                     skip.add(v)
                     steps.remove(next(s for s in steps if getattr(s, "target", None) == v))
