@@ -11,10 +11,11 @@ from tensor import Tensor, dtypes
 N = int(os.environ.get("TENSOR_FUZZ_N", 0)) or 300 if os.environ.get("TENSOR_SLOW_TESTS") == "1" else 25
 
 
-def _program(rng):
+def _program(rng, arrays=None, requires_grad=False):
     shape = tuple(int(s) for s in rng.integers(1, 5, int(rng.integers(1, 4))))
-    arrays = [rng.standard_normal(shape) for _ in range(3)]
-    pool = [(Tensor(a, dtype=dtypes.float64), a) for a in arrays]
+    drawn = [rng.standard_normal(shape) for _ in range(3)]
+    arrays = drawn if arrays is None else arrays
+    pool = [(Tensor(a, dtype=dtypes.float64, requires_grad=requires_grad), a) for a in arrays]
     for _ in range(int(rng.integers(3, 10))):
         (ta, a), (tb, b) = pool[int(rng.integers(len(pool)))], pool[int(rng.integers(len(pool)))]
         k = int(rng.integers(0, 20))
@@ -81,3 +82,32 @@ def test_random_programs_match_numpy(seed):
     Tensor.realize_all(*[t for t, _ in picks])
     for t, v in picks:
         np.testing.assert_allclose(t.numpy(), v, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(N // 2))
+def test_random_programs_gradients_match_directional_derivatives(seed):
+    """d/de f(x + e*d) at e=0 by central differences equals <grad f(x), d>."""
+    def loss(arrays, requires_grad):
+        rng = np.random.default_rng(seed)
+        pool = _program(rng, arrays, requires_grad)
+        picks = [pool[int(i)] for i in rng.integers(3, len(pool), 3)] if len(pool) > 3 else pool
+        wrng = np.random.default_rng(seed + 10_000)
+        total = None
+        for t, _ in picks:
+            w = Tensor(wrng.standard_normal(t.shape), dtype=dtypes.float64)
+            term = (t * w).sum()
+            total = term if total is None else total + term
+        return total, [p[0] for p in pool[:3]]
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(s) for s in rng.integers(1, 5, int(rng.integers(1, 4))))
+    xs = [rng.standard_normal(shape) for _ in range(3)]
+    out, inputs = loss(xs, True)
+    out.backward()
+    drng = np.random.default_rng(seed + 20_000)
+    ds = [drng.standard_normal(shape) for _ in range(3)]
+    analytic = sum(float(np.sum(t.grad.numpy() * d)) for t, d in zip(inputs, ds) if t.grad is not None)
+    eps = 1e-6
+    hi = loss([x + eps * d for x, d in zip(xs, ds)], False)[0].item()
+    lo = loss([x - eps * d for x, d in zip(xs, ds)], False)[0].item()
+    numeric = (hi - lo) / (2 * eps)
+    assert abs(analytic - numeric) <= 1e-4 * max(1.0, abs(numeric)), (analytic, numeric)
