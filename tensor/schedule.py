@@ -24,6 +24,8 @@ from tensor.ops import ELEMENTWISE, MOVEMENT, G, walk
 from tensor.view import ShapeTracker, prod
 
 
+MAX_KERNEL_DEPTH = 200       # longest chain of ops one kernel computes
+
 # ops whose value at all-zero operands is not zero, so padding cannot pass through them
 UNSAFE_AT_ZERO = frozenset({Op.EXP2, Op.LOG2, Op.RECIPROCAL, Op.IDIV, Op.MOD})
 
@@ -103,6 +105,20 @@ def create_schedule(targets):
         end, region = _fusion_region(n, consumers, materialize, claimed)
         materialize.add(end.id)
         claimed.update(region)
+    # bound how deep a kernel's expression gets (long chains of ops are split)
+    depth = {}
+    for n in nodes:
+        if n.realized or n.op in (G.BUFFER, G.CONST, G.IOTA):
+            depth[n.id] = 0
+            continue
+        d = 1 + max((depth.get(s.id, 0) for s in n.src), default=0)
+        if n.id in materialize:
+            depth[n.id] = 0
+        elif d > MAX_KERNEL_DEPTH and n.op in ELEMENTWISE and n.id not in claimed:
+            materialize.add(n.id)
+            depth[n.id] = 0
+        else:
+            depth[n.id] = d
     roots = [n for n in nodes if n.id in materialize and not n.realized]
     return _build(roots, targets, order)
 
