@@ -9,31 +9,21 @@ import sys
 
 
 def gpus(emulate=None):
-    """[(name, description, usable reason or None)] for the GPUs the drivers can see."""
-    from drivers.amd.probe import NoGPU, probe
-    from drivers.emu import UnknownTarget, emulation_target, make_kernel
-    from drivers.errors import MalformedInput
-    from drivers.kernel import RealKernel
+    """(GPU rows of every vendor, {vendor: why it has none}) from the drivers' probes."""
+    from drivers.emu import emulation_target
+    from drivers.probe import probe_all
     target = emulation_target(emulate)
-    try:
-        kernel = make_kernel(target) if target else RealKernel()
-        report = probe(kernel)
-    except (NoGPU, MalformedInput, UnknownTarget, OSError) as e:
-        hint = "" if target else " (run with --emulate gfx1100 to see the virtual GPU)"
-        return [], f"AMD: {e}{hint}"
-    out = []
-    for d in report["devices"]:
-        where = f"virtual {target}" if target else d.get("pci_address") or ""
-        out.append({"name": f"AMD:{d['index']}", "gpu": d["name"], "target": d["gfx_target"],
-                    "where": where, "usable": d["usable"], "reason": d["reason"]})
-    return out, None
+    rows, reasons = probe_all(target)
+    out = [{"name": f"{r['vendor'].upper()}:{r['index']}", "gpu": r["name"], "arch": r["arch"],
+            "usable": r["usable"], "reason": r["reason"]} for r in rows]
+    return out, reasons
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tensor", description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the same as JSON")
     ap.add_argument("--emulate", metavar="TARGET",
-                    help="also look at the virtual GPU (gfx1100, gfx1100xN); also GPU_EMULATE")
+                    help="look at a virtual GPU (gfx1100, sm_86, a630...); also GPU_EMULATE")
     args = ap.parse_args(argv)
     from tensor import device as devices
     default = devices.default()
@@ -44,9 +34,14 @@ def main(argv=None):
         desc = getattr(__import__(module, fromlist=[cls]), cls).description
         backends.append({"name": name, "available": ok, "default": name == default.partition(":")[0],
                          "description": desc, "detail": detail})
-    found, note = gpus(args.emulate)
+    try:
+        found, reasons = gpus(args.emulate)
+    except Exception as e:                     # an unknown --emulate target, malformed sysfs...
+        print(f"tensor: error: {e}", file=sys.stderr)
+        return 2
     if args.json:
-        print(json.dumps({"backends": backends, "default": default, "gpus": found, "note": note}, indent=2))
+        print(json.dumps({"backends": backends, "default": default, "gpus": found,
+                          "no_gpu": reasons}, indent=2))
         return 0
     print("tensor backends:")
     for b in backends:
@@ -54,12 +49,14 @@ def main(argv=None):
         star = "  (default)" if b["default"] else ""
         print(f"  {b['name']:<6} {flag:<10} {b['description']}{star}")
     print("GPUs:")
-    if note:
-        print(f"  none: {note}")
     for g in found:
-        state = "no tensor backend for it yet (code generator to come); drivers usable" if g["usable"] \
-            else f"not usable: {g['reason']}"
-        print(f"  {g['name']:<6} {g['gpu']} ({g['target']}, {g['where']}): {state}")
+        state = "no tensor backend for it yet (its code generator comes next); the drivers can " \
+                "use it" if g["usable"] else f"not usable: {g['reason']}"
+        print(f"  {g['name']:<7} {g['gpu']} ({g['arch'] or '?'}): {state}")
+    for vendor, reason in reasons.items():
+        print(f"  {vendor.upper():<7} none: {reason}")
+    if not found and not args.emulate:
+        print("  (--emulate gfx1100, sm_86 or a630 shows a virtual GPU)")
     return 0
 
 
