@@ -283,3 +283,22 @@ def test_python_m_tensor_survives_a_closed_pipe():
     out = subprocess.run(f"{sys.executable} -m tensor | head -1", shell=True, cwd=ROOT,
                          capture_output=True, text=True)
     assert out.stdout.startswith("tensor backends:") and "Traceback" not in out.stderr
+
+
+def test_jit_returns_tuples_and_refuses_nesting():
+    @jit
+    def two(x):
+        return x + 1, (x * 2).sum()
+    for k in range(3):
+        a, s = two(Tensor([1.0, 2.0]) * k)
+        assert a.tolist() == [1.0 + k, 1.0 + 2 * k] and s.item() == 6.0 * k
+
+    @jit
+    def outer(x):
+        return inner(x)
+
+    @jit
+    def inner(x):
+        return x * 3
+    with pytest.raises(RuntimeError, match="cannot call another jitted function"):
+        outer(Tensor([1.0]))
