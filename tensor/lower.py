@@ -508,6 +508,10 @@ def lower(ast, bufs, opts=(), max_global_dims=None):
     """KAST + its buffers (output first) -> a verified loopir.Kernel."""
     params = tuple(Param("out" if i == 0 else f"in{i}", b.dtype, b.size, i == 0)
                    for i, b in enumerate(bufs))
+    big = [p for p in params if p.size >= 2**31]
+    if big:
+        raise ValueError(f"a {big[0].dtype.name} buffer of {big[0].size} elements is too large for "
+                         "the IR's 32-bit index arithmetic (at most 2**31 - 1 elements)")
     k = Lowerer(ast, params, opts, max_global_dims).lower()
     k.info["ops"] = _count_ops(ast)
     k.info["bytes"] = sum(b.nbytes for b in bufs)

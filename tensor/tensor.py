@@ -14,7 +14,7 @@ import numpy as np
 from tensor import autograd, ops
 from tensor import device as devices
 from tensor.device import Buffer
-from tensor.dtypes import (DType, DTypeError, dtypes, from_numpy, from_numpy_values, result_type,
+from tensor.dtypes import (BY_NAME, DType, DTypeError, dtypes, from_numpy, from_numpy_values, result_type,
                            scalar_dtype, to_dtype)
 from tensor.elementwise import ElementwiseMixin
 from tensor.loopir import Op
@@ -162,9 +162,6 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
             raise DTypeError(f"only floating-point tensors can require gradients, not {self.dtype.name}")
         self.requires_grad = flag
         if flag:
-            if self.node.requires_grad is False and self.node.op is not G.BUFFER and \
-                    not self.node.realized:
-                pass
             self.node.requires_grad = True
             _leaves[id(self)] = self
         else:
@@ -454,9 +451,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         return self if dtype is self.dtype else self._alu(Op.BITCAST, dtype=dtype)
 
     def to(self, *args, dtype=None, device=None):
-        for a in args:
-            if isinstance(a, (DType,)) or (isinstance(a, str) and a.removeprefix("torch.").removeprefix(
-                    "dtypes.") in __import__("tensor.dtypes", fromlist=["BY_NAME"]).BY_NAME):
+        for a in args:                        # .to("float16"), .to("cpu"), .to(dtypes.half)...
+            name = a.removeprefix("torch.").removeprefix("dtypes.") if isinstance(a, str) else None
+            if isinstance(a, DType) or name in BY_NAME:
                 dtype = a
             else:
                 device = a
