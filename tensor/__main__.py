@@ -30,8 +30,7 @@ def main(argv=None):
     backends = []
     for name in devices.BACKENDS:
         ok, detail = devices.probe(name)
-        module, cls = devices.BACKENDS[name]
-        desc = getattr(__import__(module, fromlist=[cls]), cls).description
+        desc = devices.backend_class(name).description
         backends.append({"name": name, "available": ok, "default": name == default.partition(":")[0],
                          "description": desc, "detail": detail})
     try:
