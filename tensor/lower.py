@@ -140,7 +140,7 @@ def canonical_shape(ast):
     groups = [[d] for d in keep]
     sts = _sts(ast)
 
-    def shaped(st, pre, dims_groups):
+    def shaped(st, dims_groups):
         shape = tuple(prod((st.shape[d] for d in g)) for g in dims_groups)
         return st.reshape(shape)
 
@@ -150,18 +150,18 @@ def canonical_shape(ast):
         if merged:
             last = merged[-1]
             d1, d2 = last[-1], g[0]
-            if (d1 in rdims) == (d2 in rdims) and all(_mergeable(st, d1, d2, pre) for st, pre in sts):
+            if (d1 in rdims) == (d2 in rdims) and all(_mergeable(st, d1, d2) for st, _ in sts):
                 last.extend(g)
                 continue
         merged.append(list(g))
     new_full = tuple(prod(full[d] for d in g) for g in merged)
     new_rdims = {i for i, g in enumerate(merged) if g[0] in rdims}
     if new_full != full:
-        ast = _map_sts(ast, lambda st, pre: shaped(st, pre, merged) if st.shape else st)
+        ast = _map_sts(ast, lambda st, pre: shaped(st, merged) if st.shape else st)
     return ast, new_full, new_rdims
 
 
-def _mergeable(st, d1, d2, pre):
+def _mergeable(st, d1, d2):
     if not st.shape:
         return True
     # size-1 dims between d1 and d2 were dropped: look at the top view directly

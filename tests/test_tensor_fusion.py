@@ -1,10 +1,8 @@
 """The scheduler's promises, counted in kernels: fusion, free views, folded constants, dead
 work dropped, buffers reused, outputs written once."""
 import numpy as np
-import pytest
 
 from tensor import Tensor, dtypes, no_grad
-from tensor import engine
 from tensor.ops import G
 from tensor.schedule import create_schedule
 
