@@ -27,7 +27,7 @@ import sys
 import numpy as np
 
 import kgsl_ioctl as K
-from drivers.device import Device, as_bytes, check_range, debug_level, dims
+from drivers.device import Device, as_bytes, check_range, debug_level, describe, dims
 from drivers.errors import DeviceNotFound, GPUError, GPUFault, GPUHang, IoctlError
 from drivers.kernel import MAP_SHARED, PROT_READ, RealKernel
 from drivers.qcom import chips, kgsl
@@ -209,6 +209,18 @@ class QCOMDevice(Device):
         start, end = int(self.timestamps[0]), int(self.timestamps[1])
         return (end - start) / ALWAYS_ON_HZ
 
+    def submit_pm4(self, words, description="raw PM4"):
+        """Run a raw A6XX command stream (a list of dwords) as one IB; returns the timeline value
+        that marks its completion (``synchronize`` or ``wait(value)`` waits for it)."""
+        self._check_open()
+        q = self.queue
+        return self._guard(lambda: q.submit([(q.put(words), len(words))], description))
+
+    def wait(self, value, timeout=None):
+        """Wait until the timeline reaches ``value`` (a launch's or submit_pm4's)."""
+        self._check_open()
+        self._wait(value, timeout)
+
     def command_buffer(self):
         """A recorder for launches replayed with one GPU_COMMAND per submit."""
         from drivers.qcom.replay import CommandBuffer
@@ -217,24 +229,26 @@ class QCOMDevice(Device):
     # -- waiting, faults, teardown ---------------------------------------------------------------
     def _guard(self, fn):
         """A submission step; a fault or hang seen while it waits for arena space recovers."""
+        before = self.timeline.value
         try:
             return fn()
         except ContextLost as e:
-            raise self._lost(e, self.timeline.last_submitted) from None
+            raise self._lost(e, self.timeline.last_submitted, before) from None
         except GPUHang:
             self.recover()
             raise
 
     def _wait(self, value, timeout=None):
+        before = self.timeline.value
         try:
             self.timeline.wait(value, self.timeout if timeout is None else timeout)
         except GPUHang as e:
             self.recover()
             raise GPUHang(e.last_value, e.expected, f"{e.in_flight}; the context was replaced") from None
         except ContextLost as e:
-            raise self._lost(e, value) from None
+            raise self._lost(e, value, before) from None
 
-    def _lost(self, lost, value):
+    def _lost(self, lost, value, before):
         """KGSL invalidated the context: ask why (GPU_RESET_STAT, GET_FAULT_REPORT), make a new
         context, and say it as GPUFault or GPUHang."""
         faults = []
@@ -243,14 +257,18 @@ class QCOMDevice(Device):
                 faults = kgsl.page_faults(self.kernel, self.fd, self.context_id)
             except IoctlError:
                 faults = []
-        hang = self.timeline.hang(value, f"KGSL reset the GPU: {lost.error}")
+        t = self.timeline
+        # KGSL retires everything of an invalidated context: name the first submission that had
+        # not completed when the wait began
+        pending = sorted(v for v in t.in_flight if before < v <= value) or [value]
+        what = f"{t.name} value {pending[0]}: {describe(t.in_flight.get(pending[0], 'unknown work'))}"
         self.recover()
         if faults:
             va, kind = faults[0]
             access = "write" if kind & K.KGSL_PAGEFAULT_TYPE_WRITE else "read"
             reason = "page not present" if kind & K.KGSL_PAGEFAULT_TYPE_TRANSLATION else "permission"
-            return GPUFault(va, reason, f"{access}; {hang.in_flight}")
-        return hang
+            return GPUFault(va, reason, f"{access}; {what}; {lost.error}")
+        return GPUHang(before, value, f"{what} (KGSL reset the GPU: {lost.error})")
 
     def recover(self):
         """Replace the context (after a fault, a hang, or a wait that gave up): the old one is

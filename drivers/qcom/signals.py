@@ -75,7 +75,8 @@ class KgslTimeline(Timeline):
                 if e.errno_value in (errno.EINTR, errno.EAGAIN) and time.monotonic() < deadline:
                     continue                # interrupted: KGSL asks to be called again
                 if e.errno_value == errno.ETIMEDOUT:
-                    raise self.hang(target) from None
+                    detail = e.strerror.split(": ", 2)[-1] if ": " in e.strerror else ""
+                    raise self.hang(target, detail if "CP" in detail else "") from None
                 if e.errno_value == errno.EDEADLK:
                     raise ContextLost(e) from None
                 raise

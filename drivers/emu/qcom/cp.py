@@ -327,6 +327,7 @@ class CommandProcessor:
         if d is None:
             return None
         self.gpu.dispatches += 1
+        self.gpu.last_dispatch = d
         return run_shader(d)
 
     def compute_state(self, groups, how):

@@ -60,12 +60,18 @@ class AdrenoGPU:
         self.dispatches = 0
         self.submissions = 0
         self.last_error = None
+        self.last_dispatch = None           # the Dispatch the CP ran last (tests read what it did)
         self.last_context = None
         self._t0 = time.monotonic_ns()
 
     def always_on(self):
         """CP_ALWAYS_ON_COUNTER: 19.2 MHz ticks since the GPU came up."""
         return (time.monotonic_ns() - self._t0) * 24 // 1250
+
+    @property
+    def last_executed(self):
+        """Wave-instructions the last dispatch executed."""
+        return self.last_dispatch.executed if self.last_dispatch is not None else 0
 
     def submit(self, sub):
         self.pending.append(sub)

@@ -151,7 +151,11 @@ class SubmitHandlers:
         if ctx.invalid:
             self.fail(errno.EDEADLK, f"{what}: context {ctx.id} was invalidated by a {ctx.fault_text}")
         if not done:
+            gpu = self.dev.gpu
             why = "" if deadline is not None else " (nothing on the GPU can retire it: the wait would never end)"
+            if gpu.current is not None and gpu.current.context is ctx and gpu.cp.where is not None:
+                level, va, pos, name = gpu.cp.where
+                why += f"; the CP is at IB{level} 0x{va:x} dword {pos} ({name})"
             self.fail(errno.ETIMEDOUT, f"{what}: context {ctx.id} timestamp {a.timestamp} not retired after "
                                        f"{a.timeout} ms; retired {ctx.retired}{why}")
 
