@@ -194,7 +194,7 @@ class KgslDevice:
         """What the process holds: open files, contexts, GPU objects (freed ones still mapped
         count), CPU mappings of KGSL, submissions not yet retired."""
         return {"files": len(self.files), "contexts": len(self.contexts),
-                "objects": len(self.entries) + len(self.zombies),
+                "objects": len(self.entries) + len(self.zombies) + sum(len(c.frees) for c in self.contexts.values()),
                 "mappings": sum(len(f.mappings) for f in self.all_files),
                 "pending": len(self.gpu.pending) + (self.gpu.current is not None)}
 
