@@ -47,7 +47,7 @@ def _writer(regid, half, pc, limits, repeat=0, relative=False):
                     wg.R[idx[f], f] = bits[f]
         return write, [None]
     if regid not in (NONE_REG, A0, A1) and not P0 <= regid < P0 + 4:
-        Reg(regid, half, 1 if repeat else 0, limits, pc)          # footprint check
+        Reg(regid, half, 1, limits, pc, repeat + 1)               # footprint check of every repetition
     if regid in (A0, A1):
         def write(x, i, bits, active):               # a0.x/a1.x: signed 16-bit, kept sign-extended
             v = np.asarray(bits).astype(np.uint16).view(np.int16).astype(np.int32).view(np.uint32)
@@ -79,9 +79,9 @@ def build_cat1(ins, pc, limits):
     if name == "mov-immed":
         src = Imm(raw, shalf)
     elif name == "mov-const":
-        src = Const(raw, shalf, r, limits, pc)
+        src = Const(raw, shalf, r, limits, pc, reps=rpt + 1)
     elif name == "mov-gpr":
-        src = Reg(raw, shalf, r, limits, pc)
+        src = Reg(raw, shalf, r, limits, pc, rpt + 1)
     elif name == "mov-relgpr":
         src = RelReg(sext(raw, 10), shalf, pc)
     elif name == "mov-relconst":
@@ -178,10 +178,10 @@ def build_cat2(ins, pc, limits):
     r1 = f.get("SRC1_R", 0) if rpt else 0
     r2 = f.get("SRC2_R", 0) if rpt else 0
     float_op = kind in ("f", "f1", "fcmp")
-    s1, m1 = multisrc(f["SRC1"], half, r1, limits, pc, float_op)
+    s1, m1 = multisrc(f["SRC1"], half, r1, limits, pc, float_op, rpt + 1)
     srcs, mods = [s1], [m1]
     if kind not in ("f1", "i1", "b1", "bits1"):
-        s2, m2 = multisrc(f["SRC2"], half, r2, limits, pc, float_op)
+        s2, m2 = multisrc(f["SRC2"], half, r2, limits, pc, float_op, rpt + 1)
         srcs.append(s2)
         mods.append(m2)
     dst = f["DST"]
@@ -302,8 +302,9 @@ def build_cat3(ins, pc, limits):
     r3 = f.get("SRC3_R", 0) if rpt else 0
     float_op = spec == "f"
     imm = bool(f.get("IMMED_ENCODING"))
-    srcs = [cat3src(f["SRC1"], half, r1, limits, pc, imm, float_op), Reg(f["SRC2"], half, r2, limits, pc),
-            cat3src(f["SRC3"], half, r3, limits, pc, imm, float_op)]
+    srcs = [cat3src(f["SRC1"], half, r1, limits, pc, imm, float_op, rpt + 1),
+            Reg(f["SRC2"], half, r2, limits, pc, rpt + 1),
+            cat3src(f["SRC3"], half, r3, limits, pc, imm, float_op, rpt + 1)]
     negs = [bool(f.get("SRC1_NEG")), bool(f.get("SRC2_NEG")), bool(f.get("SRC3_NEG"))]
     dst = f["DST"]
     dhalf = bool(f.get("DST_HALF"))

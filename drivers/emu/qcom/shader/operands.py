@@ -64,15 +64,13 @@ class Src:
 
 
 class Reg(Src):
-    def __init__(self, regid, half, r, limits, pc):
+    def __init__(self, regid, half, r, limits, pc, reps=1):
         self.regid, self.half, self.r = regid, half, r
         self.text = regname(regid, half)
         if limits is not None and regid != NONE_REG and (regid < P0 or regid >= P0 + 4):
-            for i in range(1 + 5 * r):   # (rpt5) is the most an instruction repeats
+            for i in range(reps if r else 1):           # every register the repetitions touch
                 reg = regid + i * r
                 limits.check_row(half_row(reg)[0] if half else reg, f"{regname(reg, half)} at PC 0x{pc:x}")
-                if not r:
-                    break
 
     def read(self, wg, ctx, i=0):
         reg = self.regid + i * self.r
@@ -86,11 +84,11 @@ class Const(Src):
     """cN.c; a half-precision float instruction sees the const demoted to f16
     (SP_MODE_CONTROL.CONSTANT_DEMOTION_ENABLE, which every a6xx driver sets)."""
 
-    def __init__(self, word, half, r, limits, pc, demote=False):
+    def __init__(self, word, half, r, limits, pc, demote=False, reps=1):
         self.word, self.half, self.r, self.demote = word, half, r, demote
         self.text = ("h" if half else "") + f"c{word >> 2}.{'xyzw'[word & 3]}"
         if limits is not None:
-            limits.check_const(word + 5 * r, f"{self.text} at PC 0x{pc:x}")
+            limits.check_const(word + (reps - 1) * r, f"{self.text} at PC 0x{pc:x}")
 
     def read(self, wg, ctx, i=0):
         v = ctx.consts[self.word + i * self.r]
@@ -153,14 +151,14 @@ class RelConst(Src):
         return (v & 0xFFFF).astype(np.uint16) if self.half else v
 
 
-def multisrc(raw, half, r, limits, pc, float_op=False):
+def multisrc(raw, half, r, limits, pc, float_op=False, reps=1):
     """#multisrc (cat2 and cat4 sources): (Src, absneg) from the 16-bit field."""
     kind = (raw >> 11) & 7
     absneg = (raw >> 14) & 3
     if kind == 0:
-        return Reg(raw & 0xFF, half, r, limits, pc), absneg
+        return Reg(raw & 0xFF, half, r, limits, pc, reps), absneg
     if kind & 3 == 2:
-        return Const(raw & 0x7FF, half, r, limits, pc, demote=float_op), absneg
+        return Const(raw & 0x7FF, half, r, limits, pc, demote=float_op, reps=reps), absneg
     if kind == 4:
         value = sext(raw & 0x7FF, 11)
         return Imm(value, half, str(value)), absneg
@@ -176,14 +174,14 @@ def multisrc(raw, half, r, limits, pc, float_op=False):
     raise GPUError(f"PC 0x{pc:x}: source encoding {kind:03b} is not a #multisrc form")
 
 
-def cat3src(raw, half, r, limits, pc, immed_encoding, float_op=False):
+def cat3src(raw, half, r, limits, pc, immed_encoding, float_op=False, reps=1):
     """#cat3-src (cat3 src1 and src3), 13 bits."""
     kind = (raw >> 11) & 3
     if kind == 0:
-        return Reg(raw & 0xFF, half, r, limits, pc)
+        return Reg(raw & 0xFF, half, r, limits, pc, reps)
     if kind & 2:
         if immed_encoding:
             return Imm(raw & 0xFFF, half)
-        return Const(raw & 0x7FF, half, r, limits, pc, demote=float_op)
+        return Const(raw & 0x7FF, half, r, limits, pc, demote=float_op, reps=reps)
     offset = sext(raw & 0x3FF, 10)
     return (RelConst if raw >> 10 & 1 else RelReg)(offset, half, pc)

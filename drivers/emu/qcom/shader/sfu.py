@@ -37,7 +37,7 @@ def build_cat4(ins, pc, limits):
         raise GPUError(f"PC 0x{pc:x}: {ins.text}: {name} is not emulated")
     half = not f["FULL"]
     rpt = ins.repeat
-    src, mod = multisrc(f["SRC"], half, f.get("SRC_R", 0) if rpt else 0, limits, pc, float_op=True)
+    src, mod = multisrc(f["SRC"], half, f.get("SRC_R", 0) if rpt else 0, limits, pc, True, rpt + 1)
     dhalf = bool(f.get("DST_HALF"))
     write, wrows = _writer(f["DST"], dhalf, pc, limits, rpt)
     sat = bool(f.get("SAT"))
