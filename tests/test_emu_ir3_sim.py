@@ -213,3 +213,30 @@ done:
         counter = np.zeros(1, np.uint32)
         simulate(assemble_program(src), buffers=[counter], wave=wave)
         assert counter[0] == waves
+
+
+def test_relative_registers_and_consts_through_a0():
+    """mova loads a0.x; r<a0.x + k> and c<a0.x + k> then pick a register / const per fiber."""
+    src = HEAD + """mov.u32u32 r4.x, 40
+mov.u32u32 r4.y, 41
+mov.u32u32 r4.z, 42
+mov.u32u32 r4.w, 43
+and.b r2.y, r0.x, 3
+(rpt2)nop
+cov.u32s16 hr6.x, r2.y
+(rpt2)nop
+mova a0.x, hr6.x
+(rpt5)nop
+mov.u32u32 r3.x, r<a0.x + 16>
+mov.u32u32 r3.y, c<a0.x + 12>
+(rpt5)nop
+shl.b r0.y, r0.x, 1
+(rpt5)nop
+stg.a.u32 g[r1.z+(r0.y<<2)], r3.x, 2
+end
+@const(c3.x) 100, 101, 102, 103
+"""
+    out = np.zeros(128, np.uint32)
+    simulate(assemble_program(src), buffers=[np.zeros(64, np.uint32), out])
+    lane = np.arange(64) % 4
+    assert out[0::2].tolist() == (40 + lane).tolist() and out[1::2].tolist() == (100 + lane).tolist()

@@ -277,3 +277,14 @@ def test_cache_maintenance_moves_data_between_views(s):
     assert m.view(np.uint32)[0] == 9
     with refused(errno.EINVAL, "neither a clean nor an invalidate"):
         kgsl.gpuobj_sync(s.kernel, s.fd, obj.id, 0)
+
+
+def test_load_state_of_texture_and_sampler_state(s):
+    tex = [0x1234] + [0] * 15
+    ts = s.submit(pm4.load_state6(pm4.ST6_CONSTANTS, 1, pm4.SS6_DIRECT, data=tex, block=5)
+                  + pm4.load_state6(pm4.ST6_SHADER, 1, pm4.SS6_DIRECT, data=[7, 0, 0, 0], dst_off=2, block=5))
+    s.wait(ts)
+    cp = s.gpu.cp
+    assert cp.textures[0][0] == 0x1234 and cp.samplers[2][0] == 7
+    assert "2 texture descriptors need 32 dwords, the packet has 16" in fault_of(
+        s, pm4.load_state6(pm4.ST6_CONSTANTS, 2, pm4.SS6_DIRECT, data=tex, block=5))

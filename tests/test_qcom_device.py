@@ -257,3 +257,31 @@ def test_debug_levels_print_launches_packets_and_disassembly(monkeypatch, capsys
     assert "QCOMDevice 0: Adreno 630 (chip 0x06030001)" in err and "dispatch of vadd grid (2, 1, 1)" in err
     assert "CP_EXEC_CS: 00000000 00000002 00000001 00000001" in err
     assert "(sy)add.f r3.z, r3.x, r3.y" in err
+
+
+@pytest.mark.parametrize("how", ["CP_EXEC_CS_INDIRECT", "CP_RUN_OPENCL"])
+def test_the_other_dispatch_packets(dev, how):
+    """The command processor also dispatches from group counts in memory (CP_EXEC_CS_INDIRECT) and
+    from HLSQ_CS_KERNEL_GROUP_X/Y/Z (CP_RUN_OPENCL, the OpenCL blob's way)."""
+    from drivers.qcom.compute import dispatch_words, ibo_words, program_words
+    n = 128
+    k = dev.load(VADD)["vadd"]
+    a, b, c = (dev.alloc(4 * n) for _ in range(3))
+    a.copyin(np.arange(n, dtype=np.float32))
+    b.copyin(np.ones(n, np.float32))
+    words, buffers = k.pack([a, b, c], (2, 1, 1))
+    q = dev.queue
+    ib = program_words(k) + dispatch_words(k, q.put(words), q.put(ibo_words(buffers)), 3, (2, 1, 1), (64, 1, 1))
+    exec_cs = pm4.pkt7(pm4.CP_EXEC_CS, 0, 2, 1, 1)
+    at = next(i for i in range(len(ib)) if ib[i:i + 5] == exec_cs)
+    if how == "CP_EXEC_CS_INDIRECT":
+        groups_va = q.put([2, 1, 1])
+        other = pm4.pkt7(0x41, 0, *pm4.lo_hi(groups_va), 63 << 2)
+    else:
+        other = pm4.pkt4(pm4.HLSQ_CS_KERNEL_GROUP_X, 2, 1, 1) + pm4.pkt7(pm4.CP_RUN_OPENCL, 0)
+    ib[at:at + 5] = other
+    before = dev.kernel.kgsl.gpu.dispatches
+    dev.wait(dev.submit_pm4(ib, how), timeout=5)
+    out = np.zeros(n, np.float32)
+    c.copyout(out)
+    assert dev.kernel.kgsl.gpu.dispatches == before + 1 and np.array_equal(out, np.arange(n) + 1.0)

@@ -70,6 +70,7 @@ class CommandProcessor:
         self.regs = {}
         self.consts = np.zeros(CONST_WORDS, np.uint32)
         self.ibos, self.ubos = {}, {}
+        self.textures, self.samplers = {}, {}
         self.marker = None
         self.packets = 0
         self.where = None                  # (level, IB address, dword, name) of the packet running
@@ -143,6 +144,9 @@ class CommandProcessor:
                 self.ubos.clear()
             if R.field(value, 6, 6):           # CS_IBO
                 self.ibos.clear()
+            if R.field(value, 5, 5):
+                self.textures.clear()
+                self.samplers.clear()
 
     def reg(self, reg):
         return self.regs.get(reg, 0)
@@ -259,7 +263,10 @@ class CommandProcessor:
             data = p[3:]
         elif src == SS6_INDIRECT:
             addr = (int(p[1]) & ~3) | int(p[2]) << 32
-            nwords = units * {ST6_SHADER: 32, ST6_CONSTANTS: 4, ST6_UBO: 2, ST6_IBO: 16}[stype]
+            per_unit = {ST6_SHADER: 32, ST6_CONSTANTS: 4, ST6_UBO: 2, ST6_IBO: 16}[stype]
+            if block == SB6_CS_TEX:                         # samplers (4 dwords) and texture descriptors (16)
+                per_unit = {ST6_SHADER: 4, ST6_CONSTANTS: 16}.get(stype, per_unit)
+            nwords = units * per_unit
             if block == SB6_CS_SHADER and stype == ST6_SHADER:
                 nwords = 0                      # the instruction preload: the SP fetches from SP_CS_OBJ_START
             try:
@@ -268,9 +275,17 @@ class CommandProcessor:
                 raise MemoryFault(e.va, e.reason, False, "CP_LOAD_STATE6 source") from None
         else:
             self._fail(f"STATE_SRC {src} (bindless / UBO sources) is not emulated")
+        if block == SB6_CS_TEX:                 # kept for completeness: no texture instructions run here
+            if stype not in (ST6_SHADER, ST6_CONSTANTS):
+                self._fail(f"SB6_CS_TEX takes samplers (ST6_SHADER) and textures (ST6_CONSTANTS), not type {stype}")
+            size, table = (4, self.samplers) if stype == ST6_SHADER else (16, self.textures)
+            if len(data) < units * size:
+                self._fail(f"{units} {'samplers' if size == 4 else 'texture descriptors'} need {units * size} "
+                           f"dwords, the packet has {len(data)}")
+            for k in range(units):
+                table[dst + k] = np.array(data[size * k:size * (k + 1)], np.uint32)
+            return None
         if block != SB6_CS_SHADER:
-            if block == SB6_CS_TEX:
-                return None                     # texture/sampler state: no texture instructions run here
             self._fail(f"STATE_BLOCK {block}: the virtual CP loads compute state (SB6_CS_SHADER, SB6_CS_TEX)")
         if stype == ST6_SHADER:
             return None
