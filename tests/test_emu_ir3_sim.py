@@ -1,5 +1,5 @@
 """The ir3 simulator on its own (drivers.emu.qcom.simulate): instruction semantics with edge values,
-the (ss)/(sy) scoreboard, and what it refuses (footprint, const length, memory, barriers)."""
+the (ss)/(sy) scoreboard, the ALU latency check, and what it refuses (footprint, const length, memory, barriers)."""
 import numpy as np
 import pytest
 
@@ -115,8 +115,54 @@ def test_overwriting_a_store_source_before_ss_is_a_hazard():
         simulate(assemble_program(src), buffers=[np.zeros(64, np.uint32), np.zeros(64, np.uint32)])
 
 
+# -- ALU latency: the nops mesa's legalization places (its delay test vectors, ir3/tests/delay.c) ---------
+DELAYS = [
+    (6, "add.f r0.x, r2.x, r2.y\nrsq r0.x, r0.x"),
+    (3, "mov.f32f32 r0.x, c0.x\nmov.f32f32 r0.y, c0.y\nadd.f r0.x, r0.x, r0.y"),
+    (2, "mov.f32f32 r0.x, c0.x\nmov.f32f32 r0.y, c0.y\nmov.f32f32 r0.z, c0.z\nmad.f32 r0.x, r0.x, r0.y, r0.z"),
+    (0, "mov.f32f32 r0.x, c0.x\nrcp r0.x, r0.y\n(ss)add.f r0.x, r0.x, c0.x"),
+    (2, "mov.f32f32 r0.x, c0.x\nmov.f32f32 r0.y, c0.y\n(rpt1)add.f r0.x, (r)r0.x, (r)c0.x"),
+    (2, "(rpt1)mov.f32f32 r0.x, c0.x\n(rpt1)add.f r0.x, (r)r0.x, (r)c0.x"),
+    (3, "mov.f32f32 r0.y, c0.y\nmov.f32f32 r0.x, c0.x\n(rpt1)add.f r0.x, (r)r0.x, (r)c0.x"),
+    (1, "(rpt2)mov.f32f32 r0.x, (r)c0.x\nadd.f r0.x, r0.x, c0.x"),
+    (2, "(rpt2)mov.f32f32 r0.x, (r)c0.x\nadd.f r0.x, r0.x, r0.y"),
+    (2, "(rpt1)mov.f32f32 r0.x, (r)c0.x\n(rpt1)add.f r0.x, (r)r0.x, c0.x"),
+    (1, "(rpt1)mov.f32f32 r0.y, (r)c0.x\n(rpt1)add.f r0.x, (r)r0.x, c0.x"),
+    (3, "(rpt1)mov.f32f32 r0.x, (r)c0.x\n(rpt1)add.f r0.x, (r)r0.y, c0.x"),
+]
+
+
+def _with_nops(body, nops):
+    *head, last = body.split("\n")
+    pad = [] if nops == 0 else ["nop"] if nops == 1 else [f"(rpt{nops - 1})nop"]
+    return assemble_program("\n".join(["@localsize 1, 1, 1", *head, *pad, last, "end"]))
+
+
+@pytest.mark.parametrize("delay,body", DELAYS)
+def test_alu_latency_needs_the_nops_mesa_places(delay, body):
+    simulate(_with_nops(body, delay), consts={0: 0x3F800000, 1: 0x40000000, 2: 0x40400000})
+    if delay:
+        with pytest.raises(HazardError, match=r"reads r0\.[xyz] 1 cycle\(s\) too early: `.*` at PC 0x\d+ is an ALU result"):
+            simulate(_with_nops(body, delay - 1), consts={0: 0x3F800000, 1: 0x40000000, 2: 0x40400000})
+
+
+def test_alu_latency_follows_the_path_taken():
+    """A result written on the other side of an if does not count against this side; a loop-carried
+    one does: the loop's own back edge brings it round to the top again."""
+    src = HEAD + ("@branchstack 1\ncmps.u.lt p0.x, r0.x, 32\nmov.u32u32 r3.x, 0\n(rpt5)nop\nbr p0.x, #low\n"
+                  "mov.u32u32 r3.x, 1\njump #join\nlow:\n(jp)mov.u32u32 r3.x, 2\n(rpt2)nop\njoin:\n"
+                  "(jp)add.u r3.x, r3.x, 10\n(rpt5)nop\nstg.a.u32 g[r1.z+(r0.x<<2)], r3.x, 1\nend\n")
+    out = np.zeros(64, np.uint32)
+    with pytest.raises(HazardError, match=r"PC 0x\w+ \(\(jp\)add.u r3.x, r3.x, 10\): reads r3.x 3 cycle\(s\) too early: "
+                                          r"`mov.u32u32 r3.x, 1`.*\(fiber 32, wave 0\)"):
+        simulate(assemble_program(src), buffers=[np.zeros(64, np.uint32), out])
+    simulate(assemble_program(src.replace("jump #join", "(rpt2)nop\njump #join")),
+             buffers=[np.zeros(64, np.uint32), out])
+    assert (out[:32] == 12).all() and (out[32:] == 11).all()
+
+
 def test_halves_of_one_register_do_not_collide():
-    got = run("cov.u32u16 hr8.x, r2.x\ncov.u32u16 hr8.y, r2.x\n(rpt2)nop\nmov.u32u32 r3.x, r4.x",
+    got = run("cov.u32u16 hr8.x, r2.x\ncov.u32u16 hr8.y, r2.x\n(rpt5)nop\nmov.u32u32 r3.x, r4.x",
               np.array([0x12345678], np.uint32), np.uint32)
     assert got[0] == 0x56785678
 

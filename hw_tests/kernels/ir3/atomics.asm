@@ -31,7 +31,7 @@ shl.b r0.y, r48.x, 6
 cmps.u.eq p0.x, r0.x, 0
 (rpt2)nop
 add.u r0.y, r0.y, r0.x
-(rpt2)nop
+(rpt5)nop
 br !p0.x, #zeroed           ; fiber 0 clears the local counter
 stl.u32 l[r6.z], r6.z, 1
 zeroed:

@@ -22,6 +22,7 @@ ldg.a.u32 r2.x, g[r1.x+(r0.y<<2)], 1
 (sy)shl.b r2.y, r2.x, 3
 shr.b r2.z, r2.x, 5
 ashr.b r2.w, r2.x, 28
+(rpt2)nop
 xor.b r3.x, r2.y, r2.z
 and.b r3.y, r2.w, 15
 (rpt1)nop
@@ -33,7 +34,7 @@ clz.b r3.w, r2.x
 getbit.b r5.x, r2.x, 7
 bfrev.b r5.y, r2.x
 and.b r3.z, r3.z, c5.x
-(rpt1)nop
+(rpt2)nop
 add.u r3.w, r3.w, r3.z
 and.b r5.y, r5.y, 255
 (rpt1)nop

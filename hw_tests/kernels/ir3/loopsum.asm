@@ -25,7 +25,7 @@ add.u r2.y, r2.y, 1
 cmps.u.lt p0.x, r2.y, c3.x
 (sy)add.f r2.x, r2.x, r3.x
 add.u r2.z, r2.z, 1
-(rpt3)nop
+(rpt5)nop
 br p0.x, #loop
 (rpt5)nop
 stg.a.f32 g[r1.z+(r0.y<<2)], r2.x, 1

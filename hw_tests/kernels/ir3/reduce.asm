@@ -26,7 +26,7 @@ round:
 shl.b r3.x, r0.w, 2
 (rpt2)nop
 add.u r3.y, r0.z, r3.x      ; partner's local byte address
-(rpt4)nop
+(rpt5)nop
 br !p0.x, #skip
 ldl.u32 r3.z, l[r3.y], 1
 ldl.u32 r3.w, l[r0.z], 1

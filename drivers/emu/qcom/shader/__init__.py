@@ -7,7 +7,8 @@
     sfu.py        cat4 transcendentals (accuracy documented there)
     memory.py     cat6 loads, stores, atomics (global, IBO, local, private, UBO)
     flow.py       cat0 branches and cat7 barriers
-    hazards.py    the (ss)/(sy) scoreboard: a read before its sync is an error
+    hazards.py    the (ss)/(sy) scoreboard and the ALU latency (nop) check: a read before its
+                  sync or delay is an error
     program.py    decode once per instruction, check footprint and const length
     executor.py   workgroups, lockstep fibers, lowest-PC-first divergence, slicing
 

@@ -15,7 +15,7 @@ import numpy as np
 from drivers.errors import GPUError
 
 from . import convert as C
-from .op import Op, rows_of
+from .op import Op, rows_of, timing_of
 from .operands import Const, Imm, Reg, RelConst, RelReg, cat3src, multisrc, sext
 from .state import A0, A1, NONE_REG, P0, units
 
@@ -52,6 +52,7 @@ def _writer(regid, half, pc, limits, repeat=0, relative=False):
         def write(x, i, bits, active):               # a0.x/a1.x: signed 16-bit, kept sign-extended
             v = np.asarray(bits).astype(np.uint16).view(np.int16).astype(np.int32).view(np.uint32)
             x.wg.write_full(regid, v, active, pc)
+        write.timing = [(u, 0, False) for u in units(regid)]
         return write, list(units(regid))
     if half:
         def write(x, i, bits, active):
@@ -59,6 +60,7 @@ def _writer(regid, half, pc, limits, repeat=0, relative=False):
     else:
         def write(x, i, bits, active):
             x.wg.write_full(regid + i, bits, active, pc)
+    write.timing = [(u, i, half) for i in range(repeat + 1) for u in units(regid + i, half)]
     return write, _dst_rows(regid, half, repeat)
 
 
@@ -96,7 +98,8 @@ def build_cat1(ins, pc, limits):
         for i in range(rpt + 1):
             bits = src.read(x.wg, x.ctx, i)
             write(x, i, C.convert(bits, st, dt, mode), active)
-    return Op(pc, ins, run, rows_of([src], rpt), wrows)
+    return Op(pc, ins, run, rows_of([src], rpt), wrows, timing=timing_of([src], rpt),
+              dst_timing=getattr(write, "timing", None))
 
 
 def _movmsk(ins, pc, limits):
@@ -111,7 +114,7 @@ def _movmsk(ins, pc, limits):
             chunk = bits[:, 32 * i:32 * i + 32]
             words = (chunk.astype(np.uint64) << np.arange(chunk.shape[1], dtype=np.uint64)).sum(axis=1)
             write(x, i, np.repeat(words.astype(np.uint32), wg.wave), active)
-    return Op(pc, ins, run, (), wrows)
+    return Op(pc, ins, run, (), wrows, dst_timing=getattr(write, "timing", None))
 
 
 # -- cat2 ------------------------------------------------------------------------------------------
@@ -268,7 +271,8 @@ def build_cat2(ins, pc, limits):
         def run(x, active):
             for i in range(rpt + 1):
                 iout(x, i, wrap(_bits1(fn, isrc(x, i, 0, False), width)), active)
-    return Op(pc, ins, run, rows_of(srcs, rpt), wrows)
+    return Op(pc, ins, run, rows_of(srcs, rpt), wrows, timing=timing_of(srcs, rpt),
+              dst_timing=getattr(write, "timing", None))
 
 
 # -- cat3 ------------------------------------------------------------------------------------------
@@ -340,4 +344,5 @@ def build_cat3(ins, pc, limits):
                 else:
                     v = fn(*vals)
                 write(x, i, (v & mask).astype(np.uint16 if dhalf else np.uint32), active)
-    return Op(pc, ins, run, rows_of(srcs, rpt), wrows)
+    return Op(pc, ins, run, rows_of(srcs, rpt), wrows, timing=timing_of(srcs, rpt, cat3=True),
+              dst_timing=getattr(write, "timing", None))

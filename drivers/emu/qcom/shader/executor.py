@@ -3,8 +3,8 @@
 Each step runs the instruction at the lowest PC any runnable fiber of the workgroup sits at, for
 every fiber sitting there (numpy, one column per fiber); flow instructions move fibers apart,
 reaching the same PC brings them together again. Waves (64 or 128 fibers, THREADSIZE) matter
-where the hardware decides per wave: shared registers, bany/ball, getone, movmsk, and the
-(ss)/(sy) scoreboard, which is kept per wave.
+where the hardware decides per wave: shared registers, bany/ball, getone, movmsk. The (ss)/(sy)
+scoreboard and the ALU latency check (hazards.py) follow each fiber's path.
 
 ``run(dispatch)`` is a generator: it yields after every SLICE steps so whoever drives the GPU
 (the virtual KGSL's command processor) can stop at a deadline and resume later, which is how a
@@ -18,7 +18,7 @@ import numpy as np
 from drivers.emu.faults import ShaderHang
 from drivers.errors import GPUError
 
-from .hazards import Hazards
+from .hazards import Hazards, Latency
 from .operands import Limits
 from .program import ShaderProgram
 from .state import Workgroup
@@ -97,7 +97,8 @@ class Runner:
         self.alive = wg.valid.copy()
         self.blocked = np.zeros(F, bool)
         self.bar_pc = np.zeros(F, np.int64)
-        self.hazards = Hazards(wg.waves, prog.ops)
+        self.hazards = Hazards(F, prog.ops, wg.wave)
+        self.latency = Latency(F, prog.ops, wg.wave)
 
     def steps(self):
         ops, ctx, wg = self.prog.ops, self.ctx, self.wg
@@ -120,13 +121,14 @@ class Runner:
                 raise GPUError(f"fibers ran past the last instruction (PC 0x{n - 1:x}) without reaching end")
             active = runnable & (pcs == pc)
             op = ops[pc]
-            waves = np.flatnonzero(wg.waves_active(active))
-            self.hazards.before(op, waves)
+            self.hazards.before(op, active)
+            self.latency.before(op, active)
             op.run(self, active)
-            self.hazards.after(op, waves)
+            self.hazards.after(op, active)
+            self.latency.after(op, active)
             if not op.flow:
                 pcs[active] = pc + 1
-            ctx.executed += waves.size
+            ctx.executed += int(np.count_nonzero(wg.waves_active(active)))
             if ctx.budget is not None and ctx.executed > ctx.budget:
                 raise ShaderHang(pc, ctx.executed)
             count += 1

@@ -17,7 +17,7 @@ import numpy as np
 from drivers.errors import GPUError
 
 from .op import Op
-from .state import P0
+from .state import P0, units
 
 NOPS = ("nop", "fence", "sleep", "icinv", "dccln", "dcinv", "dcflu")
 
@@ -32,6 +32,7 @@ def build_flow(ins, pc, limits):
     if name in NOPS:
         return Op(pc, ins, lambda x, active: None)
     target = pc + f.get("IMMED", 0)
+    reads = ()                              # the predicate a branch tests
 
     if name == "end":
         def run(x, active):
@@ -51,6 +52,7 @@ def build_flow(ins, pc, limits):
                 per_wave = c.any(axis=1) if name == "bany" else (c | ~a).all(axis=1)
                 cond = np.repeat(per_wave, wg.wave)
             x.pcs[active] = np.where(cond[active], target, pc + 1)
+        reads = units(P0 + comp)
     elif name in ("braa", "brao"):
         c1, i1 = f.get("COMP1", 0), bool(f.get("INV1"))
         c2, i2 = f.get("COMP2", 0), bool(f.get("INV2"))
@@ -59,6 +61,7 @@ def build_flow(ins, pc, limits):
             a, b = _pred(x, c1, i1), _pred(x, c2, i2)
             cond = (a & b) if name == "braa" else (a | b)
             x.pcs[active] = np.where(cond[active], target, pc + 1)
+        reads = units(P0 + c1) + units(P0 + c2)
     elif name == "getone":
         def run(x, active):
             wg = x.wg
@@ -87,4 +90,4 @@ def build_flow(ins, pc, limits):
     else:
         raise GPUError(f"PC 0x{pc:x}: {ins.text}: {name} is not emulated (compute programs on the virtual "
                        "Adreno use nop, end, jump, br, braa, brao, bany, ball, getone, shps/shpe and bar)")
-    return Op(pc, ins, run, flow=name != "bar")
+    return Op(pc, ins, run, reads, flow=name != "bar")

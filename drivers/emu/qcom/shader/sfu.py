@@ -17,7 +17,7 @@ from drivers.errors import GPUError
 
 from . import convert as C
 from .alu import _writer
-from .op import SS, WAR_SS, Op, rows_of
+from .op import SS, WAR_SS, Op, rows_of, timing_of
 from .operands import multisrc
 
 _FN = {
@@ -55,4 +55,4 @@ def build_cat4(ins, pc, limits):
                     v = np.clip(v, 0.0, 1.0)
                 write(x, i, C.to_bits(v, dhalf), active)
     reads = rows_of([src], rpt)
-    return Op(pc, ins, run, reads, wrows, produces=SS, war=WAR_SS)
+    return Op(pc, ins, run, reads, wrows, produces=SS, war=WAR_SS, timing=timing_of([src], rpt))
