@@ -82,36 +82,51 @@ def _with_dependent_assigns(targets):
     (an optimizer step's updates read each other's old values: they run together), and the
     lazy loss and gradients of a ``backward()`` that read one, so they can still be read after
     the step, as in PyTorch."""
-    pending = [(t.node, t.node.src[1]) for t in list(_pending_assigns.values())
-               if t.node.op is G.ASSIGN and not t.node.realized]
+    candidates = [(t.node, t.node.src[1]) for t in list(_pending_assigns.values())
+                  if t.node.op is G.ASSIGN and not t.node.realized]
     for key, t in list(_backward_roots.items()):
         target = None if t.node.realized else _schedulable(t.node)
         if target is None:
             _backward_roots.pop(key, None)
         else:
-            pending.append((target, target))
-    if not pending:
+            candidates.append((target, target))
+    if not candidates:
         return targets
+    written = _written_by(targets)
     chosen = {n.id for n in targets}
-    while True:
-        graph = ops.walk(targets, stop=lambda n: n.realized)
-        written = {id(n.src[0].view()[0].buffer) for n in graph if n.op is G.ASSIGN}
-        if not written:
-            return targets
-        extra = []
-        for node, value in pending:
-            if node.id in chosen:
-                continue
-            reads = [n for n in ops.walk([value], stop=lambda n: n.realized) if n.realized]
+    while written:
+        memo, extra = {}, []
+        for node, value in candidates:
             # a value computed from a buffer's current contents, which the targets overwrite
             # (one that reads an older version is stale already and stays out)
-            if any(id(n.buffer) in written for n in reads) and \
-                    all(n.version == n.buffer.version for n in reads):
+            if node.id not in chosen and _reads(value, written, memo) == (True, False):
                 extra.append(node)
                 chosen.add(node.id)
         if not extra:
-            return targets
+            break
         targets = targets + extra
+        written = _written_by(extra) - written
+    return targets
+
+
+def _written_by(nodes):
+    """ids of the buffers the unrealized assigns under ``nodes`` overwrite."""
+    return {id(n.src[0].view()[0].buffer) for n in ops.walk(nodes, stop=lambda n: n.realized)
+            if n.op is G.ASSIGN}
+
+
+def _reads(value, written, memo):
+    """(does ``value`` read a buffer in ``written``, does it read a buffer at an older version);
+    ``memo`` is shared between calls with the same ``written`` (the candidates share graphs)."""
+    for n in ops.walk([value], stop=lambda n: n.realized or n.id in memo):
+        if n.id in memo:
+            continue
+        if n.realized:
+            memo[n.id] = (id(n.buffer) in written, n.version != n.buffer.version)
+        else:
+            parts = [memo[s.id] for s in n.src]
+            memo[n.id] = (any(p[0] for p in parts), any(p[1] for p in parts))
+    return memo[value.id]
 
 
 def _schedulable(n):

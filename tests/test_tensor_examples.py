@@ -81,9 +81,10 @@ def test_examples_train_on_mnist_files_and_save_the_weights(tmp_path, capsys):
     write_idx(str(tmp_path / "train-labels-idx1-ubyte"), rng.integers(0, 10, 64).astype(np.uint8))
     write_idx(str(tmp_path / "t10k-labels-idx1-ubyte"), rng.integers(0, 10, 16).astype(np.uint8))
     weights = str(tmp_path / "mlp.safetensors")
-    assert mlp.main(["--mnist", str(tmp_path), "--epochs", "1", "--batch-size", "16", "--save", weights]) == 0
+    assert mlp.main(["--mnist", str(tmp_path), "--epochs", "1", "--batch-size", "16", "--save", weights,
+                     "--device", "CPU:1"]) == 0
     out = capsys.readouterr().out
-    assert "MLP 784-128-10" in out and "(64 train, 16 test)" in out and len(epochs_of(out)) == 1
+    assert "MLP 784-128-10" in out and "(64 train, 16 test), device CPU:1" in out and len(epochs_of(out)) == 1
     saved = nn.safe_load(weights)
     assert sorted(saved) == ["1.bias", "1.weight", "3.bias", "3.weight"] and saved["1.weight"].shape == (128, 784)
     assert nn.safe_load_metadata(weights)[1]["example"] == "python -m tensor.examples.mlp"

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tensor import DTypeError, ShapeError, Tensor, dtypes, nn
+from tensor import DTypeError, ShapeError, Tensor, dtypes, jit, nn, optim
 from tensor.nn import init
 
 try:
@@ -135,6 +135,31 @@ def test_batchnorm2d_training_forward_backward_and_running_stats():
         + b.reshape(1, 3, 1, 1)
     np.testing.assert_allclose(layer(Tensor(x, dtype=F64)).numpy(), want, rtol=1e-10)
     assert layer.num_batches_tracked.item() == 3                     # eval leaves the stats alone
+
+
+def test_batchnorm_running_stats_move_at_every_replay_of_a_jitted_step():
+    conv, bn = nn.Conv2d(1, 2, 1, dtype=F64), nn.BatchNorm2d(2, dtype=F64)
+    model = nn.Sequential(conv, bn)
+    opt = optim.SGD(model.parameters(), lr=0.0)           # the weights stay put: easy to follow
+
+    @jit
+    def step(x):
+        opt.zero_grad()
+        loss = (model(x) ** 2).sum()
+        loss.backward()
+        opt.step()
+        return loss
+    w, b = conv.weight.numpy().reshape(2), conv.bias.numpy()
+    rm, rv = np.zeros(2), np.ones(2)
+    for s in range(4):
+        x = rand(3, 1, 2, 2, seed=s) + s
+        step(Tensor(x, dtype=F64))
+        y = x * w.reshape(1, 2, 1, 1) + b.reshape(1, 2, 1, 1)
+        rm = 0.9 * rm + 0.1 * y.mean((0, 2, 3))
+        rv = 0.9 * rv + 0.1 * y.var((0, 2, 3), ddof=1)
+    assert len(step.captured) == 1 and bn.num_batches_tracked.item() == 4
+    np.testing.assert_allclose(bn.running_mean.numpy(), rm, rtol=1e-10)
+    np.testing.assert_allclose(bn.running_var.numpy(), rv, rtol=1e-10)
 
 
 def test_batchnorm_cumulative_average_and_1d():
@@ -332,6 +357,19 @@ def test_shared_parameters_are_listed_once_and_to_dtype():
     assert m(Tensor.ones(1, 3, dtype=F64)).dtype is F64
     bn = nn.BatchNorm2d(2).to(dtype="float16")
     assert bn.running_mean.dtype is dtypes.float16 and bn.num_batches_tracked.dtype is dtypes.int64
+
+
+def test_module_to_another_device():
+    m = nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2))
+    before = {k: v.numpy() for k, v in m.state_dict().items()}
+    m.to("CPU:1")
+    assert {t.device for t in m.state_dict().values()} == {"CPU:1"}
+    assert all(p.requires_grad for p in m.parameters())
+    for k, v in m.state_dict().items():
+        np.testing.assert_array_equal(v.numpy(), before[k])
+    out = m(Tensor.ones(4, 3, device="CPU:1"))
+    out.sum().backward()
+    assert out.device == "CPU:1" and m[0].weight.grad.device == "CPU:1"
 
 
 @pytest.mark.parametrize("fn,error,message", [

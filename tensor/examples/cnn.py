@@ -13,26 +13,42 @@ view of its input, no im2col copy).
 import sys
 
 from tensor import nn, optim
-from tensor.examples.common import main as run_main
+from tensor.examples import common
+
+DEFAULTS = {"epochs": 15, "batch_size": 32, "lr": 3e-3}
 
 
-def build(args, input_shape):
-    h, w = input_shape
-    model = nn.Sequential(
-        _AddChannel(),
-        nn.Conv2d(1, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(32 * (h // 4) * (w // 4), 10))
-    opt = optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = optim.lr_scheduler.StepLR(opt, step_size=max(1, args.epochs // 3), gamma=0.3)
-    return model, opt, sched, lambda logits, y: logits.cross_entropy(y, label_smoothing=0.1)
-
-
-class _AddChannel(nn.Module):
+class AddChannel(nn.Module):
     """(N, H, W) images -> (N, 1, H, W)."""
 
     def forward(self, x):
         return x.unsqueeze(1)
+
+
+def make_model(input_shape, device=None):
+    h, w = input_shape
+    return nn.Sequential(
+        AddChannel(),
+        nn.Conv2d(1, 16, 3, padding=1, device=device), nn.BatchNorm2d(16, device=device), nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(16, 32, 3, padding=1, device=device), nn.BatchNorm2d(32, device=device), nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(32 * (h // 4) * (w // 4), 10, device=device))
+
+
+def make_optimizer(args, model):
+    opt = optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    return opt, optim.lr_scheduler.StepLR(opt, step_size=max(1, args.epochs // 3), gamma=0.3)
+
+
+def loss(logits, y):
+    return logits.cross_entropy(y, label_smoothing=0.1)
+
+
+def build(args, input_shape, device=None):
+    """(model, optimizer, schedule, loss function), as the example trains them."""
+    model = make_model(input_shape, device)
+    return (model, *make_optimizer(args, model), loss)
 
 
 def describe(model):
@@ -40,8 +56,7 @@ def describe(model):
 
 
 def main(argv=None):
-    return run_main("python -m tensor.examples.cnn", __doc__, argv, build, describe,
-                    epochs=15, batch_size=32, lr=3e-3)
+    return common.main(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

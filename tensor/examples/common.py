@@ -85,8 +85,6 @@ class Trainer:
     def __init__(self, model, opt, sched, devs, loss_fn):
         self.model, self.opt, self.sched, self.devs = model, opt, sched, devs
         self.multi = len(devs) > 1
-        if self.multi:      # every device holds the whole model; batches are split along axis 0
-            model.apply_tensors(lambda t: t.shard(tuple(devs), axis=None))
 
         @jit
         def train_step(x, y):
@@ -139,18 +137,22 @@ class Trainer:
         return correct, len(x)
 
 
-def run(prog, args, build, describe):
-    """Train and report; ``build(args, input_shape)`` returns (model, optimizer, schedule,
-    loss function); returns the final test accuracy (a fraction)."""
+def run(prog, args, example):
+    """Train and report; ``example`` is the example's module (make_model, make_optimizer, loss,
+    describe).  Returns the final test accuracy (a fraction)."""
     xtr, ytr, xte, yte, what = load(args)
     devs = pick_devices(args)
     Tensor.manual_seed(args.seed)
-    model, opt, sched, loss_fn = build(args, xtr.shape[1:])
-    trainer = Trainer(model, opt, sched, devs, loss_fn)
+    model = example.make_model(xtr.shape[1:], devs[0])
+    if len(devs) > 1:       # every device holds the whole model; batches are split along axis 0
+        model.apply_tensors(lambda t: t.shard(tuple(devs), axis=None))
+    opt, sched = example.make_optimizer(args, model)
+    trainer = Trainer(model, opt, sched, devs, example.loss)
+    describe = example.describe
     rng = np.random.default_rng(args.seed)
     where = devs[0] if len(devs) == 1 else f"{len(devs)} x {devs[0].partition(':')[0]}"
     print(f"{prog}: {describe(model)} on {what} ({len(xtr)} train, {len(xte)} test), device {where}, "
-          f"batch {args.batch_size}, {args.epochs} epochs")
+          f"batch {args.batch_size}, {args.epochs} epoch{'s' if args.epochs != 1 else ''}")
     tr_x, tr_y = xtr[:TRAIN_EVAL_LIMIT], ytr[:TRAIN_EVAL_LIMIT]
     for epoch in range(1, args.epochs + 1):
         t0, c0 = time.perf_counter(), time.process_time()
@@ -169,10 +171,12 @@ def run(prog, args, build, describe):
     return te_ok / te_n
 
 
-def main(prog, description, argv, build, describe, **defaults):
-    args = arguments(prog, description, argv, **defaults)
+def main(example, argv):
+    """``python -m tensor.examples.NAME``: the example module's docstring is the help."""
+    prog = "python -m " + getattr(example.__spec__, "name", example.__name__)
+    args = arguments(prog, example.__doc__, argv, **example.DEFAULTS)
     try:
-        run(prog, args, build, describe)
+        run(prog, args, example)
     except (ExampleError, DatasetError, DeviceError) as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2

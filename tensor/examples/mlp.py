@@ -4,30 +4,45 @@ SGD with Nesterov momentum and weight decay, a cosine learning-rate schedule, cr
 loss; a fixed split (1,437 training, 360 test images) and seed.  One line per epoch: loss,
 train and test accuracy, seconds (wall and CPU), kernels per training step.
 
-A training step (forward, loss, backward, the optimizer's updates) is 20 kernels: the two
-Linear layers (1 each: matmul, bias and the ReLU that follows fuse), the loss (5: the max and
-the sum of exponentials of logsumexp, the targets' logits, the mean, the count of targets not
-ignored), the backward pass (5: the gradient through the second layer and the ReLU, then the
-four parameters' gradients), and the updates (2 per parameter: momentum buffer, parameter).
+A training step (forward, loss, backward, the optimizer's updates) is 20 kernels:
+  forward   2  one per Linear layer (matmul and bias; the ReLU is computed where it is read)
+  loss      5  logsumexp's max and sum of exponentials, the targets' logits, the mean, and
+               the count of targets not ignored
+  backward  5  the gradient through the second layer and the ReLU, the four parameters'
+  update    8  momentum buffer and parameter, for each of the four parameters
 The test suite checks the number.
 """
 import sys
 
 from tensor import nn, optim
-from tensor.examples.common import main as run_main
+from tensor.examples import common
 
 HIDDEN = 128
 STEP_KERNELS = 20
+DEFAULTS = {"epochs": 20, "batch_size": 32, "lr": 0.05}
 
 
-def build(args, input_shape):
+def make_model(input_shape, device=None):
     features = 1
     for s in input_shape:
         features *= s
-    model = nn.Sequential(nn.Flatten(), nn.Linear(features, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, 10))
+    return nn.Sequential(nn.Flatten(), nn.Linear(features, HIDDEN, device=device), nn.ReLU(),
+                         nn.Linear(HIDDEN, 10, device=device))
+
+
+def make_optimizer(args, model):
     opt = optim.SGD(model.parameters(), lr=args.lr, momentum=0.9, nesterov=True, weight_decay=1e-4)
-    sched = optim.lr_scheduler.CosineAnnealingLR(opt, T_max=args.epochs)
-    return model, opt, sched, lambda logits, y: logits.cross_entropy(y)
+    return opt, optim.lr_scheduler.CosineAnnealingLR(opt, T_max=args.epochs)
+
+
+def loss(logits, y):
+    return logits.cross_entropy(y)
+
+
+def build(args, input_shape, device=None):
+    """(model, optimizer, schedule, loss function), as the example trains them."""
+    model = make_model(input_shape, device)
+    return (model, *make_optimizer(args, model), loss)
 
 
 def describe(model):
@@ -35,8 +50,7 @@ def describe(model):
 
 
 def main(argv=None):
-    return run_main("python -m tensor.examples.mlp", __doc__, argv, build, describe,
-                    epochs=20, batch_size=32, lr=0.05)
+    return common.main(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":
