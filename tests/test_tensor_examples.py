@@ -128,3 +128,10 @@ def test_bench_tensor_times_the_example_step():
     assert out.returncode == 0, out.stderr
     assert f"one training step = {mlp.STEP_KERNELS} kernels" in out.stdout
     assert "host overhead" in out.stdout and "hand-written numpy" in out.stdout and "ratio" in out.stdout
+
+
+def test_python_m_tensor_examples_lists_them(capsys):
+    import runpy
+    runpy.run_module("tensor.examples", run_name="__main__")
+    out = capsys.readouterr().out
+    assert "python -m tensor.examples.mlp" in out and "python -m tensor.examples.cnn" in out

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from tensor import Tensor, dtypes, jit, nn, no_grad, optim
+from tensor import Tensor, dtypes, jit, nn, optim
 
 F64 = dtypes.float64
 STEPS = 5

@@ -215,6 +215,8 @@ def test_unsupported_dtypes_and_names_are_refused_clearly(tmp_path):
         safe_save({"x": [1, 2]}, path)
     with pytest.raises(SafetensorsError, match="metadata must map strings to strings"):
         safe_save({"x": Tensor.ones(1)}, path, metadata={"epoch": 3})
+    with pytest.raises(SafetensorsError, match="nowhere/x.safetensors: cannot write: No such file or directory"):
+        safe_save({"x": Tensor.ones(1)}, str(tmp_path / "nowhere" / "x.safetensors"))
 
 
 def _model():

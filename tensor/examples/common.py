@@ -37,7 +37,8 @@ def arguments(prog, description, argv, *, epochs, batch_size, lr):
     ap.add_argument("--epochs", type=int, default=epochs, help=f"passes over the training set (default {epochs})")
     ap.add_argument("--batch-size", type=int, default=batch_size, help=f"default {batch_size}")
     ap.add_argument("--lr", type=float, default=lr, help=f"peak learning rate (default {lr})")
-    ap.add_argument("--seed", type=int, default=0, help="fixes the initialization, split and shuffling (default 0)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="fixes the initialization, split and shuffling (default 0)")
     ap.add_argument("--mnist", metavar="DIR", help="train on MNIST read from the IDX files in DIR (you supply "
                     "them; nothing is downloaded) instead of the 8x8 digits")
     ap.add_argument("--train-limit", type=int, metavar="N", help="train on the first N training images only")

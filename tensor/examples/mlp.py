@@ -46,7 +46,8 @@ def build(args, input_shape, device=None):
 
 
 def describe(model):
-    return f"MLP {model[1].in_features}-{HIDDEN}-10, SGD (Nesterov momentum 0.9, weight decay 1e-4), cosine schedule"
+    return (f"MLP {model[1].in_features}-{HIDDEN}-10, SGD (Nesterov momentum 0.9, weight decay 1e-4), "
+            "cosine schedule")
 
 
 def main(argv=None):

@@ -159,7 +159,8 @@ class LayerNorm(Module):
     weight ones and bias zeros of that shape."""
 
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, dtype=None, device=None):
-        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        shape = normalized_shape
+        self.normalized_shape = (shape,) if isinstance(shape, int) else tuple(shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
             self.weight = Parameter(init.ones(self.normalized_shape, dtype, device))

@@ -9,7 +9,7 @@ has PyTorch's keys.
 
 ``module(x)`` calls ``forward(x)``.  ``train()`` / ``eval()`` set ``training`` on the module
 and every submodule; Dropout and BatchNorm read it.  Inside a ``tensor.jit`` function the
-flag is read when the function is captured, so jit training and evaluation as two functions.
+flag is read when the function is captured: jit training and evaluation as two functions.
 """
 from collections import OrderedDict
 

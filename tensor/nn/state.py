@@ -132,7 +132,7 @@ def safe_save(tensors, path, metadata=None):
         datas.append(data)
     text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     text += b" " * (-len(text) % 8)
-    tmp = f"{path}.tmp{os.getpid()}"
+    tmp = f"{path}.tmp{os.getpid()}"              # written whole, then renamed into place
     try:
         with open(tmp, "wb") as f:
             f.write(len(text).to_bytes(8, "little"))
@@ -140,6 +140,8 @@ def safe_save(tensors, path, metadata=None):
             for d in datas:
                 f.write(d.tobytes())
         os.replace(tmp, path)
+    except OSError as e:
+        raise SafetensorsError(f"{path}: cannot write: {e.strerror}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

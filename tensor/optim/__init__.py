@@ -25,7 +25,8 @@ from tensor.tensor import Tensor, no_grad
 
 
 def _state_like(p):
-    return Tensor.zeros(p.shape, dtype=p.dtype, device=p.device).contiguous().realize()
+    """A zero buffer shaped, typed and placed like parameter ``p``."""
+    return p.zeros_like().contiguous().realize()
 
 
 class Optimizer:
@@ -136,7 +137,8 @@ class SGD(Optimizer):
         return out
 
     def _state_lists(self):
-        return [("momentum_buffer", self.momentum_buffers)] + ([("steps", [self.steps])] if self.steps is not None else [])
+        steps = [("steps", [self.steps])] if self.steps is not None else []
+        return [("momentum_buffer", self.momentum_buffers)] + steps
 
 
 def _beta_power(t, beta):
