@@ -22,22 +22,6 @@ _LAUNCH = (NV.NVC7B5_LAUNCH_DMA_DATA_TRANSFER_TYPE.num(NV.NVC7B5_LAUNCH_DMA_DATA
            | NV.NVC7B5_LAUNCH_DMA_DST_MEMORY_LAYOUT.num(NV.NVC7B5_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH))
 
 
-def as_bytes(a, what):
-    if isinstance(a, (bytes, bytearray, memoryview)):
-        return np.frombuffer(a, np.uint8)
-    if not isinstance(a, np.ndarray):
-        raise TypeError(f"{what} must be a numpy array or bytes, not {type(a).__name__}")
-    if not a.flags.c_contiguous:
-        raise ValueError(f"{what} must be C-contiguous")
-    return a.reshape(-1).view(np.uint8)
-
-
-def check_range(buf, offset, nbytes, what):
-    if offset < 0 or nbytes < 0 or offset + nbytes > buf.size:
-        raise ValueError(f"{what}: {nbytes} bytes at offset {offset} do not fit the {buf.size}-byte buffer "
-                         f"at 0x{buf.va:x}")
-
-
 def copy_methods(pb, dst, src, nbytes):
     """LAUNCH_DMA of `nbytes` from `src` to `dst` (virtual, pitch layout), split at 4 GiB."""
     done = 0

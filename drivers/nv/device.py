@@ -27,17 +27,19 @@ import numpy as np
 import nv_ioctl as NV
 from nv_ioctl import qmd as Q
 
+from drivers.arena import Arena
+from drivers.device import Device, as_bytes, check_range, debug_level, describe, dims
 from drivers.errors import DeviceNotFound, GPUError, GPUFault, GPUHang
 from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, PROT_NONE, RealKernel
 from drivers.nv import chips
-from drivers.nv.compute import cbuf0_driver, launch_push, qmd_template, set_cbuf, set_grid, set_shared
-from drivers.nv.copy import Copier, as_bytes, check_range
+from drivers.nv.compute import cbuf0_driver, launch_push, set_cbuf, set_grid, set_shared
+from drivers.nv.copy import Copier
 from drivers.nv.faults import ChannelError, report
-from drivers.nv.gpfifo import SUBCH_COMPUTE, Channel, PushBuffer
+from drivers.nv.gpfifo import SUBCH_COMPUTE, Channel
 from drivers.nv.memory import HOST, VRAM, VRAM_CPU, Memory, round_up
 from drivers.nv.process import NvProcess
 from drivers.nv.rm import NvCtl
-from drivers.nv.signals import DEFAULT_TIMEOUT, SLOT_BYTES, TimelineSignal, describe
+from drivers.nv.signals import DEFAULT_TIMEOUT, SLOT_BYTES, TimelineSignal
 
 GPU_CLOCK_HZ = 1_000_000_000               # semaphore timestamps count nanoseconds
 WINDOW_BYTES = 1 << 32                     # the shared and local generic-address windows
@@ -49,31 +51,12 @@ USERMODE_CLASSES = (NV.HOPPER_USERMODE_A, NV.AMPERE_USERMODE_A, NV.TURING_USERMO
 SLOTS = {"compute": 0, "copy": 1, "start": 2}      # 16-byte slots of the signal page
 
 
-def _debug():
-    try:
-        return int(os.environ.get("DEBUG", "0"))
-    except ValueError:
-        return 0
-
-
-def dims(value, what):
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = (value,)
-    try:
-        d = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be up to three positive integers, got {value!r}") from None
-    if not 1 <= len(d) <= 3 or any(v < 1 for v in d) or any(int(v) != v for v in value):
-        raise ValueError(f"{what} must be up to three positive integers, got {value!r}")
-    return d + (1,) * (3 - len(d))
-
-
 class _Tsg:
     def __init__(self, handle, ctxshare):
         self.handle, self.ctxshare = handle, ctxshare
 
 
-class NVDevice:
+class NVDevice(Device):
     def __init__(self, index=0, emulate=None, *, kernel=None, timeout=DEFAULT_TIMEOUT):
         if kernel is None:
             from drivers.emu import emulation_target, make_kernel
@@ -84,7 +67,7 @@ class NVDevice:
             kernel = make_kernel(target) if target else RealKernel()
         self.kernel, self.index, self.timeout = kernel, index, timeout
         self.closed = False
-        self.debug = _debug()
+        self.debug = debug_level()
         self.process = None
         self.gpu_file = self.memory = self.tsg = self.compute = self.copier = self.copy_channel = None
         self.doorbell = self.signal_page = self.launch_buffer = self.local_memory = None
@@ -99,6 +82,10 @@ class NVDevice:
         except BaseException:
             self.close()
             raise
+
+    @property
+    def name(self):
+        return f"NVDevice {self.index}"
 
     # -- opening --------------------------------------------------------------------------------
     def _open(self, index):
@@ -167,7 +154,6 @@ class NVDevice:
         self.launch_buffer = self.memory.alloc(LAUNCH_ARENA_BYTES, HOST, low=True)
         self._create_channels()
         self.copier = Copier(self, self.copy_channel)
-        from drivers.amd.arena import Arena
         self.launch_arena = Arena(self.launch_buffer, self.compute_timeline, "launch arena")
         if self.debug >= 1:
             print(f"NVDevice {index}: {self.target} ({self.arch}) {self.sms} SMs, {NV.class_name(self.compute_class)}, "
@@ -284,10 +270,6 @@ class NVDevice:
         self.copier.channel = self.copy_channel
         self.copier.staging_value = [0, 0]
 
-    def _check_open(self):
-        if self.closed:
-            raise GPUError(f"NVDevice {self.index} is closed")
-
     # -- memory -----------------------------------------------------------------------------------
     def alloc(self, nbytes, host=False, cpu_access=False):
         """A buffer of `nbytes`: VRAM by default; `host` pinned host memory, `cpu_access` host-visible VRAM."""
@@ -302,9 +284,6 @@ class NVDevice:
         check_range(buf, offset, src.size, "copyin")
         if src.size:
             self.copier.copyin(buf, offset, src)
-
-    def copyin_raw(self, buf, data):
-        self.copyin(buf, np.frombuffer(bytes(data), np.uint8))
 
     def copyout(self, dst, buf, offset=0):
         self._check_open()
@@ -448,12 +427,6 @@ class NVDevice:
             attempt(proc.release)
         if errors and sys.exc_info()[1] is None:
             raise errors[0]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         state = "closed" if self.closed else f"{self.target} ({self.arch})"

@@ -16,7 +16,7 @@ import numpy as np
 
 import nv_ioctl as NV
 
-from drivers.amd.arena import Arena                  # the same ring allocator, vendor-neutral
+from drivers.arena import Arena
 from drivers.errors import GPUError
 from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, PROT_NONE
 from drivers.nv.memory import HOST, SYSMEM, round_up

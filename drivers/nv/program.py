@@ -9,21 +9,17 @@ and exposes each kernel:
 Arguments are packed by the cubin's parameter table (EIATTR_KPARAM_INFO: offset and size of each):
 a Buffer (or Pointer) for an 8-byte pointer, a Python int for an integer of the parameter's size, a
 Python float for an f32 (4 bytes), f64 (8) or f16 (2), a numpy scalar or bytes of exactly the size.
-A wrong count or a value that does not fit is a KernelArgError naming the parameter.
+A wrong count or a value that does not fit is a KernargError naming the parameter.
 """
 import struct
 import sys
 
 import numpy as np
 
-from drivers.errors import GPUError
+from drivers.errors import GPUError, KernargError
 from drivers.nv.compute import qmd_template
 from drivers.nv.cubin import R_CUDA_32, R_CUDA_64, R_CUDA_ABS32_HI_32, R_CUDA_ABS32_LO_32, read_cubin
 from drivers.nv.memory import PAGE, round_up
-
-
-class KernelArgError(GPUError, TypeError):
-    """Arguments that do not match the kernel's parameter table."""
 
 
 class Pointer:
@@ -59,7 +55,7 @@ class Kernel:
 
     def pack(self, args):
         if len(args) != len(self.params):
-            raise KernelArgError(f"kernel {self.name} takes {len(self.params)} arguments, got {len(args)}")
+            raise KernargError(f"kernel {self.name} takes {len(self.params)} arguments, got {len(args)}")
         out = bytearray(self.param_size)
         for i, (p, a) in enumerate(zip(self.params, args)):
             out[p.offset:p.offset + p.size] = self._convert(i, p, a)
@@ -69,28 +65,28 @@ class Kernel:
         what = f"kernel {self.name} argument {i} ({p.size}-byte parameter at +{p.offset})"
         if hasattr(a, "va"):
             if p.size != 8:
-                raise KernelArgError(f"{what}: a pointer where the kernel expects {p.size} bytes")
+                raise KernargError(f"{what}: a pointer where the kernel expects {p.size} bytes")
             if getattr(a, "freed", False):
-                raise KernelArgError(f"{what}: buffer at 0x{a.va:x} was freed")
+                raise KernargError(f"{what}: buffer at 0x{a.va:x} was freed")
             return struct.pack("<Q", a.va)
         if isinstance(a, (bytes, bytearray)):
             if len(a) != p.size:
-                raise KernelArgError(f"{what}: {len(a)} bytes")
+                raise KernargError(f"{what}: {len(a)} bytes")
             return bytes(a)
         if isinstance(a, np.generic):
             raw = a.tobytes()
             if len(raw) != p.size:
-                raise KernelArgError(f"{what}: a {a.dtype} ({len(raw)} bytes)")
+                raise KernargError(f"{what}: a {a.dtype} ({len(raw)} bytes)")
             return raw
         if isinstance(a, bool) or not isinstance(a, (int, float)):
-            raise KernelArgError(f"{what}: cannot pass a {type(a).__name__}")
+            raise KernargError(f"{what}: cannot pass a {type(a).__name__}")
         if isinstance(a, float):
             fmt = {2: "<e", 4: "<f", 8: "<d"}.get(p.size)
             if fmt is None:
-                raise KernelArgError(f"{what}: a float for a {p.size}-byte parameter")
+                raise KernargError(f"{what}: a float for a {p.size}-byte parameter")
             return struct.pack(fmt, a)
         if p.size not in (1, 2, 4, 8) or not -(1 << (8 * p.size - 1)) <= a < 1 << (8 * p.size):
-            raise KernelArgError(f"{what}: {a} does not fit {p.size} bytes")
+            raise KernargError(f"{what}: {a} does not fit {p.size} bytes")
         return (a & ((1 << 8 * p.size) - 1)).to_bytes(p.size, "little")
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), wait=False, timeout=None, shared=0):
