@@ -28,6 +28,7 @@ CBUF0_DRIVER_BYTES = 0x30
 QMD_ALIGN = 256
 SHARED_CONFIGS_KIB = {0x806: (8, 16, 32, 64, 100), 0x809: (8, 16, 32, 64, 100),
                       0x900: (8, 16, 32, 64, 100, 132, 164, 196, 228)}
+MAX_SHARED_PER_CTA = {0x806: 99 << 10, 0x809: 99 << 10, 0x900: 227 << 10}    # the carve-out less 1 KiB
 _PCAS_SCHEDULE = NV.NVC7C0_SEND_SIGNALING_PCAS2_B_PCAS_ACTION.num(
     NV.NVC7C0_SEND_SIGNALING_PCAS2_B_PCAS_ACTION_INVALIDATE_PREFETCH_COPY_SCHEDULE)
 _INVALIDATE = (NV.NVC7C0_INVALIDATE_SHADER_CACHES_NO_WFI_INSTRUCTION.num(1)
@@ -118,11 +119,12 @@ def cbuf0_driver(dev, grid, block):
     return words
 
 
-def launch_push(dev, qmd_va, start_stamp=None):
-    """The compute channel's methods for one launch of the QMD at `qmd_va`."""
+def launch_push(dev, qmd_va, start_stamp=None, copy_wait=True):
+    """The compute channel's methods for one launch of the QMD at `qmd_va` (after the copy channel's
+    last submission unless told otherwise)."""
     pb = PushBuffer()
     c = dev.copy_timeline
-    if c.last_submitted:
+    if copy_wait and c.last_submitted:
         pb.acquire(c.address, c.last_submitted)
     if start_stamp is not None:
         pb.release(start_stamp, 0, wfi=True)

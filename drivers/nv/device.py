@@ -32,7 +32,7 @@ from drivers.device import Device, as_bytes, check_range, debug_level, describe,
 from drivers.errors import DeviceNotFound, GPUError, GPUFault, GPUHang
 from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, PROT_NONE, RealKernel
 from drivers.nv import chips
-from drivers.nv.compute import cbuf0_driver, launch_push, set_cbuf, set_grid, set_shared
+from drivers.nv.compute import MAX_SHARED_PER_CTA, cbuf0_driver, launch_push, set_cbuf, set_grid, set_shared
 from drivers.nv.copy import Copier
 from drivers.nv.faults import ChannelError, report
 from drivers.nv.gpfifo import SUBCH_COMPUTE, Channel
@@ -129,6 +129,7 @@ class NVDevice(Device):
             info[G.NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_TPC_PER_GPC]
         self.sms = self.tpcs * self.sms_per_tpc
         self.qmd_layout = Q.layout_for_class(self.compute_class)
+        self.max_shared = MAX_SHARED_PER_CTA[self.sm_version]
         gid = rm.control(self.h_subdevice, NV.NV2080_CTRL_CMD_GPU_GET_GID_INFO, L.new(
             "NV2080_CTRL_GPU_GET_GID_INFO_PARAMS", flags=NV.NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT.num(
                 NV.NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY)))
@@ -323,14 +324,20 @@ class NVDevice(Device):
                 cubin = f.read()
         return Program(self, cubin, source or "<cubin>")
 
-    def prepare_launch(self, kernel, args, grid, block, shared=0):
-        """Check a launch and write its constant buffer 0 and QMD into the launch arena -> QMD VA."""
+    def check_launch(self, kernel, args, grid, block, shared=0):
+        """Check a launch (shape, arguments; peers' buffers mapped here) -> (grid, block, packed params)."""
         grid, block = dims(grid, "grid"), dims(block, "block")
+        if kernel.program.device is not self:
+            raise GPUError(f"kernel {kernel.name} was loaded on another device")
         threads = block[0] * block[1] * block[2]
         if threads > kernel.max_threads:
             raise ValueError(f"kernel {kernel.name}: block {block} has {threads} threads; at most {kernel.max_threads}")
         if grid[0] >= 1 << 31 or grid[1] >= 1 << 16 or grid[2] >= 1 << 16:
             raise ValueError(f"grid {grid} exceeds (2**31-1, 65535, 65535)")
+        if shared < 0 or kernel.shared_bytes + shared > self.max_shared:
+            raise ValueError(f"kernel {kernel.name}: {kernel.shared_bytes} + {shared} bytes of shared memory; "
+                             f"at most {self.max_shared}")
+        params = kernel.pack(args)
         if kernel.local_bytes:
             from drivers.nv.compute import ensure_local_memory, local_bytes_per_thread
             ensure_local_memory(self, local_bytes_per_thread(kernel.local_bytes))
@@ -338,22 +345,33 @@ class NVDevice(Device):
             if hasattr(a, "mapped_gpus") and self.uuid not in a.mapped_gpus and not a.freed:
                 a.device.synchronize()
                 a.memory.map_peer(a, self)
-        params = kernel.pack(args)
+        return grid, block, params
+
+    @staticmethod
+    def launch_bytes(kernel, params):
+        """Bytes of constant buffer 0 and the QMD of one launch (256-byte aligned)."""
+        return round_up(kernel.param_base + max(len(params), kernel.param_size), 256) + kernel.qmd.layout.size
+
+    def write_launch(self, kernel, params, grid, block, shared, buffer, off):
+        """Constant buffer 0 and the QMD of a launch into `buffer` at `off` -> the QMD's VA."""
         cbuf_size = round_up(kernel.param_base + max(len(params), kernel.param_size), 64)
         qmd = kernel.qmd.copy()
         set_grid(qmd, grid, block)
         set_shared(qmd, self, kernel.shared_bytes + shared)
-        total = round_up(cbuf_size, 256) + qmd.layout.size
-        off = self.launch_arena.alloc(total, 256)
-        mem = self.launch_buffer.view(np.uint8, off, total)
+        qmd_off = round_up(cbuf_size, 256)
+        mem = buffer.view(np.uint8, off, qmd_off + qmd.layout.size)
         mem[:cbuf_size] = 0
         mem[:0x30] = cbuf0_driver(self, grid, block).view(np.uint8)
         mem[kernel.param_base:kernel.param_base + len(params)] = np.frombuffer(params, np.uint8)
-        cbuf_va = self.launch_buffer.va + off
-        set_cbuf(qmd, 0, cbuf_va, cbuf_size)
-        qmd_off = round_up(cbuf_size, 256)
-        mem[qmd_off:qmd_off + qmd.layout.size] = qmd.words.view(np.uint8)
-        return cbuf_va + qmd_off, grid, block
+        set_cbuf(qmd, 0, buffer.va + off, cbuf_size)
+        mem[qmd_off:] = qmd.words.view(np.uint8)
+        return buffer.va + off + qmd_off
+
+    def prepare_launch(self, kernel, args, grid, block, shared=0):
+        """Check a launch and write its constant buffer 0 and QMD into the launch arena -> QMD VA."""
+        grid, block, params = self.check_launch(kernel, args, grid, block, shared)
+        off = self.launch_arena.alloc(self.launch_bytes(kernel, params), 256)
+        return self.write_launch(kernel, params, grid, block, shared, self.launch_buffer, off), grid, block
 
     def launch(self, kernel, args, grid, block, wait=False, timeout=None, shared=0):
         self._check_open()
@@ -366,6 +384,10 @@ class NVDevice(Device):
         self.launch_arena.tag(value)
         if not wait:
             return None
+        return self.wait_launch(value, timeout)
+
+    def wait_launch(self, value, timeout=None):
+        """Wait for a timed submission -> seconds between its start stamp and its release."""
         self.wait(self.compute_timeline, value, timeout)
         start = int(self.signal_page.view(np.uint64, SLOTS["start"] * SLOT_BYTES + 8, 1)[0])
         return (self.compute_timeline.timestamp - start) / GPU_CLOCK_HZ

@@ -130,6 +130,21 @@ class Channel:
         self._gp_entry(self.push.va + off, n)
         return value
 
+    def submit_recorded(self, pre, va, dwords, what):
+        """`pre`, then `dwords` dwords already in GPU memory at `va` (a recorded push buffer, one GPFIFO
+        entry of its own), then the timeline release -> timeline value."""
+        value = self.timeline.next_value(what)
+        post = PushBuffer().release(self.timeline.address, value)
+        n, m = len(pre.dwords), len(post.dwords)
+        off = self.arena.alloc(4 * (n + m), 64)
+        self.push.view(np.uint32, off, n + m)[:] = pre.dwords + post.dwords
+        self.arena.tag(value)
+        if n:
+            self._gp_entry(self.push.va + off, n)
+        self._gp_entry(va, dwords)
+        self._gp_entry(self.push.va + off + 4 * n, m)
+        return value
+
     def _gp_entry(self, va, dwords):
         nxt = (self.put + 1) % self.entries
         deadline = time.perf_counter() + self.timeline.timeout
