@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Compile the CUDA test kernels (tests/nv_kernels/*.cu) into cubins for sm_86, sm_89 and sm_90 with
-nvcc (CUDA 13: cicc + ptxas), into tests/nv_kernels/cubin/<name>.sm_<NN>.cubin.
+"""Compile the CUDA kernels of the NVIDIA bring-up stages and tests (hw_tests/kernels/nv/*.cu) into
+cubins for sm_86, sm_89 and sm_90 with nvcc (CUDA 13: cicc + ptxas), into
+hw_tests/kernels/nv/cubin/<name>.sm_<NN>.cubin.
 
     python scripts/build_nv_kernels.py            # every kernel, every target
     python scripts/build_nv_kernels.py --check    # rebuild in a temporary directory and compare
@@ -17,7 +18,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SRC = os.path.join(ROOT, "tests", "nv_kernels")
+SRC = os.path.join(ROOT, "hw_tests", "kernels", "nv")
 OUT = os.path.join(SRC, "cubin")
 TARGETS = ("86", "89", "90")
 FLAGS = ("-cubin", "-O3", "-Xptxas", "-O3")

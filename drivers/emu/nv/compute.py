@@ -15,6 +15,7 @@ then, after the grid ran, its release semaphores and its dependent QMD.  Anythin
 a local-memory backing store that is missing or too small, a SASS version of another chip) is a
 ClassError naming the QMD and the field.
 """
+import functools
 from dataclasses import dataclass, field
 
 import nv_ioctl as NV
@@ -76,6 +77,12 @@ class Launch:
     @property
     def threads(self):
         return self.block[0] * self.block[1] * self.block[2]
+
+
+def _should_stop(channel):
+    """Between instructions of a grid: let a waiting ioctl in, then say whether the channel was torn down."""
+    channel.gpu.machine.lock.yield_to_waiters()
+    return channel.preempt
 
 
 class ComputeEngine:
@@ -254,7 +261,7 @@ class ComputeEngine:
                                     NV.NVC7C0_SET_SHADER_SHARED_MEMORY_WINDOW_B, 17),
                       self._address(NV.NVC7C0_SET_SHADER_LOCAL_MEMORY_WINDOW_A,
                                     NV.NVC7C0_SET_SHADER_LOCAL_MEMORY_WINDOW_B, 17),
-                      lambda ch=self.channel: ch.preempt)
+                      functools.partial(_should_stop, self.channel))
 
     def _check_local_memory(self, per_thread, bad):
         """The backing store SET_SHADER_LOCAL_MEMORY_A/B names must hold every resident warp's

@@ -13,6 +13,7 @@ checks sizes against), ``open_module=False`` prints the proprietary module's ver
 """
 import functools
 import threading
+import time
 
 from drivers.emu.kernel import EmulatedKernel
 
@@ -20,6 +21,43 @@ from drivers.emu.kernel import EmulatedKernel
 # two names; the virtual GPU itself is imported when a machine is built.
 TARGETS = {"sm_86": "rtx3090", "sm_89": "rtx4090", "sm_90": "h100sxm"}
 MAX_GPUS = 8                # one PCI bus per GPU
+
+
+class MachineLock:
+    """The machine's re-entrant lock, which ioctls and the host thread take in turns, and which a
+    running grid lends out: ``yield_to_waiters()`` (called by the SASS simulator between
+    instructions) lets a thread waiting for the lock in, so an ioctl never waits for a grid to end,
+    as on hardware, where the RM and the SMs run independently."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._count = threading.Lock()
+        self.waiting = 0
+
+    def __enter__(self):
+        if not self._lock.acquire(blocking=False):
+            with self._count:
+                self.waiting += 1
+            try:
+                self._lock.acquire()
+            finally:
+                with self._count:
+                    self.waiting -= 1
+        return self
+
+    def __exit__(self, *exc):
+        self._lock.release()
+
+    def yield_to_waiters(self):
+        """Let waiting threads take the lock (held by the caller), then take it back."""
+        tries = 0
+        while self.waiting and tries < 100:
+            state = self._lock._release_save()          # every level of the caller's recursion
+            try:
+                time.sleep(0.0001)
+            finally:
+                self._lock._acquire_restore(state)
+            tries += 1
 
 
 class VirtualMachine(EmulatedKernel):
@@ -38,7 +76,7 @@ class VirtualMachine(EmulatedKernel):
         self.layouts = NV.layouts(self.driver.major)        # UnknownBranch for a driver without layouts
         self.boards = boards(CARDS[TARGETS[target]], gpus)
         super().__init__(render_proc(self.boards, self.driver.text, open_module), {})
-        self.lock = threading.RLock()           # ioctls and the host thread take turns
+        self.lock = MachineLock()               # ioctls and the host thread take turns
         self.gpus = [NvGpu(b, self) for b in self.boards]
         self.gpu = self.gpus[0]
         self.rm = ResourceManager(self, self.layouts)
