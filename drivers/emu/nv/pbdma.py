@@ -187,14 +187,19 @@ class Pbdma:
         return True
 
     def _method(self, subch, method, data):
-        self.methods += 1
+        """Execute one method -> BLOCKED (a semaphore acquire not yet satisfied: retried later) or None.
+        Only executed methods count, so a blocked channel is not mistaken for one making progress."""
         if method < 0x100:
-            return self._host_method(subch, method, data)
-        engine = self.subchannels.get(subch)
-        if engine is None:
-            raise PbdmaError(f"{self.channel.describe()}: {self.where}: method 0x{method:x} on subchannel {subch}, "
-                             "which no SET_OBJECT bound to a class")
-        return engine.method(method, data, self.where)
+            done = self._host_method(subch, method, data)
+        else:
+            engine = self.subchannels.get(subch)
+            if engine is None:
+                raise PbdmaError(f"{self.channel.describe()}: {self.where}: method 0x{method:x} on subchannel "
+                                 f"{subch}, which no SET_OBJECT bound to a class")
+            done = engine.method(method, data, self.where)
+        if done is not BLOCKED:
+            self.methods += 1
+        return done
 
     # -- host methods -------------------------------------------------------------------------
     def _host_method(self, subch, method, data):
