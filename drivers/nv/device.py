@@ -38,7 +38,7 @@ from drivers.nv.faults import ChannelError, report
 from drivers.nv.gpfifo import SUBCH_COMPUTE, Channel
 from drivers.nv.memory import HOST, VRAM, VRAM_CPU, Memory, round_up
 from drivers.nv.process import NvProcess
-from drivers.nv.rm import NvCtl
+from drivers.nv.rm import NvCtl, pci_address
 from drivers.nv.signals import DEFAULT_TIMEOUT, SLOT_BYTES, TimelineSignal
 
 GPU_CLOCK_HZ = 1_000_000_000               # semaphore timestamps count nanoseconds
@@ -95,6 +95,9 @@ class NVDevice(Device):
         if not 0 <= index < len(cards):
             raise DeviceNotFound(f"no NVIDIA GPU with index {index}: NV_ESC_CARD_INFO lists {len(cards)}")
         card = cards[index]
+        self.gpu_id, self.pci_device_id = card.gpu_id, card.pci_info.device_id
+        self.pci_address = pci_address(card)
+        self.sku = chips.sku(device_id=self.pci_device_id)
         self.gpu_path = f"/dev/nvidia{card.minor_number}"
         self.gpu_file = NvCtl.open(self.kernel, L, self.gpu_path)
         self.gpu_file.escape("NV_ESC_REGISTER_FD", L.new("nv_ioctl_register_fd_t", ctl_fd=proc.ctl.fd))
@@ -109,7 +112,7 @@ class NVDevice(Device):
         self.compute_class = pick(COMPUTE_CLASSES, "compute")
         self.copy_class = pick(COPY_CLASSES, "DMA copy")
         self.gpfifo_class = pick(GPFIFO_CLASSES, "GPFIFO channel")
-        usermode_class = pick(USERMODE_CLASSES, "usermode")
+        self.usermode_class = usermode_class = pick(USERMODE_CLASSES, "usermode")
         G = NV
         info = rm.gr_info(self.h_subdevice, [G.NV2080_CTRL_GR_INFO_INDEX_SM_VERSION,
                                              G.NV2080_CTRL_GR_INFO_INDEX_MAX_WARPS_PER_SM,
@@ -272,10 +275,11 @@ class NVDevice(Device):
         self.copier.staging_value = [0, 0]
 
     # -- memory -----------------------------------------------------------------------------------
-    def alloc(self, nbytes, host=False, cpu_access=False):
-        """A buffer of `nbytes`: VRAM by default; `host` pinned host memory, `cpu_access` host-visible VRAM."""
+    def alloc(self, nbytes, host=False, cpu_access=False, low=False):
+        """A buffer of `nbytes`: VRAM by default; `host` pinned host memory, `cpu_access` host-visible VRAM;
+        `low` places it below 2^40, where host semaphores, push buffers and QMDs must be."""
         self._check_open()
-        buf = self.memory.alloc(nbytes, HOST if host else VRAM_CPU if cpu_access else VRAM)
+        buf = self.memory.alloc(nbytes, HOST if host else VRAM_CPU if cpu_access else VRAM, low=low)
         buf.device = self
         return buf
 

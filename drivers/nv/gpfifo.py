@@ -33,6 +33,12 @@ _SEM_ACQUIRE_GEQ = (NV.NVC56F_SEM_EXECUTE_OPERATION.num(NV.NVC56F_SEM_EXECUTE_OP
                     | NV.NVC56F_SEM_EXECUTE_PAYLOAD_SIZE.num(NV.NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT))
 
 
+def _check_sem(address):
+    if address >> 40 or address & 7:
+        raise GPUError(f"semaphore at 0x{address:x}: the host's semaphores take an 8-byte aligned address below "
+                       "2^40 (allocate it with low=True)")
+
+
 class PushBuffer:
     """Methods as push-buffer dwords (INC_METHOD headers unless told otherwise)."""
 
@@ -55,12 +61,14 @@ class PushBuffer:
 
     def release(self, address, value, wfi=True):
         """SEM_EXECUTE release of a 64-bit `value` at `address` (with the timestamp at +8)."""
+        _check_sem(address)
         op = _SEM_RELEASE if wfi else _SEM_RELEASE & ~NV.NVC56F_SEM_EXECUTE_RELEASE_WFI.num(1)
         return self.method(0, NV.NVC56F_SEM_ADDR_LO, address & 0xFFFFFFFF, address >> 32, value & 0xFFFFFFFF,
                            value >> 32, op)
 
     def acquire(self, address, value):
         """Wait (on the GPU) until the 64-bit counter at `address` is >= `value`."""
+        _check_sem(address)
         return self.method(0, NV.NVC56F_SEM_ADDR_LO, address & 0xFFFFFFFF, address >> 32, value & 0xFFFFFFFF,
                            value >> 32, _SEM_ACQUIRE_GEQ)
 
