@@ -25,6 +25,18 @@ def set_decoder(fn):
     _cached_block.cache_clear()
 
 
+def missing():
+    """Why the simulator cannot decode SASS here (no assembler.sass and no decoder installed), or None."""
+    if _decoder is not None:
+        return None
+    import importlib.util
+    try:
+        found = importlib.util.find_spec("assembler.sass") is not None
+    except ImportError:
+        found = False
+    return None if found else "this tree has no SASS decoder (assembler.sass), so the virtual SM cannot run a kernel"
+
+
 def decoder():
     global _decoder
     if _decoder is None:
