@@ -23,8 +23,7 @@ def _binary(kind, name, f):
     @op(name, (bits, bits), bits)
     def run(ctx, srcs, old):
         a, b = kind.read(ctx, srcs, 0), kind.read(ctx, srcs, 1)
-        with np.errstate(all="ignore"):
-            return kind.write(ctx, old, f(ctx, a, b))
+        return kind.write(ctx, old, f(ctx, a, b))
     return run
 
 
@@ -34,8 +33,7 @@ def _ternary(kind, name, f):
     @op(name, (bits, bits, bits), bits)
     def run(ctx, srcs, old):
         a, b, c = (kind.read(ctx, srcs, i) for i in range(3))
-        with np.errstate(all="ignore"):
-            return kind.write(ctx, old, f(ctx, a, b, c))
+        return kind.write(ctx, old, f(ctx, a, b, c))
     return run
 
 

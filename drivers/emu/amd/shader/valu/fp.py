@@ -63,8 +63,9 @@ def exponent(fmt, x):
 
 
 def is_denorm(fmt, x):
-    b = fmt.bits(x)
-    return ((b & fmt.utype(fmt.exp_mask)) == 0) & ((b & fmt.utype(fmt.sign - 1)) != 0)
+    # 0 < |bits| < smallest normal; |bits| - 1 wraps around for zeros
+    magnitude = fmt.bits(x) & fmt.utype(fmt.sign - 1)
+    return magnitude - fmt.utype(1) < fmt.utype((1 << fmt.mant) - 1)
 
 
 def is_snan(fmt, x):
@@ -75,7 +76,7 @@ def is_snan(fmt, x):
 def quiet(fmt, x):
     """NaNs with the quiet bit set (payload and sign kept)."""
     nan = np.isnan(x)
-    if not nan.any():
+    if not np.count_nonzero(nan):
         return x
     b = fmt.bits(x)
     return np.where(nan, b | fmt.utype(fmt.quiet_bit), b).view(fmt.dtype)
@@ -84,15 +85,16 @@ def quiet(fmt, x):
 def flush(fmt, x):
     """Denormals replaced by a zero of the same sign."""
     denorm = is_denorm(fmt, x)
-    if not denorm.any():
+    if not np.count_nonzero(denorm):
         return x
     b = fmt.bits(x)
     return np.where(denorm, b & fmt.utype(fmt.sign), b).view(fmt.dtype)
 
 
 def neg_abs(fmt, bits, neg, abs_):
-    """abs then neg on raw bits (no denormal handling)."""
-    b = bits.astype(fmt.utype)
+    """abs then neg on raw bits (no denormal handling).  Without either, the bits themselves (no
+    copy: the VALU functions never write into their sources)."""
+    b = bits.astype(fmt.utype, copy=False)
     if abs_:
         b = b & fmt.utype(fmt.sign - 1)
     if neg:
@@ -128,7 +130,7 @@ def finish(ctx, fmt, r, omod=True, clamp=True):
         nan = np.isnan(r)
         c = np.minimum(np.maximum(r, fmt.dtype(0)), fmt.dtype(1)) + fmt.dtype(0)
         r = np.where(nan, fmt.dtype(0) if ctx.mode.dx10_clamp else r, c)
-    return fmt.bits(r).astype(fmt.utype)
+    return fmt.bits(r)
 
 
 # ---- IEEE-mode min / max (RDNA3 ISA V_MIN_F32 / V_MAX_F32 pseudocode) --------------------------
@@ -137,7 +139,7 @@ def _nan_pick(ctx, fmt, a, b, chosen):
     """Apply the NaN rules around an ordinary min/max choice."""
     ieee = ctx.mode.ieee
     an, bn = np.isnan(a), np.isnan(b)
-    if not (an.any() or bn.any()):
+    if not (np.count_nonzero(an) or np.count_nonzero(bn)):
         return chosen.astype(fmt.dtype, copy=False)
     r = np.where(bn, a, chosen)
     r = np.where(an, b, r)
@@ -185,16 +187,32 @@ def round_to_odd_sum(a, b):
         # a finite non-zero error means s is finite and inexact (an exact zero sum keeps the
         # IEEE sign of a + b)
         fix = np.isfinite(err) & (err != 0) & ((s.view(U64) & U64(1)) == 0)
-        if not fix.any():
+        if not np.count_nonzero(fix):
             return s
         return np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
 
 
 def fma_narrow(fmt, a, b, c):
-    """fma for f16/f32 operands: the product is exact in float64, the sum is rounded to odd,
-    then rounded once to the destination format."""
-    p = a.astype(np.float64) * b.astype(np.float64)
-    return round_to_odd_sum(p, c.astype(np.float64)).astype(fmt.dtype)
+    """fma for f16/f32 operands, correctly rounded to nearest even.
+
+    The product is exact in float64, and p + c is rounded once to float64 and then to the
+    destination format.  Those two roundings give the correctly rounded result except where the
+    float64 sum lands exactly halfway between two neighbours of the destination format (the
+    ISA's double-rounding case), and, below its normal range, where its spacing is coarser:
+    only those lanes are redone with the sum rounded to odd (Boldo & Melquiond)."""
+    s = np.multiply(a, b, dtype=np.float64)
+    np.add(s, c, out=s)
+    u = s.view(U64)
+    half = 1 << (52 - fmt.mant - 1)              # the first bit below the destination's mantissa
+    suspect = (u & U64(2 * half - 1)) == U64(half)
+    # non-zero and below the destination's smallest normal (|u| - 1 wraps around for zeros)
+    tiny = ((u & U64(0x7FFFFFFFFFFFFFFF)) - U64(1)) < U64(((1023 + 1 - fmt.bias) << 52) - 1)
+    suspect |= tiny
+    if np.count_nonzero(suspect):
+        i = np.flatnonzero(suspect)
+        at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
+        s.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c))
+    return s.astype(fmt.dtype)
 
 
 _SPLIT = 134217729.0        # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
