@@ -69,10 +69,11 @@ def build_sopp(ins, pc, size):
 
         def cbranch(st, sel):
             taken = cond(st, sel)
-            if taken.all():
+            k = np.count_nonzero(taken)
+            if k == taken.shape[0]:
                 st.pc[sel] = target
                 return target
-            if not taken.any():
+            if not k:
                 st.pc[sel] = nxt
                 return nxt
             st.pc[sel] = np.where(taken, target, nxt)

@@ -61,19 +61,23 @@ class ValuEnv:
                 round_f32=mode & 3, round_f16_64=(mode >> 2) & 3)
         return fm
 
+    def lanes(self, n):
+        lane = self._lanes.get(n)
+        if lane is None:
+            lane = self._lanes[n] = np.broadcast_to(LANE_IDS, (n, WAVE32))
+        return lane
+
     def ctx_factory(self, st, sel, lane_mask, kw, cache=None):
         """The Ctx of one execution; ``cache`` (a dict owned by the instruction) keeps mask-free
         ones per (MODE, group size), the only things they depend on."""
-        first = int(st.wave_ids[sel][0]) if not isinstance(sel, slice) else 0
+        first = int(st.wave_ids[sel][0])
         n = st.pc[sel].shape[0]
         mode = int(st.mode[first])
         if lane_mask is None and cache is not None:
             ctx = cache.get((mode, n))
             if ctx is not None:
                 return ctx
-        lane = self._lanes.get(n)
-        if lane is None:
-            lane = self._lanes[n] = np.broadcast_to(LANE_IDS, (n, WAVE32))
+        lane = self.lanes(n)
         ctx = self.Ctx(mode=self.float_mode(mode), mask=lane_mask, lane=lane, wave32=True, **kw)
         if lane_mask is None and cache is not None:
             if len(cache) > 64:
@@ -98,10 +102,13 @@ class WaveExecutor:
     budget: wave-instructions a dispatch may execute before ShaderHang (default 50M, or the
     GPU_EMULATE_BUDGET environment variable); valu: an op registry replacing the VALU library;
     batch_waves: waves simulated together (workgroups are never split); keep_state: keep the
-    final WaveState of every batch in ``states``.
+    final WaveState of every batch in ``states``; blocks: run straight-line blocks compiled into
+    one function each (False: one instruction at a time, the reference they must match).
     """
 
-    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False):
+    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False,
+                 blocks=True):
+        self.blocks = blocks                  # compiled blocks (False: one instruction at a time)
         self.budget = budget                  # None: GPU_EMULATE_BUDGET or the default, per dispatch
         self.keep_state = keep_state          # keep each batch's final WaveState (tests inspect it)
         self.states = []
@@ -162,7 +169,8 @@ class WaveExecutor:
         if self.keep_state:
             self.states.append(st)
         try:
-            run_waves(st, program, budget)
+            with np.errstate(all="ignore"):       # NaN, inf, overflow in a lane are ISA results
+                run_waves(st, program, budget, self.blocks)
         finally:
             stats.wave_instructions += st.wave_instructions
             stats.lane_ops += st.lane_ops
@@ -183,24 +191,42 @@ def scratch_layout(d):
     return (d.scratch_base, per_wave, per_lane, tmpring_waves)
 
 
-def run_waves(st, program, budget):
+def run_waves(st, program, budget, blocks=True):
     """Execute every wave of ``st`` to s_endpgm.  budget: [remaining, allowed] wave-instructions,
-    shared by the batches of a dispatch."""
-    W = st.W
-    everyone = slice(None)
+    shared by the batches of a dispatch.  blocks: run compiled blocks (block.py) where they
+    apply; False executes one instruction at a time (the reference the blocks must match)."""
+    env = program.env
     while True:
-        runnable = ~(st.done | st.at_barrier)
-        if not runnable.any():
-            if st.at_barrier.any():
-                st.at_barrier[:] = False
-                continue
+        group = _next_group(st)
+        if group is None:
             return
-        pc = int(st.pc[runnable].min())
-        members = runnable & (st.pc == pc)
-        n = int(members.sum())
-        sel = everyone if n == W else np.flatnonzero(members)
-        whole = n == int(runnable.sum())         # no other wave could join this group
+        pc, sel, n, whole = group
         while True:
+            if blocks and st.mode_uniform:
+                block = program.block(pc)
+                cost = n * block.count
+                if budget[0] >= cost:
+                    budget[0] -= cost
+                    base, lanes = st.wave_instructions, st.lane_ops
+                    st.wave_instructions = base + cost
+                    st.lane_ops = lanes + n * WAVE32 * block.vector
+                    try:
+                        target = block.fn(st, sel, n, block.prepared(int(st.mode[0]), n, env))
+                    except BaseException as e:
+                        i = block.failed_at(e.__traceback__)
+                        i = block.count - 1 if i is None else i
+                        st.wave_instructions = base + n * (i + 1)
+                        st.lane_ops = lanes + n * WAVE32 * block.vector_upto[i]
+                        budget[0] += n * (block.count - i - 1)
+                        st.pc[sel] = block.pcs[i]
+                        raise
+                    if not (block.sets_pc or block.ends):
+                        pc = block.next_pc
+                        continue
+                    if target is not None and whole:
+                        pc = int(target)          # a uniform branch: the group stays together
+                        continue
+                    break
             step = program.step(pc)
             budget[0] -= n
             if budget[0] < 0:
@@ -223,3 +249,44 @@ def run_waves(st, program, budget):
                     st.pc[sel] = pc
                     raise
             pc = step.next_pc
+
+
+SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists
+
+
+def _next_group(st):
+    """(pc, sel, n, whole) of the next group to run: every runnable wave at the lowest PC
+    (``sel`` a slice when they are contiguous, else their indices; ``whole`` when no other wave
+    is runnable), after releasing a barrier every live wave waits in; None when all are done."""
+    W = st.W
+    if W <= SMALL_BATCH:
+        pcs, blocked = st.pc.tolist(), (st.done | st.at_barrier).tolist()
+        runnable = [i for i in range(W) if not blocked[i]]
+        if not runnable:
+            if st.at_barrier.any():
+                st.at_barrier[:] = False
+                return _next_group(st)
+            return None
+        pc = min(pcs[i] for i in runnable)
+        members = [i for i in runnable if pcs[i] == pc]
+        n = len(members)
+        first, last = members[0], members[-1]
+        sel = slice(first, last + 1) if last - first + 1 == n else np.array(members)
+        if n == W:
+            sel = slice(None)
+        return pc, sel, n, n == len(runnable)
+    runnable = ~(st.done | st.at_barrier)
+    if not runnable.any():
+        if st.at_barrier.any():
+            st.at_barrier[:] = False
+            return _next_group(st)
+        return None
+    pc = int(st.pc[runnable].min())
+    members = runnable & (st.pc == pc)
+    n = int(np.count_nonzero(members))
+    if n == W:
+        return pc, slice(None), n, True
+    sel = np.flatnonzero(members)
+    if int(sel[-1]) - int(sel[0]) + 1 == n:          # contiguous waves: views, not copies
+        sel = slice(int(sel[0]), int(sel[-1]) + 1)
+    return pc, sel, n, n == int(np.count_nonzero(runnable))

@@ -37,12 +37,24 @@ class Step:
     vector: bool          # counts lane operations
     raw: bytes
     text: str
+    ins: object = None    # the decoded instruction (the block compiler reads its operands)
+    body: object = None   # fn before the per-MODE wrapper (blocks run with one MODE throughout)
 
 
 class Program:
     def __init__(self, vm, vgprs, env):
         self.vm, self.vgprs, self.env = vm, vgprs, env
         self.steps = {}
+        self.blocks = {}
+        self._span_of, self._span_cache = 0, None
+
+    def block(self, pc):
+        """The compiled straight-line block starting at ``pc`` (see block.py)."""
+        b = self.blocks.get(pc)
+        if b is None:
+            from .block import compile_block
+            b = self.blocks[pc] = compile_block(self, pc)
+        return b
 
     def step(self, pc):
         s = self.steps.get(pc)
@@ -54,6 +66,13 @@ class Program:
         """True when every decoded instruction's bytes are the ones ``vm`` holds at its PC (the
         same code object may be reloaded in another VM, or other code put at the same VA).
         On success the program fetches from ``vm`` from now on."""
+        span = self._span()
+        if span is not None:           # one comparison of everything decoded, in one mapping
+            lo, hi, raw = span
+            r = vm.lookup(lo)
+            if r is not None and r.executable and hi <= r.end and r.mem[lo - r.start:hi - r.start].tobytes() == raw:
+                self.vm = vm
+                return True
         for pc, s in self.steps.items():
             r = vm.lookup(pc)
             if r is None or not r.executable or pc + s.size > r.end \
@@ -61,6 +80,20 @@ class Program:
                 return False
         self.vm = vm
         return True
+
+    def _span(self):
+        """(lo, hi, bytes) of the code from the first to the end of the last decoded instruction
+        as it was when decoded, or None when the decoded instructions are not in one mapping."""
+        if self._span_of != len(self.steps):
+            self._span_of, self._span_cache = len(self.steps), None
+            lo = min(self.steps)
+            hi = max(pc + s.size for pc, s in self.steps.items())
+            r = self.vm.lookup(lo) if self.vm is not None else None
+            if r is not None and hi <= r.end:
+                raw = r.mem[lo - r.start:hi - r.start].tobytes()
+                if all(raw[pc - lo:pc - lo + s.size] == s.raw for pc, s in self.steps.items()):
+                    self._span_cache = (lo, hi, raw)
+        return self._span_cache
 
     def _fetch(self, pc):
         r = self.vm.lookup(pc)
@@ -87,10 +120,11 @@ class Program:
             raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator ({e})") from None
         log(3, f"  0x{pc:x}: {ins.text}")
         vector = ins.family in VALU_FAMILIES or ins.family in MEMORY_FAMILIES or ins.family in ("VOPD", "DS")
+        body = fn
         if vector and fn is not None and ins.family not in MEMORY_FAMILIES and ins.family != "DS":
             fn = _per_mode(fn)
         return Step(fn, pc + size, size, bool(getattr(fn, "sets_pc", False)), bool(getattr(fn, "ends", False)),
-                    vector, data[:size], ins.text)
+                    vector, data[:size], ins.text, ins, body)
 
     def _closure(self, ins, pc, size):
         fam = ins.family
