@@ -95,8 +95,12 @@ def _exec_mask(ex, full):
 
 
 def _join(V, r, sel):
-    """A VGPR pair as uint64 (w, 32)."""
-    return V[r, sel].astype(U64) | V[r + 1, sel].astype(U64) << U64(32)
+    """A VGPR pair as uint64 (w, 32): the two dwords interleaved, viewed as one."""
+    lo = V[r, sel]
+    pair = np.empty(lo.shape + (2,), U32)
+    pair[..., 0] = lo
+    pair[..., 1] = V[r + 1, sel]
+    return pair.view(U64)[..., 0]
 
 
 def _join_s(S, c, sel):
@@ -112,14 +116,14 @@ def _put(V, r, sel, value, em):
 
 
 def _put64(V, r, sel, value, em):
-    v = value.astype(U64, copy=False)
-    lo, hi = v.astype(U32), (v >> U64(32)).astype(U32)
+    """Write a 64-bit result to a VGPR pair under the EXEC mask ``em``."""
+    v = np.ascontiguousarray(value, U64)
+    halves = v.view(U32).reshape(v.shape + (2,))          # [..., 0] low dword, [..., 1] high
     if em is None:
-        V[r, sel] = lo
-        V[r + 1, sel] = hi
+        V[r:r + 2, sel] = np.moveaxis(halves, -1, 0)
     else:
-        _put(V, r, sel, lo, em)
-        _put(V, r + 1, sel, hi, em)
+        _put(V, r, sel, halves[..., 0], em)
+        _put(V, r + 1, sel, halves[..., 1], em)
 
 
 def _put64_s(S, c, sel, value):
@@ -402,7 +406,7 @@ def _emit_salu(e, ins):
         if typ.startswith("i"):
             a, b = f"S32({a})", f"S32({b})"
             e.globals["S32"] = salu._s32
-        e.emit(f"SCC[sel] = {e.name(salu._CMP[cond], 's')}({a}, {b}).astype(U32)")
+        e.emit(f"SCC[sel] = {e.name(salu._CMP[cond], 's')}({a}, {b})")
         return True
     if ins.family == "SOPK" and m in ("s_movk_i32", "s_cmpk_eq_i32", "s_cmpk_lg_i32", "s_cmpk_gt_i32",
                                       "s_cmpk_ge_i32", "s_cmpk_lt_i32", "s_cmpk_le_i32", "s_cmpk_eq_u32",
@@ -421,10 +425,21 @@ def _emit_salu(e, ins):
         cmp = e.name(salu._CMP[cond], "s")
         if typ == "i32":
             e.globals["S32"] = salu._s32
-            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), I32({simm})).astype(U32)")
+            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), I32({simm}))")
         else:
-            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], U32({imm})).astype(U32)")
+            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], U32({imm}))")
         return True
+    if ins.family == "SOP1" and m.endswith("_b32") and ("saveexec" in m or "wrexec" in m):
+        # EXEC = f(S0, EXEC); SCC = EXEC != 0; D = the old EXEC (saveexec) or the new (wrexec)
+        kind = m[2:].rsplit("_", 2)[0]
+        f = (salu.WREXEC if "wrexec" in m else salu.SAVEEXEC)[kind]
+        dst, src = ops
+        if not _dest_ok(dst, 32):
+            return False
+        e.emit(f"x = {_scalar_source(e, src, 32, m)}; old = S[{EXEC_LO}, sel].copy()")
+        e.emit(f"new = {e.name(f, 's')}(x, old)")
+        e.emit(f"S[{EXEC_LO}, sel] = new; SCC[sel] = new != 0")
+        return _scalar_dest(e, dst, 32, "new" if "wrexec" in m else "old")
     return False
 
 

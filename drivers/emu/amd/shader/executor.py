@@ -15,8 +15,7 @@ import numpy as np
 from drivers.emu.faults import PacketError, ShaderHang
 from drivers.emu.amd.gpu import log
 
-from .launch import (build_state, check_dispatch, lds_allocation, vgpr_count, waves_in, workgroup_extent,
-                     workgroup_ids)
+from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
 from .program import Program
 from .state import LANE_IDS, WAVE32
 
@@ -141,30 +140,28 @@ class WaveExecutor:
         if scratch is not None and scratch[3]:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
         group_limit = max(1, BATCH_LDS_BYTES // max(1, lds_allocation(d)))
-        batch, batch_waves = [], 0
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
         budget = [allowed, allowed]               # remaining, allowed
-        for wg_id in workgroup_ids(d):
-            n = waves_in(workgroup_extent(d, wg_id))
-            if scratch is not None and scratch[3] and n > scratch[3]:
-                raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
-                                  f"the {n} waves of one workgroup")
-            if batch and (batch_waves + n > limit or len(batch) >= group_limit):
-                self._run(d, batch, vgprs, program, scratch, stats, budget)
-                batch, batch_waves = [], 0
-            batch.append(wg_id)
+        ids, extents, waves = workgroup_table(d)
+        if scratch is not None and scratch[3] and int(waves.max()) > scratch[3]:
+            raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
+                              f"the {int(waves.max())} waves of one workgroup")
+        first, batch_waves = 0, 0
+        for i, n in enumerate(waves.tolist()):    # batches of whole workgroups, in launch order
+            if i > first and (batch_waves + n > limit or i - first >= group_limit):
+                self._run(d, ids[first:i], extents[first:i], vgprs, program, scratch, stats, budget)
+                first, batch_waves = i, 0
             batch_waves += n
-        if batch:
-            self._run(d, batch, vgprs, program, scratch, stats, budget)
+        self._run(d, ids[first:], extents[first:], vgprs, program, scratch, stats, budget)
         self.stats.add(stats)
         self.last = stats
         log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
                f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
-    def _run(self, d, wg_ids, vgprs, program, scratch, stats, budget):
-        st = build_state(d, wg_ids, vgprs, scratch[:3] if scratch is not None else None)
-        stats.workgroups += len(wg_ids)
+    def _run(self, d, ids, extents, vgprs, program, scratch, stats, budget):
+        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None)
+        stats.workgroups += len(ids)
         stats.waves += st.W
         if self.keep_state:
             self.states.append(st)

@@ -276,14 +276,19 @@ def _address_fn(seg, ops, offset, addtid=False):
 
             def lane_va(st, acc):
                 if acc.dense:
-                    base = st.sregs[s, acc.sel].astype(U64) | st.sregs[s + 1, acc.sel].astype(U64) << U64(32)
-                    base += off64
+                    # (may be a view of the SGPRs: never written in place)
+                    base = np.ascontiguousarray(st.sregs[s:s + 2, acc.sel].T).view(U64)[:, 0]
+                    if offset:
+                        base = base + off64
                     return np.add(base[:, None], st.vregs[a, acc.sel], dtype=U64).reshape(-1)
                 rows = acc.rows
                 base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
                 return base + st.vgpr[rows, a, acc.lanes].astype(U64) + off64
         else:
             def lane_va(st, acc):
+                if acc.dense:                     # the VGPR pair interleaved, viewed as uint64
+                    pair = np.ascontiguousarray(st.vregs[a:a + 2, acc.sel].reshape(2, -1).T).view(U64)[:, 0]
+                    return pair + off64 if offset else pair
                 return (lane_regs(st, acc, a).astype(U64) | lane_regs(st, acc, a + 1).astype(U64) << U64(32)) + off64
 
         def access(st, sel, nbytes, write):
@@ -300,6 +305,15 @@ def _address_fn(seg, ops, offset, addtid=False):
         acc = active_lanes(st, sel)
         if acc is None:
             return None
+        if acc.dense and a is not None:
+            # every lane active: offsets summed in uint32 (the 32-bit adder wraps), one bounds check
+            off = st.vregs[a, sel] + np.uint32(offset & 0xFFFFFFFF)
+            if s is not None:
+                off += st.sregs[s, sel][:, None]
+            if int(off.max()) + nbytes <= st.private_size:
+                lanes = _lane_bases(st)
+                acc.addrs = (np.add(st.scratch_base[sel][:, None], lanes) + off).reshape(-1)
+                return acc
         rows = acc.rows
         off = np.full(rows.shape, offset, I64)
         if s is not None:
@@ -310,6 +324,13 @@ def _address_fn(seg, ops, offset, addtid=False):
         acc.addrs = scratch_va(st, rows, acc.lanes, off, nbytes, write)
         return acc
     return scratch_access
+
+
+def _lane_bases(st):
+    """uint64 (32,): where each lane's private segment starts, relative to the wave's."""
+    if st.scratch_lanes is None:
+        st.scratch_lanes = np.arange(WAVE32, dtype=U64) * U64(st.private_size)
+    return st.scratch_lanes
 
 
 def scratch_va(st, rows, lanes, off, nbytes, write):

@@ -61,6 +61,7 @@ class WaveState:
         self.lds = np.zeros(-(-(max(1, workgroups) * lds_bytes + 16) // 4) * 4, np.uint8)
         self.lds32 = self.lds.view(np.uint32)
         self.private_size = 0                              # scratch bytes per lane
+        self.scratch_lanes = None                          # lane L's private offset, L * private_size
         self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
         self.mode_uniform = True                           # every wave has the same MODE

@@ -192,26 +192,43 @@ def round_to_odd_sum(a, b):
         return np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
 
 
+def _fma_limits(fmt):
+    """Constants of fma_narrow for a destination format, as uint64 masks of float64 bits."""
+    half = 1 << (52 - fmt.mant - 1)              # the first bit below the destination's mantissa
+    return (np.uint64(half - 1), np.uint64(2 * half - 1), np.uint64(half),
+            np.uint64(((1023 + 1 - fmt.bias) << 52) - 1))
+
+
+_FMA_LIMITS = {}
+_ABS64, _ONE64 = np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(1)
+
+
 def fma_narrow(fmt, a, b, c):
     """fma for f16/f32 operands, correctly rounded to nearest even.
 
     The product is exact in float64, and p + c is rounded once to float64 and then to the
     destination format.  Those two roundings give the correctly rounded result except where the
     float64 sum lands exactly halfway between two neighbours of the destination format (the
-    ISA's double-rounding case), and, below its normal range, where its spacing is coarser:
-    only those lanes are redone with the sum rounded to odd (Boldo & Melquiond)."""
+    double-rounding case), or on a boundary of its coarser grid below its smallest normal; both
+    have every float64 bit below the destination's half-ulp bit clear, so one test on the whole
+    array finds the few candidates, and only the lanes that are such a boundary are redone with
+    the sum rounded to odd (Boldo & Melquiond)."""
+    limits = _FMA_LIMITS.get(fmt.name)
+    if limits is None:
+        limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
+    low, tie_bits, half, tiny = limits
     s = np.multiply(a, b, dtype=np.float64)
     np.add(s, c, out=s)
     u = s.view(U64)
-    half = 1 << (52 - fmt.mant - 1)              # the first bit below the destination's mantissa
-    suspect = (u & U64(2 * half - 1)) == U64(half)
-    # non-zero and below the destination's smallest normal (|u| - 1 wraps around for zeros)
-    tiny = ((u & U64(0x7FFFFFFFFFFFFFFF)) - U64(1)) < U64(((1023 + 1 - fmt.bias) << 52) - 1)
-    suspect |= tiny
-    if np.count_nonzero(suspect):
-        i = np.flatnonzero(suspect)
-        at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
-        s.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c))
+    candidates = np.bitwise_and(u, low) == 0
+    if np.count_nonzero(candidates):
+        i = np.flatnonzero(candidates)
+        ui = u.ravel()[i]
+        boundary = (np.bitwise_and(ui, tie_bits) == half) | ((np.bitwise_and(ui, _ABS64) - _ONE64) < tiny)
+        if np.count_nonzero(boundary):
+            i = i[boundary]
+            at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
+            s.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c))
     return s.astype(fmt.dtype)
 
 
