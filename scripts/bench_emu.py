@@ -84,8 +84,9 @@ def small_cases(C):
     return [(c.name, c) for c in C.CASES]
 
 
-def loop_cases():
-    """(name, code object, grid, block, make_args, check) of the hand-written loops."""
+def loop_cases(groups=512, iters=100, per_item=16):
+    """(name, code object, grid, block, make_args, check) of the hand-written loops: GROUPS
+    workgroups of 64 work-items, ITERS loop iterations, PER_ITEM elements per work-item."""
     from assembler.amdgpu import KernelDescriptor, KernelSpec, write_code_object
     from assembler.rdna3 import assemble
 
@@ -102,7 +103,7 @@ def loop_cases():
                            ".address_space": "global", ".type_name": t} for i, t in enumerate(args)]}
         return write_code_object(code, [KernelSpec("k", 0, kd, meta)], "gfx1100")
 
-    def valu(op, iters=100):
+    def valu(op):
         operands = "v1, v2" if op == "v_fmac_f32_e32" else "1, v{acc}"
         body = "\n".join(f"  {op} v{4 + j % 8}, " + operands.format(acc=4 + j % 8) for j in range(10))
         movs = "\n".join(f"  v_mov_b32_e32 v{4 + j}, 0" for j in range(8))
@@ -127,7 +128,6 @@ loop:
   s_endpgm
 """), ["float*"])
 
-    groups, iters, per_item = 512, 100, 16
     total = groups * 64
 
     def valu_check(dtype):
@@ -171,8 +171,9 @@ loop:
 
 
 # -- measuring --------------------------------------------------------------------------------
-def measure(sets, names, repeat, blocks):
-    """{kernel: [waves, wave-instructions, best CPU seconds]} on this process's simulator."""
+def measure(sets, names, repeat, blocks, loop_size=None):
+    """{kernel: [waves, wave-instructions, best CPU seconds]} on this process's simulator
+    (blocks: WaveExecutor's, None for its default; loop_size: loop_cases() arguments)."""
     from drivers.emu import simulate
     from drivers.emu.amd.shader import WaveExecutor
     C = _load_cases()
@@ -182,7 +183,7 @@ def measure(sets, names, repeat, blocks):
     if "large" in sets:
         jobs += [(n, c.code_object_bytes(), c.kernel, c.grid, c.block, c.make_args, c) for n, c in large_cases(C)]
     if "loops" in sets:
-        jobs += [(n, co, "k", g, b, make, check) for n, co, g, b, make, check in loop_cases()]
+        jobs += [(n, co, "k", g, b, make, check) for n, co, g, b, make, check in loop_cases(**(loop_size or {}))]
     out = {}
     for name, co, kernel, grid, block, make_args, check in jobs:
         if names and name not in names:
