@@ -14,9 +14,7 @@ import fcntl
 import mmap as _mmap
 import os
 
-import numpy as np
-from cffi import FFI
-
+from drivers._libc import ffi as _ffi
 from drivers.errors import IoctlError
 
 PROT_NONE, PROT_READ, PROT_WRITE, PROT_EXEC = 0, _mmap.PROT_READ, _mmap.PROT_WRITE, _mmap.PROT_EXEC
@@ -26,13 +24,9 @@ MAP_FIXED = 0x10                       # <sys/mman.h> on every Linux architectur
 MAP_NORESERVE = getattr(_mmap, "MAP_NORESERVE", 0x4000)
 O_RDWR, O_RDONLY, O_CLOEXEC = os.O_RDWR, os.O_RDONLY, os.O_CLOEXEC
 
-_ffi = FFI()
-_ffi.cdef("""
-    void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
-    int munmap(void *addr, size_t length);
-""")
-_libc = _ffi.dlopen(None)
+_libc = _ffi.dlopen(None)          # the declarations: drivers/_libc.py (parsed ahead of time)
 _MAP_FAILED = 2**64 - 1
+np = None                              # numpy, imported by the first Mapping
 
 
 class Mapping:
@@ -43,12 +37,16 @@ class Mapping:
     """
 
     def __init__(self, address, size, owner=None):
+        global np
+        if np is None:                     # numpy is loaded with the first mapping: a probe needs none
+            import numpy as np
         self.address, self.size, self.owner = address, size, owner
         self._bytes = np.frombuffer(_ffi.buffer(_ffi.cast("char *", address), size), dtype=np.uint8) \
             if size else np.zeros(0, np.uint8)
 
-    def view(self, dtype=np.uint8, offset=0, count=None):
-        dtype = np.dtype(dtype)
+    def view(self, dtype=None, offset=0, count=None):
+        """numpy view of ``count`` items of ``dtype`` (default uint8) at byte ``offset``."""
+        dtype = np.dtype(np.uint8 if dtype is None else dtype)
         if offset < 0 or offset % dtype.itemsize or offset > self.size:
             raise ValueError(f"view at offset {offset} of a {self.size}-byte mapping is not {dtype}-aligned or in range")
         if count is None:

@@ -18,13 +18,12 @@ freed (EBUSY: kgd_mem counts mappings on every GPU); only process exit drops the
 import errno
 
 import kfd_ioctl as K
-from cffi import FFI
 
 from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE
 from drivers.emu.memory import PAGE_SIZE, HostMemory, UserMemory, host_range_mapped
 from drivers.emu.amd.process import BufferObject, fail
 
-_ffi = FFI()
+_ffi = K.ffi                               # casts and buffers only
 GPUVM_LIMIT = 1 << 47                      # 47-bit GPU virtual address space (gfx9+ user VAs)
 DRM_FILE_PAGE_OFFSET_START = 1 << 32       # DRM fake mmap offsets start here (bytes)
 KFD_MMAP_TYPE_SHIFT, KFD_MMAP_GPU_ID_SHIFT = 62, 46

@@ -45,11 +45,26 @@ class ValuEnv:
     """The VALU library seen by the closures: the op registry and a Ctx factory."""
 
     def __init__(self, registry=None):
-        from .valu import VALU, Ctx, FloatMode
-        self.registry = VALU if registry is None else registry
-        self.Ctx, self.FloatMode = Ctx, FloatMode
+        self._registry = registry              # None: the VALU library, loaded on first use
         self._modes = {}
         self._lanes = {}                       # lane-id arrays per group size (read-only views)
+
+    @property
+    def registry(self):
+        if self._registry is None:
+            from .valu import VALU
+            self._registry = VALU
+        return self._registry
+
+    @property
+    def Ctx(self):
+        from .valu import Ctx
+        return Ctx
+
+    @property
+    def FloatMode(self):
+        from .valu import FloatMode
+        return FloatMode
 
     def float_mode(self, mode):
         fm = self._modes.get(mode)

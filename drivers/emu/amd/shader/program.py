@@ -15,12 +15,6 @@ from drivers.emu.faults import NO_EXECUTE, NOT_PRESENT, IllegalInstruction, Memo
 from drivers.emu.amd.gpu import log
 from drivers.errors import AssemblerError
 
-from .control import build_sopp
-from .lds import build_ds
-from .memory import build_flat
-from .scalar import build_sop1, build_sop2, build_sopc, build_sopk
-from .smem import build_smem
-from .vector import CORE_OPS, VectorOp, base_mnemonic, build_cross_lane, build_vopd
 
 MAX_INSTRUCTION_BYTES = 16
 VALU_FAMILIES = ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
@@ -127,6 +121,14 @@ class Program:
                     vector, data[:size], ins.text, ins, body)
 
     def _closure(self, ins, pc, size):
+        # the instruction families' builders, loaded with the first program decoded (a virtual
+        # GPU that never runs a kernel, a probe's, does not load them)
+        from .control import build_sopp
+        from .lds import build_ds
+        from .memory import build_flat
+        from .scalar import build_sop1, build_sop2, build_sopc, build_sopk
+        from .smem import build_smem
+        from .vector import CORE_OPS, VectorOp, base_mnemonic, build_cross_lane, build_vopd
         fam = ins.family
         if fam == "SOP2":
             return build_sop2(ins, pc)
