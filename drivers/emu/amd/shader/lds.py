@@ -101,6 +101,10 @@ def lds_atomic(st, rows, off, name, src, cmp):
     if idx.size == 0:
         return old_all
     addr = st.wg[rows[idx]] * st.lds_bytes + off[idx]
+    if not np.count_nonzero(addr % nbytes):                              # aligned: typed elements
+        old_all[idx] = atomics.apply(st.lds.view(dt), addr // nbytes, name, src[idx],
+                                     None if cmp is None else cmp[idx])
+        return old_all
     f = atomics.OPS[name]
     for batch in atomics.rounds(addr):
         lanes_idx = idx[batch]

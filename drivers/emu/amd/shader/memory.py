@@ -235,6 +235,9 @@ def global_atomic(vm, addrs, name, src, cmp):
     dt = src.dtype
     f = atomics.OPS[name]
     loc = locate(vm, addrs, nbytes, True)
+    if loc is not None and not np.count_nonzero(loc[1] % nbytes):      # aligned: typed elements
+        r, off = loc
+        return atomics.apply(r.mem.view(dt), off // nbytes, name, src, cmp)
     old_all = np.empty(addrs.shape[0], dt)
     for batch in atomics.rounds(addrs):
         a = addrs[batch]

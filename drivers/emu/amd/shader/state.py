@@ -58,7 +58,7 @@ class WaveState:
         self.lds_bytes = lds_bytes
         # LDS bytes of every workgroup, one after another; ``lds32`` is the same memory as dwords
         # (the access path of aligned dword loads and stores)
-        self.lds = np.zeros(-(-(max(1, workgroups) * lds_bytes + 16) // 4) * 4, np.uint8)
+        self.lds = np.zeros(-(-(max(1, workgroups) * lds_bytes + 16) // 8) * 8, np.uint8)
         self.lds32 = self.lds.view(np.uint32)
         self.private_size = 0                              # scratch bytes per lane
         self.scratch_lanes = None                          # lane L's private offset, L * private_size

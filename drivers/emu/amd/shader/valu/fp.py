@@ -9,7 +9,7 @@ The ISA rules encoded here (RDNA3 ISA guide, "Output modifiers", "Denormals", V_
 - in IEEE mode min/max return a quieted signaling NaN operand; a quiet NaN operand loses to the
   number; -0 < +0.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +25,18 @@ class Fmt:
     mant: int           # explicit mantissa bits
     bias: int
     keep_attr: str      # FloatMode attribute that keeps denormals for this format
+    # bit masks as numpy scalars of utype, made once (the helpers below run on every float op)
+    u_abs: object = field(init=False, repr=False, compare=False)         # all but the sign
+    u_sign: object = field(init=False, repr=False, compare=False)
+    u_quiet: object = field(init=False, repr=False, compare=False)
+    u_one: object = field(init=False, repr=False, compare=False)
+    u_denorm_max: object = field(init=False, repr=False, compare=False)  # largest denormal's bits
+
+    def __post_init__(self):
+        u, sign = self.utype, 1 << (self.width - 1)
+        for name, value in (("u_abs", sign - 1), ("u_sign", sign), ("u_quiet", 1 << (self.mant - 1)),
+                            ("u_one", 1), ("u_denorm_max", (1 << self.mant) - 1)):
+            object.__setattr__(self, name, u(value))
 
     @property
     def sign(self):
@@ -64,8 +76,8 @@ def exponent(fmt, x):
 
 def is_denorm(fmt, x):
     # 0 < |bits| < smallest normal; |bits| - 1 wraps around for zeros
-    magnitude = fmt.bits(x) & fmt.utype(fmt.sign - 1)
-    return magnitude - fmt.utype(1) < fmt.utype((1 << fmt.mant) - 1)
+    magnitude = fmt.bits(x) & fmt.u_abs
+    return magnitude - fmt.u_one < fmt.u_denorm_max
 
 
 def is_snan(fmt, x):
@@ -79,7 +91,7 @@ def quiet(fmt, x):
     if not np.count_nonzero(nan):
         return x
     b = fmt.bits(x)
-    return np.where(nan, b | fmt.utype(fmt.quiet_bit), b).view(fmt.dtype)
+    return np.where(nan, b | fmt.u_quiet, b).view(fmt.dtype)
 
 
 def flush(fmt, x):
@@ -88,7 +100,7 @@ def flush(fmt, x):
     if not np.count_nonzero(denorm):
         return x
     b = fmt.bits(x)
-    return np.where(denorm, b & fmt.utype(fmt.sign), b).view(fmt.dtype)
+    return np.where(denorm, b & fmt.u_sign, b).view(fmt.dtype)
 
 
 def neg_abs(fmt, bits, neg, abs_):
@@ -96,9 +108,9 @@ def neg_abs(fmt, bits, neg, abs_):
     copy: the VALU functions never write into their sources)."""
     b = bits.astype(fmt.utype, copy=False)
     if abs_:
-        b = b & fmt.utype(fmt.sign - 1)
+        b = b & fmt.u_abs
     if neg:
-        b = b ^ fmt.utype(fmt.sign)
+        b = b ^ fmt.u_sign
     return b
 
 
@@ -130,7 +142,7 @@ def finish(ctx, fmt, r, omod=True, clamp=True):
         nan = np.isnan(r)
         c = np.minimum(np.maximum(r, fmt.dtype(0)), fmt.dtype(1)) + fmt.dtype(0)
         r = np.where(nan, fmt.dtype(0) if ctx.mode.dx10_clamp else r, c)
-    return fmt.bits(r)
+    return r.view(fmt.utype) if r.dtype == fmt.dtype else fmt.bits(r)
 
 
 # ---- IEEE-mode min / max (RDNA3 ISA V_MIN_F32 / V_MAX_F32 pseudocode) --------------------------
@@ -149,13 +161,27 @@ def _nan_pick(ctx, fmt, a, b, chosen):
     return r.astype(fmt.dtype)
 
 
+def _ordinary(*xs):
+    """True when no operand lane is a NaN or a zero (a product of them is neither; an underflow
+    or inf * 0 only sends the caller to its general path): then equal values have equal bits
+    and numpy's minimum / maximum are the ISA's."""
+    p = xs[0] * xs[1]
+    for x in xs[2:]:
+        p = p * x
+    return not np.count_nonzero((p == 0) | np.isnan(p))
+
+
 def fmin(ctx, fmt, a, b):
+    if _ordinary(a, b):
+        return np.minimum(a, b)
     sa = np.signbit(a)
     lt = (a < b) | ((a == b) & sa)               # -0 is below +0
     return _nan_pick(ctx, fmt, a, b, np.where(lt, a, b))
 
 
 def fmax(ctx, fmt, a, b):
+    if _ordinary(a, b):
+        return np.maximum(a, b)
     sb = np.signbit(b)
     ge = (a > b) | ((a == b) & ~(np.signbit(a) & ~sb))
     return _nan_pick(ctx, fmt, a, b, np.where(ge, a, b))
@@ -163,6 +189,8 @@ def fmax(ctx, fmt, a, b):
 
 def fmed3(ctx, fmt, a, b, c):
     """V_MED3_F*: with any NaN it is min3; otherwise the max of the two not-largest."""
+    if _ordinary(a, b, c):
+        return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
     anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
     mx = fmax(ctx, fmt, fmax(ctx, fmt, a, b), c)
     same = lambda x: fmt.bits(mx) == fmt.bits(x)

@@ -11,6 +11,7 @@ from .bits import U32, U64, i32, popcount, sext
 from .registry import integer_op as op
 
 M32 = 0xFFFFFFFF
+_U31, _U1, _U64_32 = U32(31), U32(1), U64(32)       # made once: the ops run per instruction
 
 
 def _u(x):
@@ -122,7 +123,7 @@ _binop("v_mul_hi_u32_u24", lambda ctx, a, b: _wrap((_u24(a) * _u24(b)) >> 32))
 _binop("v_mul_i32_i24", lambda ctx, a, b: _wrap(_i24(a) * _i24(b)))
 _binop("v_mul_hi_i32_i24", lambda ctx, a, b: _wrap((_i24(a) * _i24(b)) >> 32))
 _binop("v_mul_lo_u32", lambda ctx, a, b: a * b)                  # the low 32 bits, wrapped
-_binop("v_mul_hi_u32", lambda ctx, a, b: ((a.astype(U64) * b.astype(U64)) >> U64(32)).astype(U32))
+_binop("v_mul_hi_u32", lambda ctx, a, b: ((a.astype(U64) * b.astype(U64)) >> _U64_32).astype(U32))
 _binop("v_mul_hi_i32", lambda ctx, a, b: _wrap((_s(a) * _s(b)) >> 32))
 _ternop("v_mad_u32_u24", lambda ctx, a, b, c: _sat_u(ctx, _u24(a) * _u24(b) + _u(c)))
 _ternop("v_mad_i32_i24", lambda ctx, a, b, c: _sat_i(ctx, _i24(a) * _i24(b) + _s(c)))
@@ -181,8 +182,8 @@ _ternop("v_maxmin_u32", lambda ctx, a, b, c: np.minimum(np.maximum(a, b), c))
 
 
 # ---- shifts and logic -------------------------------------------------------------------------
-_binop("v_lshlrev_b32", lambda ctx, a, b: b << (a & U32(31)))
-_binop("v_lshrrev_b32", lambda ctx, a, b: b >> (a & U32(31)))
+_binop("v_lshlrev_b32", lambda ctx, a, b: b << (a & _U31))
+_binop("v_lshrrev_b32", lambda ctx, a, b: b >> (a & _U31))
 _binop("v_ashrrev_i32", lambda ctx, a, b: (i32(b) >> (a & U32(31)).astype(np.int32)).view(U32))
 _binop("v_and_b32", lambda ctx, a, b: a & b)
 _binop("v_or_b32", lambda ctx, a, b: a | b)
@@ -255,7 +256,7 @@ def _bfe_u(a, b, c):
     return (_u(a) >> off) & ((1 << width) - 1)
 
 
-_ternop("v_bfe_u32", lambda ctx, a, b, c: (a >> (b & U32(31))) & ((U32(1) << (c & U32(31))) - U32(1)))
+_ternop("v_bfe_u32", lambda ctx, a, b, c: (a >> (b & _U31)) & ((_U1 << (c & _U31)) - _U1))
 
 
 @op("v_bfe_i32", (32, 32, 32))
