@@ -127,11 +127,14 @@ def modify(ctx, fmt, bits, i, flush_denorm=True):
     return operand(fmt, bits, ctx.mode, ctx.neg >> i & 1, ctx.abs >> i & 1, flush_denorm)
 
 
-def finish(ctx, fmt, r, omod=True, clamp=True):
-    """Result bits of a float op: quiet NaN, output denormal flush, omod, clamp."""
+def finish(ctx, fmt, r, omod=True, clamp=True, arithmetic=False):
+    """Result bits of a float op: quiet NaN, output denormal flush, omod, clamp.  ``arithmetic``:
+    r is the result of IEEE arithmetic (add, multiply, fma, conversion), which never delivers a
+    signaling NaN (IEEE 754 section 6.2), so there is nothing to quiet."""
     r = np.asarray(r, fmt.dtype)
     keep = fmt.keep(ctx.mode)
-    r = quiet(fmt, r)
+    if not arithmetic:
+        r = quiet(fmt, r)
     if not keep:
         r = flush(fmt, r)
     if omod and ctx.omod and not ctx.mode.ieee and not keep:
@@ -164,11 +167,17 @@ def _nan_pick(ctx, fmt, a, b, chosen):
 def _ordinary(*xs):
     """True when no operand lane is a NaN or a zero (a product of them is neither; an underflow
     or inf * 0 only sends the caller to its general path): then equal values have equal bits
-    and numpy's minimum / maximum are the ISA's."""
-    p = xs[0] * xs[1]
-    for x in xs[2:]:
-        p = p * x
-    return not np.count_nonzero((p == 0) | np.isnan(p))
+    and numpy's minimum / maximum are the ISA's.  An operand repeated along the lanes (a constant
+    or an SGPR) is checked on one lane per wave."""
+    p = None
+    for x in xs:
+        if x.ndim == 2 and x.strides[1] == 0:
+            x = x[:, 0]
+            if np.count_nonzero((x == 0) | np.isnan(x)):
+                return False
+            continue
+        p = x if p is None else p * x
+    return p is None or not np.count_nonzero((p == 0) | np.isnan(p))
 
 
 def fmin(ctx, fmt, a, b):
@@ -190,6 +199,14 @@ def fmax(ctx, fmt, a, b):
 def fmed3(ctx, fmt, a, b, c):
     """V_MED3_F*: with any NaN it is min3; otherwise the max of the two not-largest."""
     if _ordinary(a, b, c):
+        # the median is symmetric: two operands that are one value each (a clamp's bounds) make
+        # it a clip of the third between them
+        xs = (a, b, c)
+        uniform = [i for i, x in enumerate(xs) if x.ndim == 2 and x.strides == (0, 0)]
+        if len(uniform) >= 2:
+            i, j = uniform[:2]
+            lo, hi = sorted((xs[i].flat[0], xs[j].flat[0]))
+            return np.clip(xs[3 - i - j], lo, hi)
         return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
     anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
     mx = fmax(ctx, fmt, fmax(ctx, fmt, a, b), c)
@@ -200,6 +217,8 @@ def fmed3(ctx, fmt, a, b, c):
 
 
 # ---- fused multiply-add, correctly rounded ------------------------------------------------------
+
+_ABS64, _ONE64 = np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(1)
 
 def two_sum(a, b):
     s = a + b
@@ -212,12 +231,22 @@ def round_to_odd_sum(a, b):
     so a second rounding to any format of <= 51 bits is exact (Boldo & Melquiond)."""
     with np.errstate(invalid="ignore", over="ignore"):
         s, err = two_sum(a, b)
-        # a finite non-zero error means s is finite and inexact (an exact zero sum keeps the
-        # IEEE sign of a + b)
-        fix = np.isfinite(err) & (err != 0) & ((s.view(U64) & U64(1)) == 0)
-        if not np.count_nonzero(fix):
-            return s
-        return np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
+        return _to_odd(s, err)
+
+
+def _to_odd(s, err, lanes=None):
+    """s, the nearest double to s + err, rounded to odd instead (on ``lanes`` only, when given):
+    where err is a finite non-zero error and s is even, its odd neighbour on err's side, one
+    unit of magnitude more when err has the sign of s, one less otherwise.  Integer arithmetic
+    on the bits, no select: a random mask makes np.where several times slower."""
+    bits = s.view(U64)
+    fix = np.isfinite(err) & (err != 0) & ((bits & _ONE64) == 0)
+    if lanes is not None:
+        fix &= lanes
+    if not np.count_nonzero(fix):
+        return s
+    up = fix & (np.signbit(err) == np.signbit(s))
+    return (bits + (up.astype(U64) << _ONE64) - fix.astype(U64)).view(np.float64)
 
 
 def _fma_limits(fmt):
@@ -228,7 +257,6 @@ def _fma_limits(fmt):
 
 
 _FMA_LIMITS = {}
-_ABS64, _ONE64 = np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(1)
 
 
 def fma_narrow(fmt, a, b, c):
@@ -249,7 +277,15 @@ def fma_narrow(fmt, a, b, c):
     np.add(s, c, out=s)
     u = s.view(U64)
     candidates = np.bitwise_and(u, low) == 0
-    if np.count_nonzero(candidates):
+    k = np.count_nonzero(candidates)
+    if k * 8 > candidates.size:
+        # many candidates (exact sums of short values, saturated lanes...): test every lane
+        boundary = (np.bitwise_and(u, tie_bits) == half) | ((np.bitwise_and(u, _ABS64) - _ONE64) < tiny)
+        if np.count_nonzero(boundary):
+            p, c64 = np.multiply(a, b, dtype=np.float64), np.asarray(c, np.float64)
+            virtual = s - p                                       # TwoSum's error of s = p + c
+            s = _to_odd(s, (p - (s - virtual)) + (c64 - virtual), boundary)
+    elif k:
         i = np.flatnonzero(candidates)
         ui = u.ravel()[i]
         boundary = (np.bitwise_and(ui, tie_bits) == half) | ((np.bitwise_and(ui, _ABS64) - _ONE64) < tiny)
