@@ -120,7 +120,8 @@ def _put64(V, r, sel, value, em):
     v = np.ascontiguousarray(value, U64)
     halves = v.view(U32).reshape(v.shape + (2,))          # [..., 0] low dword, [..., 1] high
     if em is None:
-        V[r:r + 2, sel] = np.moveaxis(halves, -1, 0)
+        V[r, sel] = halves[..., 0]
+        V[r + 1, sel] = halves[..., 1]
     else:
         _put(V, r, sel, halves[..., 0], em)
         _put(V, r + 1, sel, halves[..., 1], em)

@@ -290,7 +290,10 @@ def _address_fn(seg, ops, offset, addtid=False):
         else:
             def lane_va(st, acc):
                 if acc.dense:                     # the VGPR pair interleaved, viewed as uint64
-                    pair = np.ascontiguousarray(st.vregs[a:a + 2, acc.sel].reshape(2, -1).T).view(U64)[:, 0]
+                    pair = np.empty((lane_regs(st, acc, a).shape[0], 2), np.uint32)
+                    pair[:, 0] = lane_regs(st, acc, a)
+                    pair[:, 1] = lane_regs(st, acc, a + 1)
+                    pair = pair.view(U64)[:, 0]
                     return pair + off64 if offset else pair
                 return (lane_regs(st, acc, a).astype(U64) | lane_regs(st, acc, a + 1).astype(U64) << U64(32)) + off64
 

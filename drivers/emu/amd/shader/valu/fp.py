@@ -278,19 +278,14 @@ def fma_narrow(fmt, a, b, c):
     u = s.view(U64)
     candidates = np.bitwise_and(u, low) == 0
     k = np.count_nonzero(candidates)
-    if k * 8 > candidates.size:
-        # many candidates (exact sums of short values, saturated lanes...): test every lane
-        boundary = (np.bitwise_and(u, tie_bits) == half) | ((np.bitwise_and(u, _ABS64) - _ONE64) < tiny)
-        if np.count_nonzero(boundary):
-            p, c64 = np.multiply(a, b, dtype=np.float64), np.asarray(c, np.float64)
-            virtual = s - p                                       # TwoSum's error of s = p + c
-            s = _to_odd(s, (p - (s - virtual)) + (c64 - virtual), boundary)
-    elif k:
-        i = np.flatnonzero(candidates)
-        ui = u.ravel()[i]
-        boundary = (np.bitwise_and(ui, tie_bits) == half) | ((np.bitwise_and(ui, _ABS64) - _ONE64) < tiny)
-        if np.count_nonzero(boundary):
-            i = i[boundary]
+    if k:
+        boundary = lambda v: (np.bitwise_and(v, tie_bits) == half) | ((np.bitwise_and(v, _ABS64) - _ONE64) < tiny)  # noqa: E731
+        if k * 8 > candidates.size:   # many (exact sums of short values, saturated lanes): all lanes
+            i = np.flatnonzero(boundary(u))
+        else:
+            i = np.flatnonzero(candidates)
+            i = i[boundary(u.ravel()[i])]
+        if i.size:
             at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
             s.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c))
     return s.astype(fmt.dtype)
