@@ -47,13 +47,19 @@ def test_med3_with_two_uniform_operands_is_the_median(lo_hi, where):
         assert got.tolist() == want.tolist()
 
 
-def test_min_max_of_ordinary_lanes_match_the_ieee_rules():
+def test_min_max_without_nans_order_minus_zero_below_plus_zero():
+    """Lane by lane: the smaller (larger) value, -0 below +0, whatever else the lanes hold."""
     rng = np.random.default_rng(2)
-    a = (rng.standard_normal((4, 32)) * 5).astype(np.float32)
-    b = np.where(rng.random((4, 32)) < 0.3, a, (rng.standard_normal((4, 32)) * 5).astype(np.float32))
-    for f in (fp.fmin, fp.fmax):
-        assert f(CTX, fp.F32, a, b).view(np.uint32).ravel().tolist() == \
-            lanewise(lambda x, y: f(CTX, fp.F32, x, y), a, b).tolist()
+    pool = np.array([0.0, -0.0, 1.5, -1.5, np.inf, -np.inf, 1e-40, -1e-40, 7.0], np.float32)
+    a = rng.choice(pool, (6, 32))
+    b = np.where(rng.random((6, 32)) < 0.3, a, rng.choice(pool, (6, 32))).astype(np.float32)
+    key = lambda x: (float(x), not np.signbit(x))           # noqa: E731  (-0 sorts before +0)
+    want_min = [x if key(x) <= key(y) else y for x, y in zip(a.ravel(), b.ravel())]
+    want_max = [x if key(x) >= key(y) else y for x, y in zip(a.ravel(), b.ravel())]
+    bits = lambda xs: np.array(xs, np.float32).view(np.uint32).tolist()    # noqa: E731
+    with np.errstate(all="ignore"):                         # as the simulator runs ops
+        assert fp.fmin(CTX, fp.F32, a, b).view(np.uint32).ravel().tolist() == bits(want_min)
+        assert fp.fmax(CTX, fp.F32, a, b).view(np.uint32).ravel().tolist() == bits(want_max)
 
 
 def test_fma_with_many_exact_ties_takes_the_whole_array_path():

@@ -180,17 +180,37 @@ def _ordinary(*xs):
     return p is None or not np.count_nonzero((p == 0) | np.isnan(p))
 
 
+def _nan_free(*xs):
+    """True when no operand lane is a NaN: then neither is their sum (inf - inf only sends the
+    caller to its general path)."""
+    s = xs[0] + xs[1]
+    for x in xs[2:]:
+        s = s + x
+    return not np.count_nonzero(np.isnan(s))
+
+
+def _signed_zeros(fmt, a, b, r, is_max):
+    """numpy's min / max r of NaN-free a and b with the ISA's -0 < +0 where both are zeros
+    (elsewhere equal values have equal bits): the bits of the max of two zeros are their AND
+    (+0 when either is +0), of the min their OR."""
+    both = (a == 0) & (b == 0)
+    if np.count_nonzero(both):
+        ab, bb = fmt.bits(a), fmt.bits(b)
+        r = np.where(both, ((ab & bb) if is_max else (ab | bb)).view(fmt.dtype), r)
+    return r
+
+
 def fmin(ctx, fmt, a, b):
-    if _ordinary(a, b):
-        return np.minimum(a, b)
+    if _nan_free(a, b):
+        return _signed_zeros(fmt, a, b, np.minimum(a, b), False)
     sa = np.signbit(a)
     lt = (a < b) | ((a == b) & sa)               # -0 is below +0
     return _nan_pick(ctx, fmt, a, b, np.where(lt, a, b))
 
 
 def fmax(ctx, fmt, a, b):
-    if _ordinary(a, b):
-        return np.maximum(a, b)
+    if _nan_free(a, b):
+        return _signed_zeros(fmt, a, b, np.maximum(a, b), True)
     sb = np.signbit(b)
     ge = (a > b) | ((a == b) & ~(np.signbit(a) & ~sb))
     return _nan_pick(ctx, fmt, a, b, np.where(ge, a, b))
@@ -208,6 +228,9 @@ def fmed3(ctx, fmt, a, b, c):
             lo, hi = sorted((xs[i].flat[0], xs[j].flat[0]))
             return np.clip(xs[3 - i - j], lo, hi)
         return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
+    if _nan_free(a, b, c):                    # the median in the order with -0 below +0
+        lo, hi = fmin(ctx, fmt, a, b), fmax(ctx, fmt, a, b)
+        return fmax(ctx, fmt, lo, fmin(ctx, fmt, hi, c))
     anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
     mx = fmax(ctx, fmt, fmax(ctx, fmt, a, b), c)
     same = lambda x: fmt.bits(mx) == fmt.bits(x)
