@@ -247,14 +247,14 @@ def _emit_step(e, s, i):
         return
     if isinstance(fn, VectorOp) and fn.dpp is None:
         e.need_em()
-        _commit(e, _emit_valu(e, fn, i, "a"))
+        _commit(e, _emit_valu(e, fn, "a"))
         return
     if isinstance(fn, DualOp):
         e.need_em()
-        px = _emit_valu(e, fn.x, i, "a")
-        py = _emit_valu(e, fn.y, i, "b")         # both halves read before either writes
+        px = _emit_valu(e, fn.x, "a")
+        py = _emit_valu(e, fn.y, "b")         # both halves read before either writes
         if fn.y_reads_x_dst:                      # Y's result may be a view of X's destination
-            e.emit(f"db{i} = np.array(db{i})")
+            e.emit("db = np.array(db)")
         _commit(e, px + py)
         return
     fam = ins.family
@@ -297,9 +297,9 @@ def _vector_source(e, op, o, bits, reader):
     return f"{e.name(reader, 'r')}(st, sel)"
 
 
-def _emit_valu(e, op, i, tag):
+def _emit_valu(e, op, tag):
     """Emit the computation of one VALU op now; return the lines that write its results."""
-    v = f"{tag}{i}"
+    v = tag                 # names reused per instruction: a finished result is freed at once
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
