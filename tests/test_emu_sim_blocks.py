@@ -125,3 +125,49 @@ def test_exec_and_mode_changes_inside_a_block():
     got = a[0].view(np.float32)
     # 1 + 2**-24 is 1.0 to nearest even, 1 + 2**-23 toward +inf; 7 - (1 + 2**-23) rounds up to 6
     assert got[0] == np.float32(6) and got[31] == np.float32(-2.0 ** -23)
+
+
+def test_carry_chains_inside_a_block_leave_every_mask_where_the_per_instruction_path_does():
+    """Carry chains: a carry overwritten by the next op of the chain is forwarded as lanes and
+    never packed; carries that SALU reads, that a VALU op reads as data, that go to other SGPRs
+    and that survive to the end of the block must all be there, under a partial EXEC."""
+    co = code_object(assemble("""
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 6, v0
+  v_mul_lo_u32 v2, v0, 0x9e3779b9
+  v_mul_lo_u32 v3, v0, 0x85ebca6b
+  v_cmpx_gt_u32_e32 27, v0
+  v_add_co_u32 v4, vcc_lo, v2, v3
+  v_add_co_ci_u32_e32 v5, vcc_lo, v3, v2, vcc_lo
+  s_mov_b32 s6, vcc_lo
+  v_add_co_u32 v6, vcc_lo, v4, v5
+  v_cndmask_b32_e64 v7, 0, 1, vcc_lo
+  v_add_nc_u32_e64 v15, vcc_lo, v0
+  v_add_co_u32 v8, s7, v6, v2
+  v_add_co_ci_u32_e64 v9, s8, v7, v3, s7
+  v_add_co_u32 v10, vcc_lo, v8, v9
+  v_add_co_ci_u32_e32 v11, vcc_lo, 0, v10, vcc_lo
+  v_sub_co_u32 v12, vcc_lo, v3, v2
+  s_mov_b32 exec_lo, -1
+  v_mov_b32_e32 v12, s6
+  v_mov_b32_e32 v13, s8
+  v_mov_b32_e32 v14, vcc_lo
+  global_store_b128 v1, v[4:7], s[2:3]
+  global_store_b128 v1, v[8:11], s[2:3] offset:16
+  global_store_b128 v1, v[12:15], s[2:3] offset:32
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (64, 1, 1), lambda: [np.zeros(64 * 16, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert on.last.wave_instructions == off.last.wave_instructions
+    got = a[0].reshape(64, 16)
+    lanes = np.arange(64, dtype=np.uint64)
+    x, y = lanes * 0x9e3779b9 % 2**32, lanes * 0x85ebca6b % 2**32
+    carry = (x + y) >> np.uint64(32)
+    assert (got[:27, 0] == (x + y)[:27] % 2**32).all()
+    assert (got[:27, 1] == (y + x + carry)[:27] % 2**32).all()
+    carry2 = (((y + x + carry) >> np.uint64(32)) != 0) & (lanes < 27)
+    s6 = int(sum(1 << i for i in range(32) if carry2[i]))
+    assert (got[:32, 8] == s6).all() and (got[32:, 8] == 0).all()
+    assert (got[27:, :8] == 0).all() and (got[27:, 11] == 0).all()

@@ -26,7 +26,7 @@ its PC and count exactly the instructions that ran.
 import numpy as np
 
 from .operands import constant_value
-from .state import EXEC_HI, EXEC_LO, FULL_EXEC, LANE_BITS, LANE_IDS, NULL, SGPR_CODES, VCC_LO, WAVE32
+from .state import EXEC_HI, EXEC_LO, FULL_EXEC, LANE_BITS, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp, write_vgpr
 
 U32, U64, I32 = np.uint32, np.uint64, np.int32
@@ -83,15 +83,29 @@ def _lanes(x):
     return v
 
 
+_UNPACKED = {}              # lane-mask bytes of a small group -> read-only bool (w, 32)
+_CACHED_WAVES = 64          # groups up to this many waves cache their unpacked masks
+
+
 def _unpack(bits):
-    """uint32 (w,) lane masks -> bool (w, 32)."""
-    return (bits[:, None] & LANE_BITS) != 0
+    """uint32 (w,) lane masks -> bool (w, 32), read-only.  A small group's masks repeat (EXEC
+    inside a loop, carries that are mostly clear), so they are unpacked once per bit pattern."""
+    if bits.shape[0] > _CACHED_WAVES:
+        return (bits[:, None] & LANE_BITS) != 0
+    key = bits.tobytes()
+    m = _UNPACKED.get(key)
+    if m is None:
+        if len(_UNPACKED) >= 4096:
+            _UNPACKED.clear()
+        m = _UNPACKED[key] = (bits[:, None] & LANE_BITS) != 0
+        m.flags.writeable = False
+    return m
 
 
 def _exec_mask(ex, full):
     """None when every lane is active (``full``: the bytes of an all-ones EXEC for the group),
     else the lanes as bool (w, 32)."""
-    return None if ex.tobytes() == full else (ex[:, None] & LANE_BITS) != 0
+    return None if ex.tobytes() == full else _unpack(ex)
 
 
 def _join(V, r, sel):
@@ -107,30 +121,42 @@ def _join_s(S, c, sel):
     return S[c, sel].astype(U64) | S[c + 1, sel].astype(U64) << U64(32)
 
 
-def _put(V, r, sel, value, em):
-    """Write a 32-bit result under the EXEC mask ``em``."""
-    if type(sel) is slice:
-        np.copyto(V[r, sel], value.astype(U32, copy=False), where=em)
-    else:
-        V[r, sel] = np.where(em, value, V[r, sel])
-
-
 def _put64(V, r, sel, value, em):
     """Write a 64-bit result to a VGPR pair under the EXEC mask ``em``."""
-    v = np.ascontiguousarray(value, U64)
+    v = value if type(value) is np.ndarray and value.dtype == U64 and value.flags.c_contiguous \
+        else np.ascontiguousarray(value, U64)
     halves = v.view(U32).reshape(v.shape + (2,))          # [..., 0] low dword, [..., 1] high
+    if type(sel) is slice:                                # both registers in one call
+        if em is None:
+            V[r:r + 2, sel] = halves.transpose(2, 0, 1)
+        else:
+            np.copyto(V[r:r + 2, sel], halves.transpose(2, 0, 1), where=em)
+        return
+    lo, hi = halves[..., 0], halves[..., 1]
     if em is None:
-        V[r, sel] = halves[..., 0]
-        V[r + 1, sel] = halves[..., 1]
+        V[r, sel] = lo
+        V[r + 1, sel] = hi
     else:
-        _put(V, r, sel, halves[..., 0], em)
-        _put(V, r + 1, sel, halves[..., 1], em)
+        V[r, sel] = np.where(em, lo, V[r, sel])
+        V[r + 1, sel] = np.where(em, hi, V[r + 1, sel])
 
 
 def _put64_s(S, c, sel, value):
     v = np.asarray(value, U64)
     S[c, sel] = v.astype(U32)
     S[c + 1, sel] = (v >> U64(32)).astype(U32)
+
+
+def _mask(mask, n, em):
+    """A lane-mask result as bool (w, 32) with the lanes EXEC leaves off cleared (what the
+    SGPR receives)."""
+    if not (type(mask) is np.ndarray and mask.dtype == bool and mask.shape == (n, WAVE32)):
+        mask = np.broadcast_to(np.asarray(mask, bool), (n, WAVE32))
+    return mask if em is None else mask & em
+
+
+def _pack_bits(mask):
+    return np.packbits(mask, bitorder="little").view(U32)
 
 
 def _pack(mask, n, em):
@@ -142,9 +168,27 @@ def _pack(mask, n, em):
     return np.packbits(mask, bitorder="little").view(U32)
 
 
+def _constant(v, n):
+    """A constant operand for n waves: a small group gets a real array (numpy's loops over
+    same-shaped contiguous operands are the fast ones), a large one a broadcast view."""
+    if n > _CACHED_WAVES:
+        return np.broadcast_to(v, (n, WAVE32))
+    return _readonly(np.full((n, WAVE32), v))
+
+
 def _readonly(a):
     a.flags.writeable = False
     return a
+
+
+def _reads_old(fn):
+    """Whether an op function can look at its ``old`` argument (the destination's previous
+    bits): False only when its code never loads the name and no inner function captures it."""
+    import dis
+    code = fn.__code__
+    if "old" in code.co_cellvars:
+        return True
+    return any(i.opname.startswith("LOAD") and i.argval == "old" for i in dis.get_instructions(code))
 
 
 def _raw(fn):
@@ -153,8 +197,8 @@ def _raw(fn):
 
 
 _HELPERS = {"np": np, "U32": U32, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
-            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT": _put, "PUT64": _put64, "PUT64S": _put64_s,
-            "PACK": _pack, "WV": write_vgpr}
+            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64S": _put64_s,
+            "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
 
 
 # -- the compiler -----------------------------------------------------------------------------
@@ -167,6 +211,8 @@ class _Emitter:
         self._names = {}
         self.em_valid = False      # whether ``em`` holds the current EXEC at this point
         self.full = None
+        self.fwd = {}              # SGPR -> the name holding its lane mask as bool (w, 32)
+        self.dead = set()          # ids of VALU ops whose lane-mask write is overwritten unread
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -200,9 +246,10 @@ def compile_block(program, pc):
         except Exception:            # noqa: BLE001 - executing up to it raises it properly
             break
     e = _Emitter(program.env)
+    e.dead = _dead_mask_writes(steps)
     starts = []
     e.lines.append("def block(st, sel, n, C):")
-    e.emit("V = st.vregs; S = st.sregs; SCC = st.scc")
+    e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
     for i, s in enumerate(steps):
         starts.append(len(e.lines) + 1)
         e.emit(f"# 0x{s.next_pc - s.size:x}: {s.text}")
@@ -232,6 +279,48 @@ def compile_block(program, pc):
     return b
 
 
+def _inline_valu(step):
+    """The VALU ops the compiler inlines for ``step`` (None when it calls a closure)."""
+    fn = step.body
+    if isinstance(fn, VectorOp) and fn.dpp is None:
+        return (fn,)
+    if isinstance(fn, DualOp):
+        return fn.x, fn.y
+    return None
+
+
+def _reads_sgpr(op, k):
+    """Whether op reads SGPR k as a data source (its carry-in mask is forwarded, not read)."""
+    for o in op.sources:
+        if o.kind not in ("vgpr", "const", "literal") and o is not op.mask_operand \
+                and o.value <= k < o.value + max(1, o.nregs):
+            return True
+    return False
+
+
+def _dead_mask_writes(steps):
+    """VALU lane-mask writes (VCC and other SGPRs; not EXEC) that a later VALU op of the block
+    overwrites with nothing but inlined VALU ops in between that read the mask, if at all, as
+    their carry-in (which the compiler forwards as the bool lanes): the usual carry chains of
+    64-bit address arithmetic.  Their packing into the SGPR is skipped."""
+    dead = set()
+    for i, s in enumerate(steps):
+        for op in _inline_valu(s) or ():
+            k = op.mask_dst
+            if not op.op.mask_out or k is None or k >= SGPR_CODES or k in (NULL, EXEC_LO, EXEC_HI):
+                continue
+            for t in steps[i + 1:]:
+                if t.body is None:
+                    continue
+                later = _inline_valu(t)
+                if later is None or any(_reads_sgpr(o, k) for o in later):
+                    break
+                if any(o.op.mask_out and o.mask_dst == k for o in later):
+                    dead.add(id(op))
+                    break
+    return dead
+
+
 def _ends_block(step):
     m = step.ins.mnemonic
     return step.sets_pc or step.ends or m in NO_FALL_THROUGH or m in MODE_WRITERS
@@ -257,6 +346,7 @@ def _emit_step(e, s, i):
             e.emit("db = np.array(db)")
         _commit(e, px + py)
         return
+    e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
     if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and _emit_salu(e, ins):
         if _writes_exec(ins):
@@ -291,7 +381,9 @@ def _vector_source(e, op, o, bits, reader):
         return f"J(V, {o.value}, sel)"
     if o.kind in ("const", "literal") and bits in (32, 64):
         value = (U64 if bits == 64 else U32)(constant_value(o, bits, op.mnemonic))
-        return e.slot(lambda fm, n, lane, v=value: np.broadcast_to(v, (n, WAVE32)))
+        if "med3" in op.mnemonic:          # a clamp's bounds: fmed3 clips when two are uniform
+            return e.slot(lambda fm, n, lane, v=value: np.broadcast_to(v, (n, WAVE32)))
+        return e.slot(lambda fm, n, lane, v=value: _constant(v, n))
     if o.kind == "sgpr" and bits == 32 and o.value < SGPR_CODES:
         return f"LS(S[{o.value}, sel])"
     return f"{e.name(reader, 'r')}(st, sel)"
@@ -308,18 +400,20 @@ def _emit_valu(e, op, tag):
     ctx = e.slot(make_ctx)
     bits = op.dst_bits
     old = "None"
-    if bits == 32:
-        old = f"V[{op.vdst}, sel]"
-    elif bits == 64:
-        old = f"J(V, {op.vdst}, sel)"
-    elif bits:
-        old = f"{e.name(op.old_reader, 'r')}(st, sel)"
+    if bits > 64 or bits and _reads_old(_raw(op.op.fn)):
+        if bits == 32:
+            old = f"V[{op.vdst}, sel]"
+        elif bits == 64:
+            old = f"J(V, {op.vdst}, sel)"
+        else:
+            old = f"{e.name(op.old_reader, 'r')}(st, sel)"
     if op.op.mask_in:
         m = op.mask_operand
-        if m is None:
-            mask = f"UL(S[{VCC_LO}, sel])"
-        elif m.kind == "sgpr" and m.value < SGPR_CODES:
-            mask = f"UL(S[{m.value}, sel])"
+        k = VCC_LO if m is None else m.value if m.kind == "sgpr" and m.value < SGPR_CODES else None
+        if k in e.fwd:
+            mask = e.fwd[k]
+        elif k is not None:
+            mask = f"UL(S[{k}, sel])"
         else:
             mask = f"UL({e.name(op.mask_reader, 'r')}(st, sel))"
         e.emit(f"c{v} = {ctx}; c{v}.mask = {mask}")
@@ -338,14 +432,23 @@ def _emit_valu(e, op, tag):
         e.emit(f"d{v} = r{v}")
     if bits == 32:
         post.append(f"if em is None: V[{op.vdst}, sel] = d{v}")
-        post.append(f"else: PUT(V, {op.vdst}, sel, d{v}, em)")
+        post.append(f"elif IX: V[{op.vdst}, sel] = np.where(em, d{v}, V[{op.vdst}, sel])")
+        post.append(f"else: CP(V[{op.vdst}, sel], d{v}, casting='unsafe', where=em)")
     elif bits == 64:
         post.append(f"PUT64(V, {op.vdst}, sel, d{v}, em)")
     elif bits:
         post.append(f"WV(st, sel, {op.vdst}, {bits}, d{v}, em, o{v})")
-    if op.op.mask_out and op.mask_dst != NULL:
-        post.append(f"S[{op.mask_dst}, sel] = PACK(m{v}, n, em)")
-        if op.mask_dst == EXEC_LO:
+    k = op.mask_dst
+    if op.op.mask_out and k != NULL:
+        if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
+            post.append(f"k{k} = MK(m{v}, n, em)")
+            if id(op) not in e.dead:
+                post.append(f"S[{k}, sel] = PK(k{k})")
+            e.fwd[k] = f"k{k}"
+        else:
+            post.append(f"S[{k}, sel] = PACK(m{v}, n, em)")
+            e.fwd.pop(k, None)
+        if k == EXEC_LO:
             post.append(None)
     return post
 
