@@ -213,20 +213,25 @@ def measure(sets, names, repeat, blocks, loop_size=None):
     return out
 
 
-def _against(rev, sets, names, repeat):
-    """The same measurement on the simulator of git revision ``rev``, in a subprocess."""
-    work = tempfile.mkdtemp(prefix="bench_emu_")
-    tree = os.path.join(work, "tree")
-    subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, rev], check=True,
-                   capture_output=True)
-    try:
-        cmd = [sys.executable, os.path.abspath(__file__), "--json", "--root", tree, "--set", ",".join(sets),
-               "--repeat", str(repeat)] + (["--kernels", ",".join(names)] if names else [])
-        done = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=tree)
+class _Revision:
+    """A temporary worktree of git revision ``rev``; ``measure`` runs its simulator in a
+    subprocess."""
+
+    def __init__(self, rev):
+        self.work = tempfile.mkdtemp(prefix="bench_emu_")
+        self.tree = os.path.join(self.work, "tree")
+        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", self.tree, rev], check=True,
+                       capture_output=True)
+
+    def measure(self, sets, names, repeat):
+        cmd = [sys.executable, os.path.abspath(__file__), "--json", "--root", self.tree, "--set",
+               ",".join(sets), "--repeat", str(repeat)] + (["--kernels", ",".join(names)] if names else [])
+        done = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=self.tree)
         return json.loads(done.stdout)
-    finally:
-        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", tree], capture_output=True)
-        shutil.rmtree(work, ignore_errors=True)
+
+    def close(self):
+        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", self.tree], capture_output=True)
+        shutil.rmtree(self.work, ignore_errors=True)
 
 
 def _best(runs):
@@ -284,19 +289,26 @@ def main(argv=None):
         print(json.dumps(measure(sets, names, a.repeat, None)))
         return 0
     import drivers.emu.amd.shader as shader
-    print(f"simulator: {os.path.dirname(shader.__file__)}; CPU seconds, best of {a.repeat}")
-    for group in sets:
-        print(f"\n{group}:")
-        runs, revs = [measure([group], names, a.repeat, True)], []
-        if a.against:
-            revs.append(_against(a.against, [group], names, a.repeat))
-            runs.append(measure([group], names, a.repeat, True))      # alternate: ours, REV, ours
-        refs = []
-        if not a.no_reference:
-            refs.append(("per-instr", measure([group], names, a.repeat, False)))
-        if a.against:
-            refs.append((a.against, _best(revs)))
-        report(_best(runs), refs, sets, names)
+    print(f"simulator: {os.path.dirname(shader.__file__)}; CPU seconds, best of {a.repeat}"
+          + (f" (interleaved with {a.against}, best of {2 * a.repeat})" if a.against else ""))
+    rev = _Revision(a.against) if a.against else None
+    try:
+        for group in sets:
+            print(f"\n{group}:")
+            runs, revs = [measure([group], names, a.repeat, True)], []
+            if rev:                         # alternate ours and REV: load on the machine hits both
+                for _ in range(2):
+                    revs.append(rev.measure([group], names, a.repeat))
+                    runs.append(measure([group], names, a.repeat, True))
+            refs = []
+            if not a.no_reference:
+                refs.append(("per-instr", measure([group], names, a.repeat, False)))
+            if rev:
+                refs.append((a.against, _best(revs)))
+            report(_best(runs), refs, sets, names)
+    finally:
+        if rev:
+            rev.close()
     return 0
 
 

@@ -58,8 +58,8 @@ def lds_read_words(st, acc, off, k):
     if w is None:
         return np.ascontiguousarray(lds_read(st, acc.rows, off.astype(I64), 4 * k)).view(U32)
     if k == 1:
-        return st.lds32[w][:, None]
-    return st.lds32[w[:, None] + _STEPS[k]]
+        return np.take(st.lds32, w)[:, None]
+    return np.take(st.lds32, w[:, None] + _STEPS[k])
 
 
 def lds_write_words(st, acc, off, values):

@@ -51,9 +51,10 @@ def _word_offsets(vm, addrs, nbytes, write):
     if r is None or (write and not r.writable):
         return None, None
     off = addrs - np.uint64(r.start)            # wraps around for addresses below the mapping
-    if int(off.max()) > r.end - r.start - nbytes or np.count_nonzero(off & np.uint64(3)):
+    if int(off.max()) > r.end - r.start - nbytes or int(np.bitwise_or.reduce(off, axis=None)) & 3:
         return None, None
-    return r, (off >> np.uint64(2)).astype(np.intp)
+    off >>= np.uint64(2)                        # our own array: shifted in place, then < 2**62
+    return r, off.view(np.intp)
 
 
 def gather_words(vm, addrs, dwords):
@@ -64,8 +65,8 @@ def gather_words(vm, addrs, dwords):
         if r is not None:
             words = r.mem.view(np.uint32)
             if dwords == 1:
-                return words[w][:, None]
-            return words[w[:, None] + _BYTE_STEPS[dwords]]
+                return np.take(words, w)[:, None]
+            return np.take(words, w[:, None] + _BYTE_STEPS[dwords])
     return gather(vm, addrs, 4 * dwords).view(np.uint32)
 
 
