@@ -233,11 +233,22 @@ def _build_2addr(m, ops, o0, o1):
     if m.startswith("ds_load"):
         vdst = ops["vdst"].value
 
+        lo, span = min(offs), abs(offs[1] - offs[0])
+
         def load2(st, sel):
             acc = active_lanes(st, sel)
             if acc is None:
                 return
             base = lane_regs(st, acc, addr)
+            # both dwords in one bounds / alignment check when the span between them is checked
+            # as one access (no lane then wraps around 2**32 at either offset)
+            w = lds_word_index(st, acc, base + np.uint32(lo) if lo else base, span + 4 * k)
+            if w is not None:
+                for i, o in enumerate(offs):
+                    wi = w + ((o - lo) >> 2) if o != lo else w
+                    got = np.take(st.lds32, wi)[:, None] if k == 1 else np.take(st.lds32, wi[:, None] + _STEPS[k])
+                    write_lane_values(st, acc, vdst + i * k, got)
+                return
             for i, o in enumerate(offs):
                 off = base + np.uint32(o) if o else base
                 write_lane_values(st, acc, vdst + i * k, lds_read_words(st, acc, off, k))
