@@ -12,7 +12,12 @@ function it compiles to executes every instruction of the block for a group of w
 * the float mode is decided once per block: every instruction's Ctx is built per (MODE, group
   size) and reused; the executor runs a block only when every wave shares one MODE;
 * EXEC is read once at entry (None when every lane is on, the unmasked fast path), and again
-  only after an instruction that can write it;
+  only after an instruction that can write it; a group of up to 64 waves unpacks each EXEC or
+  carry-in bit pattern once (they repeat: loop masks, carries that are mostly clear);
+* a lane mask a VALU op writes to an SGPR other than EXEC (a carry, a compare into VCC) is kept
+  as bool lanes for the block's later carry-in reads, and is not packed into the SGPR when a
+  later op overwrites it with only inlined VALU ops between that read it, if at all, as their
+  carry-in (the chains of 64-bit address arithmetic);
 * instructions that only order or hint (s_waitcnt, s_delay_alu, s_nop, s_clause...) emit no
   code; the executor adds the block's instruction and lane-operation counts once;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
