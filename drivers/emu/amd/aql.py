@@ -55,6 +55,10 @@ class AQLQueue:
     def amd_queue_va(self):
         return self.queue.rptr_va - READ_DISPATCH_ID_OFFSET
 
+    def busy(self):
+        target = self.queue.doorbell_value
+        return target is not None and self.rptr <= target
+
     def run(self):
         q = self.queue
         if q.doorbell_value is None:
@@ -197,4 +201,4 @@ class AQLQueue:
             scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
             kernarg_va=kernarg, kernel_object=kernel_object, packet_va=va, queue_id=self.queue.queue_id,
             clock=self.gpu.clock, trap_handler=self.queue.process.trap_handler)
-        self.gpu.dispatch(d)
+        self.gpu.dispatch(d, self.queue)

@@ -287,7 +287,7 @@ class PM4Engine:
             tmpring_size=r(COMPUTE_TMPRING_SIZE), packet_va=va, queue_id=self.queue.queue_id,
             registers=dict(self.regs), clock=self.gpu.clock,
             trap_handler=self.queue.process.trap_handler)
-        self.gpu.dispatch(d)
+        self.gpu.dispatch(d, self.queue)
 
     HANDLERS = {SET_SH_REG: set_sh_reg, SET_UCONFIG_REG: set_uconfig_reg, ACQUIRE_MEM: acquire_mem,
                 EVENT_WRITE: event_write, RELEASE_MEM: release_mem, WRITE_DATA: write_data,
@@ -302,6 +302,10 @@ class PM4Queue(PM4Engine):
         super().__init__(gpu, queue)
         self.ring = queue.ring.view(np.uint32)
         self.rptr = 0
+
+    def busy(self):
+        target = self.queue.doorbell_value
+        return bool(self.frames) or (target is not None and self.rptr != target)
 
     def run(self):
         q, n = self.queue, self.ring.size

@@ -63,6 +63,9 @@ class Program:
         return True
 
     def _fetch(self, pc):
+        if pc % 4:
+            raise IllegalInstruction(pc, f"misaligned PC: 0x{pc:x} is not 4-byte aligned (a branch or "
+                                         "s_setpc_b64 left the instruction stream)")
         r = self.vm.lookup(pc)
         if r is None:
             raise MemoryFault(pc, NOT_PRESENT, False, "instruction fetch")
