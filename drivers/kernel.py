@@ -46,6 +46,7 @@ class Mapping:
         self.address, self.size, self.owner = address, size, owner
         self._bytes = np.frombuffer(_ffi.buffer(_ffi.cast("char *", address), size), dtype=np.uint8) \
             if size else np.zeros(0, np.uint8)
+        self._u64 = memoryview(self._bytes[:size // 8 * 8]).cast("Q")     # doorbell stores, without numpy
 
     def view(self, dtype=np.uint8, offset=0, count=None):
         dtype = np.dtype(dtype)
@@ -65,7 +66,10 @@ class Mapping:
         self.view(np.uint8, offset, data.size)[:] = data
 
     def store64(self, offset, value):
-        self.view(np.uint64, offset, 1)[0] = value
+        if offset & 7 or not 0 <= offset <= self.size - 8:
+            raise ValueError(f"64-bit store at offset {offset} of a {self.size}-byte mapping is not 8-byte aligned "
+                             "or in range")
+        self._u64[offset >> 3] = value
 
     def load64(self, offset):
         return int(self.view(np.uint64, offset, 1)[0])

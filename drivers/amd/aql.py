@@ -65,6 +65,19 @@ def kernel_dispatch(kernel_object, kernarg_address, grid, block, group_segment_s
 _DISPATCH = struct.Struct("<HHHHHHIIIIIQQQQ")
 
 
+def pack_kernel_dispatch(out, kernel_object, kernarg_address, dims, bx, by, bz, gx_items, gy_items, gz_items,
+                         private_segment_size, group_segment_size, header=DISPATCH_HEADER, offset=0):
+    """Write a dispatch packet into ``out`` (64 writable bytes at ``offset``) without building
+    an array: the per-launch path of :func:`kernel_dispatch` (same checks)."""
+    if kernel_object % 64 or kernarg_address % 16:
+        kernel_dispatch(kernel_object, kernarg_address, (1, 1, 1), (1, 1, 1))      # raises, naming the field
+    if gx_items >= 1 << 32 or gy_items >= 1 << 32 or gz_items >= 1 << 32:
+        raise ValueError(f"grid of {[gx_items, gy_items, gz_items]} work-items does not fit the packet's 32-bit "
+                         "grid_size fields")
+    _DISPATCH.pack_into(out, offset, header, dims << SETUP_DIMENSIONS_SHIFT, bx, by, bz, 0, gx_items, gy_items,
+                        gz_items, private_segment_size, group_segment_size, kernel_object, kernarg_address, 0, 0)
+
+
 def pm4_indirect(ib_address, ib_dwords, completion_signal=0, header=HEADER_BARRIER | SYSTEM_FENCES):
     """AMD vendor-specific packet that runs a PM4 indirect buffer from the AQL queue."""
     from drivers.amd import pm4

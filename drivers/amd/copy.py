@@ -15,7 +15,7 @@ import numpy as np
 from drivers.amd import sdma
 from drivers.amd.memory import USERPTR
 from drivers.amd.queues import SDMAQueue
-from drivers.errors import GPUError
+from drivers.errors import GPUError, InvalidArgument
 
 STAGING_BYTES = 4 << 20
 SDMA_RING_BYTES = 1 << 20
@@ -25,17 +25,26 @@ def as_bytes(array, what):
     """A flat uint8 view of a contiguous numpy array or bytes-like object."""
     if isinstance(array, np.ndarray):
         if not array.flags.c_contiguous:
-            raise ValueError(f"{what} must be a C-contiguous array (use np.ascontiguousarray)")
+            raise InvalidArgument(f"{what} must be a C-contiguous array (use np.ascontiguousarray)")
+        if array.dtype.hasobject:
+            raise InvalidArgument(f"{what} holds Python objects ({array.dtype}), not bytes a GPU can use")
         return array.reshape(-1).view(np.uint8)
-    if isinstance(array, (bytes, bytearray, memoryview)):
+    if isinstance(array, (bytes, bytearray)):
         return np.frombuffer(array, np.uint8)
-    raise TypeError(f"{what} must be a numpy array or bytes, got {type(array).__name__}")
+    if isinstance(array, memoryview):
+        if not array.c_contiguous:
+            raise InvalidArgument(f"{what} must be a contiguous memoryview")
+        return np.frombuffer(array.cast("B") if array.format != "B" or array.ndim != 1 else array, np.uint8)
+    raise InvalidArgument(f"{what} must be a numpy array or bytes, got {type(array).__name__}")
 
 
 def check_range(buf, offset, nbytes, what):
+    for name, v in (("offset", offset), ("size", nbytes)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise InvalidArgument(f"{what}: {name} must be an int number of bytes, got {v!r}")
     if offset < 0 or nbytes < 0 or offset + nbytes > buf.size:
-        raise ValueError(f"{what}: {nbytes} bytes at offset {offset} do not fit the {buf.size}-byte buffer "
-                         f"at 0x{buf.va:x}")
+        raise InvalidArgument(f"{what}: {nbytes} bytes at offset {offset} do not fit the {buf.size}-byte buffer "
+                              f"at 0x{buf.va:x}")
 
 
 class SDMACopier:
