@@ -17,7 +17,7 @@ import os
 import numpy as np
 from cffi import FFI
 
-from drivers.errors import IoctlError
+from drivers.errors import IoctlError, request_text
 
 PROT_NONE, PROT_READ, PROT_WRITE, PROT_EXEC = 0, _mmap.PROT_READ, _mmap.PROT_WRITE, _mmap.PROT_EXEC
 MAP_SHARED, MAP_PRIVATE = _mmap.MAP_SHARED, _mmap.MAP_PRIVATE
@@ -126,6 +126,14 @@ class Kernel(abc.ABC):
         return None
 
 
+def check_request(request, name):
+    """An ioctl request is an unsigned 32-bit number (the syscall's ``unsigned int cmd``);
+    anything else is EINVAL before it reaches a driver."""
+    if isinstance(request, bool) or not isinstance(request, int) or not 0 <= request < 1 << 32:
+        raise IoctlError(name or request_text(request), request, errno.EINVAL,
+                         "an ioctl request number is an unsigned 32-bit value")
+
+
 def ioctl_buffer(arg):
     """The writable bytes behind an ioctl argument (cffi pointer/cdata or buffer object)."""
     if isinstance(arg, (bytearray, memoryview)):
@@ -159,6 +167,7 @@ class RealKernel(Kernel):
         os.close(fd)
 
     def ioctl(self, fd, request, arg, name=None):
+        check_request(request, name)
         try:
             fcntl.ioctl(fd, request, ioctl_buffer(arg), True)
         except OSError as e:

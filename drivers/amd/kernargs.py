@@ -299,7 +299,8 @@ class KernargLayout:
             try:
                 v = float(v)
             except OverflowError:
-                v = math.inf if v > 0 else -math.inf
+                raise KernargError(f"kernel {self.kernel_name}: {spec.describe()} = {_short(v)} is out of the range "
+                                   f"of a {spec.size * 8}-bit float") from None
             self._check_float(spec, v)
             return v
         if kind == "int":
