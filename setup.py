@@ -15,4 +15,5 @@ setup(
     package_data={"": ["*.txt", "*.json"]},
     install_requires=["cffi>=1.15", "numpy>=1.24", "pyelftools>=0.29", "capstone>=5.0"],
     extras_require={"test": ["pytest>=7"]},
+    entry_points={"pytest11": ["hw_tests.plugin = hw_tests.plugin"]},    # pytest --pyargs hw_tests --emulate ...
 )

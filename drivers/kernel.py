@@ -13,6 +13,7 @@ import errno
 import fcntl
 import mmap as _mmap
 import os
+import stat
 
 import numpy as np
 from cffi import FFI
@@ -25,6 +26,9 @@ MAP_ANONYMOUS = _mmap.MAP_ANONYMOUS
 MAP_FIXED = 0x10                       # <sys/mman.h> on every Linux architecture we target
 MAP_NORESERVE = getattr(_mmap, "MAP_NORESERVE", 0x4000)
 O_RDWR, O_RDONLY, O_CLOEXEC = os.O_RDWR, os.O_RDONLY, os.O_CLOEXEC
+MAX_TEXT_FILE_BYTES = 1 << 16        # sysfs attributes are at most a page; a captured tree holds no more
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 _ffi = FFI()
 _ffi.cdef("""
@@ -194,8 +198,27 @@ class RealKernel(Kernel):
             raise OSError(err, f"munmap of 0x{mapping.address:x}+{size:#x} failed: {os.strerror(err)}")
 
     def read_text(self, path):
-        with open(self.host_path(path)) as f:
-            return f.read()
+        """The text of a regular file of at most MAX_TEXT_FILE_BYTES (a FIFO, a device, a
+        directory or anything larger is an OSError naming it, never a hang or a huge read)."""
+        host = self.host_path(path)
+        fd = os.open(host, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a regular file")
+                raise OSError(errno.EINVAL, f"{kind}, not a regular file", host)
+            chunks, size = [], 0
+            while size <= MAX_TEXT_FILE_BYTES:
+                chunk = os.read(fd, MAX_TEXT_FILE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            if size > MAX_TEXT_FILE_BYTES:
+                raise OSError(errno.EFBIG, f"larger than {MAX_TEXT_FILE_BYTES} bytes", host)
+        finally:
+            os.close(fd)
+        return b"".join(chunks).decode("utf-8")
 
     def listdir(self, path):
         return sorted(os.listdir(self.host_path(path)))

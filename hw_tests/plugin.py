@@ -1,8 +1,12 @@
 """pytest plugin: the bring-up stages as tests.
 
-    pytest hw_tests --device amd:0          # a real card
-    pytest hw_tests --emulate gfx1100       # the virtual GPU (or GPU_EMULATE=gfx1100)
+    pytest hw_tests --device amd:0                     # a real card, from the repository root
+    pytest hw_tests --emulate gfx1100                  # the virtual GPU (or GPU_EMULATE=gfx1100)
+    pytest --pyargs hw_tests --emulate gfx1100         # the installed package, from any directory
+    pytest -p hw_tests.plugin --pyargs hw_tests ...    # the same without installing it
 
+The repository's conftest.py loads this plugin, and an installed package registers it with
+pytest (entry point ``pytest11``), so the options exist wherever the stages are collected from.
 With neither option the stages run on amd:0 when /dev/kfd exists, and otherwise skip with the
 reason. One test per stage; a stage whose dependency failed is skipped with that reason, as on
 the command line.
@@ -10,11 +14,6 @@ the command line.
 import os
 
 import pytest
-
-from hw_tests.console import Console
-from hw_tests.context import Context, UsageError
-from hw_tests.runner import FAIL, SKIP, Runner
-from hw_tests.stages import build_registry
 
 
 def pytest_addoption(parser):
@@ -25,7 +24,7 @@ def pytest_addoption(parser):
 
 
 def _option(config, name):
-    # getoption with a default: the options exist only when this conftest was loaded at start-up
+    # getoption with a default: the options exist only when this plugin was loaded at start-up
     return config.getoption(name, default=None)
 
 
@@ -42,11 +41,23 @@ def device_choice(config):
                   "or --emulate gfx1100 (GPU_EMULATE=gfx1100) for the virtual GPU")
 
 
-REGISTRY = build_registry()
+_REGISTRY = []
+
+
+def registry():
+    """The stages, built on first use (an installed plugin must not import the driver just to
+    register its options)."""
+    if not _REGISTRY:
+        from hw_tests.stages import build_registry
+        _REGISTRY.append(build_registry())
+    return _REGISTRY[0]
 
 
 @pytest.fixture(scope="session")
 def bringup(request):
+    from hw_tests.console import Console
+    from hw_tests.context import Context, UsageError
+    from hw_tests.runner import Runner
     device, target = device_choice(request.config)
     if device is None:
         pytest.skip(target)
@@ -54,18 +65,19 @@ def bringup(request):
         ctx = Context(device, target)
     except UsageError as e:
         pytest.fail(str(e), pytrace=False)
-    runner = Runner(REGISTRY, ctx, Console() if request.config.getoption("verbose") > 1 else None)
+    runner = Runner(registry(), ctx, Console() if request.config.getoption("verbose") > 1 else None)
     yield runner
     ctx.close()
 
 
 def pytest_generate_tests(metafunc):
     if "stage_name" in metafunc.fixturenames:
-        metafunc.parametrize("stage_name", REGISTRY.names)
+        metafunc.parametrize("stage_name", registry().names)
 
 
 def stage_outcome(runner, name):
     """Run ``name`` (and what it needs) and turn its result into a pytest outcome."""
+    from hw_tests.runner import FAIL, SKIP
     r = runner.run_stage(name)
     if r.status == SKIP:
         pytest.skip(f"{name}: {r.skip_reason}")
