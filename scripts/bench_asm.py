@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Assembler throughput: ours (assembler.rdna3.assemble) against llvm-mc-19 on the same file.
 
-    python scripts/bench_asm.py [N]        (default 100000 instructions)
+    python scripts/bench_asm.py [N [RUNS]]     (default 100000 instructions, best of 3 runs)
 
 The file mixes SMEM, GLOBAL, DS, SOP1, SOP2, SOPP, VOP1, VOP2, VOP3, VOPC and VOPD with literals
 and inline constants. Prints both rates, the ratio, and decode (disassembly) throughput.
 """
+import argparse
 import os
 import random
 import shutil
@@ -70,9 +71,16 @@ def best_of(runs, fn):
     return best, out
 
 
-def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=100000, metavar="N",
+                    help="instructions in the generated file (default 100000)")
+    ap.add_argument("runs", nargs="?", type=int, default=3, metavar="RUNS",
+                    help="runs of each measurement; the best is reported (default 3)")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.runs < 1:
+        ap.error("N and RUNS must be at least 1")
+    n, runs = args.n, args.runs
     from assembler.rdna3 import assemble, disassemble
     text = program(n)
 

@@ -21,6 +21,7 @@ class ConstError(ValueError):
     """The constant cannot be encoded for this operand (message says why)."""
 
 
+MAX_EXPRESSION_CHARS = 1000
 _EXPR_CHARS = frozenset("0123456789abcdefxABCDEFX+-*/%()<>&|^~ ")
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
            ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: int(a / b),
@@ -31,10 +32,12 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: l
 
 def _int_expr(text):
     """Integer constant expressions as llvm-mc folds them: 1+2, (1<<4), 0x10*2, ~0."""
+    if len(text) > MAX_EXPRESSION_CHARS:        # Python's parser recurses: bound what it is given
+        return None
     try:
         tree = ast.parse(text.replace("/", "//") if "/" in text and "//" not in text else text,
                          mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):     # nesting past the parser's stack
         return None
 
     def ev(node):
