@@ -10,6 +10,7 @@ raised where the setting is read (opening a device, creating the virtual GPU), n
 inside a queue.
 """
 import os
+import sys
 
 from drivers.errors import GPUError
 
@@ -57,3 +58,8 @@ def debug_level(strict=True):
         if strict:
             raise
         return 0
+
+
+def debug_line(text):
+    """One line of debug output on stderr, written whole (the virtual GPU's thread prints too)."""
+    sys.stderr.write(f"{text}\n")

@@ -24,7 +24,7 @@ import numpy as np
 from kfd_ioctl import KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL
 
 from drivers.amd import aql
-from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue, Launch
+from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue
 from drivers.amd.copy import CPUCopier, SDMACopier, as_bytes, check_range
 from drivers.amd.memory import Buffer, GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
 from drivers.amd.process import KFDProcess
@@ -33,7 +33,7 @@ from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_
 from drivers.amd.kernargs import KernargError
 from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, InvalidArgument, IoctlError
 from drivers.kernel import RealKernel
-from drivers.settings import debug_level, env_flag
+from drivers.settings import debug_level, debug_line, env_flag
 
 DOORBELL_PAGE_BYTES = 0x2000          # gfx9+: 1024 x 8-byte doorbells per process and GPU
 TIMELINE_STRIDE = 64
@@ -128,8 +128,8 @@ class AMDDevice:
         self.copier = SDMACopier(self, ring_bytes) if use_sdma else CPUCopier(self)
         self.compute.copy_timeline = self.copier.timeline
         if self.debug >= 1:
-            print(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
-                  f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies", file=sys.stderr)
+            debug_line(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
+                       f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies")
 
     def _map_hdp_flush(self):
         """The HDP flush register in the MMIO remap page: CPU writes to VRAM through the BAR sit
@@ -140,7 +140,7 @@ class AMDDevice:
         except IoctlError as e:
             self.mmio = None
             if self.debug >= 1:
-                print(f"AMDDevice {self.index}: no MMIO remap page ({e}); HDP is not flushed", file=sys.stderr)
+                debug_line(f"AMDDevice {self.index}: no MMIO remap page ({e}); HDP is not flushed")
             return None
         return self.mmio.view(np.uint32, KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL, 1)
 
@@ -314,7 +314,7 @@ class AMDDevice:
                                      grid[1] * by, grid[2] * bz, kernel.private_segment_size, lds, offset=off + size)
         what = ("dispatch of {} grid {} block {}", kernel.name, grid, block)     # formatted on demand
         if self.debug >= 1:
-            print(f"AMDDevice {self.index}: {describe(what)}", file=sys.stderr)
+            debug_line(f"AMDDevice {self.index}: {describe(what)}")
         if self.flush_hdp_on_submit:
             self.hdp_flush()
         try:
@@ -426,7 +426,7 @@ class AMDDevice:
                     t.wait(t.last_submitted, min(self.timeout, 5.0))
                 except GPUError as e:
                     if self.debug >= 1:
-                        print(f"AMDDevice {self.index}: close abandons unfinished work: {e}", file=sys.stderr)
+                        debug_line(f"AMDDevice {self.index}: close abandons unfinished work: {e}")
         for q in (self.copier, self.compute):
             if q is not None:
                 attempt(q.destroy)

@@ -9,13 +9,13 @@ A kernel keeps what every launch needs precomputed: code and descriptor addresse
 (RSRC2 with the LDS size the dispatch must reserve), wave size, the user SGPRs it takes, the
 kernarg layout (its metadata checked at load) and, per queue, the PM4 of its dispatch.
 """
-import sys
 
 from assembler.amdgpu.elf_reader import load_code_object
 
 from drivers.amd.compute import user_sgpr_plan
 from drivers.amd.kernargs import KernargLayout
 from drivers.amd.memory import PAGE, round_up
+from drivers.settings import debug_line
 from drivers.errors import AssemblerError, GPUError, InvalidArgument
 
 LDS_GRANULE = 512                     # RSRC2.LDS_SIZE unit on gfx10+ compute
@@ -121,7 +121,7 @@ class Program:
             raise
         if device.debug >= 3:
             for info in co.kernels.values():
-                print(disassembly(co, info, device.target), file=sys.stderr)
+                debug_line(disassembly(co, info, device.target))
 
     def __getitem__(self, name):
         try:

@@ -15,7 +15,6 @@ queue's error payload (a few bytes of the control page, after the amd_queue_t) a
 signals when a wave of the queue raises an exception (runtime enabled, as libhsakmt sets it up).
 The context-save area is system memory (GTT) so the CPU can write that header.
 """
-import sys
 from array import array
 from collections import deque
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ import numpy as np
 from drivers.amd import aql, kfd as K, pm4, sdma
 from drivers.amd.memory import GTT, PAGE, VRAM, round_up
 from drivers.errors import GPUError, IoctlError
-from drivers.settings import debug_level
+from drivers.settings import debug_level, debug_line
 
 EOP_BUFFER_SIZE = 4096                     # libhsakmt: compute queues on gfx8 and later
 QUEUE_PRIORITY = 7                         # KFD's "normal" (0..15)
@@ -284,7 +283,7 @@ class PM4Queue(HWQueue):
     def _show(self, words, value, pre, post, split):
         parts = [list(words)] if pre is None else [pre, list(words[:split]), post, list(words[split:])]
         names = " ".join(name for part in parts for name, _ in pm4.split_packets([int(d) for d in part]))
-        print(f"{self.name} {self.queue_id} @ {self.wptr}: {names} -> signal {value}", file=sys.stderr)
+        debug_line(f"{self.name} {self.queue_id} @ {self.wptr}: {names} -> signal {value}")
 
 
 class SDMAQueue(HWQueue):
@@ -299,8 +298,8 @@ class SDMAQueue(HWQueue):
     def submit(self, dwords, value, timeline):
         if self.debug >= 2:
             ops = " ".join(str(int(d) & 0xFF) for d in dwords[:1])
-            print(f"{self.name} {self.queue_id} @ {self.wptr}: {len(dwords)} dwords, first op {ops} -> signal {value}",
-                  file=sys.stderr)
+            debug_line(f"{self.name} {self.queue_id} @ {self.wptr}: {len(dwords)} dwords, first op {ops} -> "
+                       f"signal {value}")
         nbytes = len(dwords) * 4
         cap = self.capacity
         pos = self.wptr % cap
@@ -342,7 +341,7 @@ class AQLQueue(HWQueue):
             packets = list(packets) + [last]
         if self.debug >= 2:
             kinds = " ".join(_AQL_NAMES.get(int(p[0]) & 0xFF, "?") for p in packets)
-            print(f"{self.name} {self.queue_id} @ {self.wptr}: {kinds} -> signal {value}", file=sys.stderr)
+            debug_line(f"{self.name} {self.queue_id} @ {self.wptr}: {kinds} -> signal {value}")
         n = len(packets)
         if self.wptr + n - self.retired > self.capacity:
             self.make_room(n, timeline)

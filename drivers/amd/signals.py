@@ -19,7 +19,7 @@ import numpy as np
 from kfd_ioctl import ffi
 
 from drivers.amd import kfd as K
-from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, WaveException  # noqa: F401
+from drivers.errors import GPUFault, GPUHang, HardwareException, WaveException  # noqa: F401 (re-exported)
 
 ERROR_PAYLOAD_PC, ERROR_PAYLOAD_REASON, ERROR_PAYLOAD_REASON_BYTES = 8, 16, 240   # after the EC mask word
 

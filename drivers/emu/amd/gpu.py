@@ -12,7 +12,6 @@ names (err_payload_addr) and the header's err_event_id is signaled.  The virtual
 handler also leaves what a debugger would read: the faulting PC and the reason, right after that
 word (see ``report_wave_exception``).  Without a payload address it is a hardware exception.
 """
-import sys
 import threading
 import time
 
@@ -20,6 +19,7 @@ import numpy as np
 
 from drivers.emu.faults import MemoryFault, PacketError, Preempted, ShaderHang, WaveFault
 from drivers.kernel import Mapping
+from drivers.settings import debug_level as _settings_level, debug_line
 
 PAGE_SIZE = 4096
 DOORBELL_PAGE_SIZE = 8192              # gfx9+: 1024 doorbells of 8 bytes per process and device
@@ -32,13 +32,12 @@ PAYLOAD_PC, PAYLOAD_REASON, PAYLOAD_REASON_BYTES = 8, 16, 240    # the trap hand
 
 
 def debug_level():
-    from drivers.settings import debug_level as level
-    return level(strict=False)
+    return _settings_level(strict=False)
 
 
 def log(level, msg):
     if debug_level() >= level:
-        print(msg, file=sys.stderr)
+        debug_line(msg)
 
 
 def node_queue_sizes(card):

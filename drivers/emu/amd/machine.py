@@ -63,9 +63,3 @@ class VirtualMachine(EmulatedKernel):
         process = self.kfd.process
         if process is not None:
             process.run_queues()
-
-    def settle(self):
-        """Run the published work of every queue to completion (or until it blocks), now."""
-        process = self.kfd.process
-        if process is not None:
-            process.run_queues()
