@@ -6,9 +6,9 @@ file and line) so a message is useful without a traceback.
 from assembler.errors import AssemblerError, GPUError, MalformedInput  # noqa: F401 (re-exported)
 
 
-class InvalidArgument(GPUError, TypeError, ValueError):
+class InvalidArgument(GPUError, TypeError, ValueError, IndexError):
     """A call whose arguments cannot be right (type, range, ownership); the message names which.
-    Also a TypeError and a ValueError, so callers may catch it as either."""
+    Also a TypeError, a ValueError and an IndexError, so callers may catch it as any of them."""
 
 
 class DeviceNotFound(GPUError):

@@ -72,6 +72,18 @@ def _dims(value, what):
     return dims + (1,) * (3 - len(dims))
 
 
+def check_shape(kernel, grid, block):
+    """What a dispatch of ``kernel`` over ``grid`` x ``block`` (normalized) must satisfy."""
+    items = block[0] * block[1] * block[2]
+    if items > kernel.max_workgroup_items:
+        raise InvalidArgument(f"kernel {kernel.name}: block {block} has {items} work-items; the kernel allows at most "
+                              f"{kernel.max_workgroup_items}")
+    if block[0] >= 1 << 16 or block[1] >= 1 << 16 or block[2] >= 1 << 16:
+        raise InvalidArgument(f"block {block}: each dimension of a workgroup is below 65536")
+    if grid[0] * block[0] >= 1 << 32 or grid[1] * block[1] >= 1 << 32 or grid[2] * block[2] >= 1 << 32:
+        raise InvalidArgument(f"grid {grid} x block {block} exceeds 2**32 work-items in a dimension")
+
+
 def _timeout(value, what="timeout"):
     """A wait's timeout in seconds: None (the device's), or a number >= 0 (inf: no limit)."""
     if value is None:
@@ -174,7 +186,7 @@ class AMDDevice:
         ``uncached`` coherent GTT, ``cpu_access`` host-visible VRAM."""
         self._check_open()
         if host and uncached:
-            raise ValueError("choose one of host=True (USERPTR) and uncached=True (GTT)")
+            raise InvalidArgument("choose one of host=True (USERPTR) and uncached=True (GTT)")
         heap = USERPTR if host else GTT if uncached else \
             VRAM_PUBLIC if cpu_access or isinstance(self.copier, CPUCopier) else VRAM
         buf = self.memory.alloc(nbytes, heap)
@@ -285,11 +297,7 @@ class AMDDevice:
         if kernel.refusal is not None:
             raise kernel.refusal
         grid, block = _dims(grid, "grid"), _dims(block, "block")
-        if block[0] * block[1] * block[2] > kernel.max_workgroup_items:
-            raise InvalidArgument(f"kernel {kernel.name}: block {block} has {block[0] * block[1] * block[2]} "
-                                  f"work-items; the kernel allows at most {kernel.max_workgroup_items}")
-        if grid[0] * block[0] >= 1 << 32 or grid[1] * block[1] >= 1 << 32 or grid[2] * block[2] >= 1 << 32:
-            raise InvalidArgument(f"grid {grid} x block {block} exceeds 2**32 work-items in a dimension")
+        check_shape(kernel, grid, block)
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
         q = self.compute

@@ -55,6 +55,7 @@ HIDDEN_FIELDS = {
     "hidden_queue_ptr": ("queue_ptr", 0, 8), "hidden_dynamic_lds_size": ("dynamic_lds", 0, 4),
 }
 _POINTER_SPACES = ("global", "constant", "generic")
+MAX_KERNARG_SEGMENT = 1 << 20       # what a launch can hold (the compute queue's kernarg arena)
 
 
 class ArgSpec:
@@ -140,6 +141,10 @@ class KernargLayout:
     @classmethod
     def from_metadata(cls, name, meta, kd_kernarg_size=0, source="<code object>"):
         size = max(meta.kernarg_segment_size, kd_kernarg_size)
+        if size > MAX_KERNARG_SEGMENT:
+            raise MalformedInput(source, None, f"kernel {name}: a kernarg segment of {size} bytes "
+                                               f"(.kernarg_segment_size / .amdhsa_kernarg_size) is larger than the "
+                                               f"{MAX_KERNARG_SEGMENT} a launch can pass")
         args, hidden = [], []
         for i, a in enumerate(meta.args):
             label = f"kernel {name}: argument {i}" + (f" ({a.name})" if a.name else "") + f" ({a.value_kind})"

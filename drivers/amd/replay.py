@@ -20,7 +20,7 @@ import numpy as np
 from drivers.amd import aql
 from drivers.amd.compute import GPU_CLOCK_HZ, Launch
 from drivers.amd.memory import round_up
-from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException
+from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, InvalidArgument
 
 
 class _Recorded:
@@ -42,7 +42,7 @@ class CommandBuffer:
 
     def add(self, kernel, *args, grid=(1, 1, 1), block=(1, 1, 1)):
         """Record one launch (checked now, exactly as a direct launch would be)."""
-        from drivers.amd.device import _dims
+        from drivers.amd.device import _dims, check_shape
         if self.buffer is not None:
             raise GPUError("this command buffer was already finalized; record into a new one")
         if kernel.refusal is not None:
@@ -50,6 +50,7 @@ class CommandBuffer:
         if kernel.program.device is not self.device:
             raise GPUError(f"kernel {kernel.name} was loaded on {kernel.program.device!r}, not on {self.device!r}")
         grid, block = _dims(grid, "grid"), _dims(block, "block")
+        check_shape(kernel, grid, block)
         layout = kernel.layout_for(args)
         layout.check_count(args)
         for spec, v in zip(layout.args, args):
@@ -149,8 +150,8 @@ class CommandBuffer:
 
     def update(self, index, *args):
         """New explicit arguments for recorded launch ``index`` (same count and kinds)."""
-        if not 0 <= index < len(self.launches):
-            raise IndexError(f"launch {index} out of range: {len(self.launches)} recorded")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.launches):
+            raise InvalidArgument(f"launch {index!r} out of range: {len(self.launches)} recorded")
         r = self.launches[index]
         r.layout.check_count(args)
         for spec, v in zip(r.layout.args, args):
