@@ -56,7 +56,28 @@ def _hostile(rng):
     return rng.choice(HOSTILE_INTS + ["4", 4.5, None, True, [1], {"a": 1}])
 
 
+VALID_ARGS = [("global_buffer", 8, {".address_space": "global", ".type_name": "float*"}),
+              ("by_value", 4, {".type_name": "float"}), ("by_value", 4, {".type_name": "uint"}),
+              ("by_value", 8, {".type_name": "long"}), ("by_value", 2, {".type_name": "half"}),
+              ("dynamic_shared_pointer", 4, {".address_space": "local", ".pointee_align": 16}),
+              ("hidden_block_count_x", 4, {}), ("hidden_group_size_x", 2, {}), ("hidden_queue_ptr", 8, {}),
+              ("hidden_dynamic_lds_size", 4, {}), ("hidden_grid_dims", 2, {})]
+
+
+def valid_args_metadata(rng):
+    """Records a loader accepts: sizes that fit their kinds, naturally aligned, no overlap."""
+    args, offset = [], 0
+    for _ in range(rng.randrange(0, 6)):
+        kind, size, extra = rng.choice(VALID_ARGS)
+        offset = -(-offset // size) * size
+        args.append({".offset": offset, ".size": size, ".value_kind": kind, **extra})
+        offset += size
+    return args, offset
+
+
 def random_args_metadata(rng):
+    if rng.random() < 0.5:
+        return valid_args_metadata(rng)
     args, offset = [], 0
     for _ in range(rng.randrange(0, 7)):
         kind = rng.choice(VALUE_KINDS)
@@ -154,10 +175,16 @@ def launch_input(rng, dev, prg, other_buf, own_bufs):
         k = prg[rng.choice(names + ["missing"]) if rng.random() < 0.05 else rng.choice(names)]
     except KeyError as e:
         raise GPUError(f"(expected KeyError for a missing kernel: {e})") from None
-    nargs = len(k.layout.args) if k.layout is not None else rng.randrange(4)
-    if rng.random() < 0.15:
-        nargs += rng.choice([-1, 1])
-    args = [random_value(rng, dev, other_buf, own_bufs) for _ in range(max(0, nargs))]
+    specs = k.layout.args if k.layout is not None else []
+    if specs and rng.random() < 0.6:                    # values of the right kinds, so launches run
+        args = [rng.choice(own_bufs) if a.kind == "pointer" and own_bufs else
+                rng.choice([0, 64, 4096]) if a.kind == "lds" else
+                rng.choice([1.0, -0.5, 3]) if a.kind == "float" else rng.randrange(0, 1 << 8) for a in specs]
+    else:
+        nargs = len(specs) if k.layout is not None else rng.randrange(4)
+        if rng.random() < 0.15:
+            nargs += rng.choice([-1, 1])
+        args = [random_value(rng, dev, other_buf, own_bufs) for _ in range(max(0, nargs))]
     wait = rng.random() < 0.7
     kw = dict(grid=random_dims(rng) if rng.random() < 0.3 else rng.choice([1, 2, (3, 1, 1)]),
               block=random_dims(rng) if rng.random() < 0.3 else rng.choice([32, 64, (16, 2)]), wait=wait)
