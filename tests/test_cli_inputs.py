@@ -74,6 +74,7 @@ def test_disasm_and_describe_damaged_elf_without_traceback(tmp_path, capsys, nam
     [sys.executable, "-m", "assembler.amdgpu", "-v", HSACO, HSACO, HSACO],
     [sys.executable, "-m", "assembler.rdna3", "disasm", HSACO],
     [sys.executable, "-m", "drivers.amd.probe", "--emulate", "gfx1100", "--json"],
+    [sys.executable, "-m", "hw_tests", "--list"],
 ])
 def test_a_closed_pipe_ends_quietly(argv):
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

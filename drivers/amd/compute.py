@@ -352,10 +352,29 @@ class ComputeQueue:
         hw = self.hw
         ts = self.device.timestamps_va if timed else None
         if ts is None and not self.copy_busy():
+            n, cap, wptr = len(aql_packets) + 1, hw.capacity, hw.wptr
             # room first: the signal slot written next is free only once the ring has room
-            if hw.wptr + len(aql_packets) + 1 - hw.retired > hw.capacity:
-                hw.make_room(len(aql_packets) + 1, timeline)
-            hw.submit(aql_packets, value, timeline, self._signal_packet(value))
+            if wptr + n - hw.retired > cap:
+                hw.make_room(n, timeline)
+            last = self._signal_packet(value)
+            pos = wptr & (cap - 1)
+            if pos + n > cap or hw.debug >= 2:
+                hw.submit(aql_packets, value, timeline, last)
+            else:                                   # the common case, written here: bodies, then headers
+                ring, base = hw.ring_mv, pos * 16
+                for p in aql_packets:
+                    ring[base + 1:base + 16] = p[1:] if type(p) is memoryview else memoryview(p)[1:]
+                    base += 16
+                ring[base + 1:base + 16] = last[1:]
+                base = pos * 16
+                for p in aql_packets:
+                    ring[base] = int(p[0])
+                    base += 16
+                ring[base] = last[0]
+                hw.wptr = wptr = wptr + n
+                hw.wptr_mv[0] = wptr
+                hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
+                hw.pending.append((value, wptr))
         else:
             pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
             packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
