@@ -12,7 +12,7 @@ setup(
                                     "kgsl_ioctl.*", "nv_ioctl", "nv_ioctl.*", "assembler",
                                     "assembler.*", "tensor", "tensor.*", "hw_tests", "hw_tests.*"]),
     include_package_data=True,
-    package_data={"": ["*.txt", "*.json"]},
+    package_data={"": ["*.txt", "*.json"], "hw_tests": ["kernels/*.s"]},     # the bring-up kernels are sources
     install_requires=["cffi>=1.15", "numpy>=1.24", "pyelftools>=0.29", "capstone>=5.0"],
     extras_require={"test": ["pytest>=7", "autograd>=1.6"]},
     entry_points={"pytest11": ["hw_tests.plugin = hw_tests.plugin"]},    # pytest --pyargs hw_tests --emulate ...

@@ -244,6 +244,7 @@ def test_plugin_options_work_from_any_directory(tmp_path, how):
 def test_the_package_registers_the_plugin_with_pytest():
     setup = open(os.path.join(ROOT, "setup.py")).read()
     assert '"pytest11": ["hw_tests.plugin = hw_tests.plugin"]' in setup
+    assert '"hw_tests": ["kernels/*.s"]' in setup             # an installed suite has its kernels
 
 
 def test_plugin_reports_a_failed_stage_with_its_error(tmp_path):
