@@ -45,14 +45,14 @@ def machine():
 
 @pytest.mark.parametrize("args, message", [
     ([arg(0, 8, "global_buffer", **{".name": "out", ".address_space": "global"}), arg(-8, 8, "by_value")],
-     r"argument 1 \(by_value\): .offset -8 is not a byte offset >= 0"),
+     r"kernel k argument 1: .offset -8 is not a byte offset >= 0"),
     ([arg(0, 3, "hidden_block_count_x")], r"argument 0 \(hidden_block_count_x\): .size 3 does not fit "
                                           r"hidden_block_count_x \(4 bytes\)"),
     ([arg(0, 2, "global_buffer", **{".name": "p", ".address_space": "global"})],
      r"argument 0 \(p\) \(global_buffer\): .size 2 does not fit a global pointer \(8 bytes\)"),
     ([arg(0, 1, "dynamic_shared_pointer", **{".address_space": "local"})],
      r".size 1 does not fit a dynamic LDS offset \(4 bytes\)"),
-    ([arg(0, -1, "by_value")], r".size -1 is not a size >= 1"),
+    ([arg(0, -1, "by_value")], r"kernel k argument 0: .size -1 is not a byte size >= 1"),
     ([arg(0, 8, "by_value"), arg(4, 4, "by_value")], r"argument 1 \(.offset 4\) overlaps argument 0"),
     ([arg(0, 4, "dynamic_shared_pointer", **{".pointee_align": 3})], r".pointee_align 3 is not a power of two"),
 ])
