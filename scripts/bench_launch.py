@@ -7,7 +7,9 @@ Three numbers, each the host time per submission averaged over n (GPU time is no
 * floor     write one packet to the compute ring (PM4: a NOP as long as a replay's ring part;
             AQL: a BARRIER_AND without dependencies), publish the write pointer and ring the
             doorbell: the least any submission costs.
-* launch    prg["empty"](buf): kernarg packing, register programming, signal, doorbell.
+* first     the first launch of a kernel just loaded (its dispatch template is built then):
+            the mean over 64 freshly loaded programs (per round).
+* launch    prg["empty"](): kernarg packing, register programming, signal, doorbell.
 * replayed  a recorded command buffer resubmitted: one INDIRECT_BUFFER + the signal.
 
 On the virtual GPU the doorbell wakes the command-processor thread, which then runs the packets
@@ -34,6 +36,7 @@ from drivers.amd.device import AMDDevice  # noqa: E402
 from drivers.errors import GPUError  # noqa: E402
 
 S_ENDPGM = (0xBFB00000).to_bytes(4, "little")
+FRESH_KERNELS = 64
 
 
 def empty_kernel_code_object(target="gfx1100"):
@@ -128,10 +131,16 @@ def main(argv=None):
         cb = dev.command_buffer()
         cb.add(kernel)
         cb.submit(wait=True)
+        rounds = args.rounds if args.no_gpu else 1
+        fresh = [dev.load(empty_kernel_code_object(dev.target))["empty"] for _ in range(FRESH_KERNELS * rounds)]
         if args.no_gpu:
             dev.synchronize()
             doorbell = q.hw.doorbell = InstantDoorbell(q.timeline)
         results = {}
+        fresh_iter = iter(fresh)
+        results["first"] = per_call_us(lambda: next(fresh_iter)(), FRESH_KERNELS, doorbell, rounds)
+        if not args.no_gpu:
+            dev.synchronize()
         # floor packets carry no signal, so their ring space comes back only with later work:
         # keep them to half the ring
         floor_n = min(args.n, q.hw.capacity // (1 if q.use_aql else len(packet)) // 2)
@@ -146,7 +155,8 @@ def main(argv=None):
         "total incl. doorbell / driver alone"
         print(f"{dev.target} {q.name}, n={args.n}, host microseconds per submission ({mode}):")
         floor_total, floor_driver = results["floor"]
-        for name, (total, driver) in results.items():
+        for name in ("floor", "first", "launch", "replayed"):
+            total, driver = results[name]
             print(f"  {name:9s} {total:8.2f} us  {driver:7.2f} us   "
                   f"{total / floor_total:5.2f} x / {driver / floor_driver:5.2f} x floor")
         return 0

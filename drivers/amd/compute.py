@@ -173,6 +173,7 @@ class ComputeQueue:
         cmds += pm4.set_sh_reg(pm4.COMPUTE_DISPATCH_SCRATCH_BASE_LO, (scratch >> 8) & 0xFFFFFFFF, scratch >> 40)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_RESTART_X, 0, 0, 0)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_RESOURCE_LIMITS, 0)
+        self._program_dwords = len(cmds)
         return cmds
 
     def pm4_dispatch(self, kernel, launch):
@@ -198,7 +199,7 @@ class ComputeQueue:
         names, _ = kernel.user_sgpr_plan
         probe = Launch(kernel, 0, 0, (1, 1, 1), (1, 1, 1), lds_bytes)
         words = self.pm4_dispatch(kernel, probe)
-        user = len(self.pm4_program(kernel, lds_bytes)) + 2          # first user SGPR value
+        user = self._program_dwords + 2                              # first user SGPR value
         slots, pos = {}, user
         for name, n in _UserSGPR:
             if name in names:

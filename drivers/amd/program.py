@@ -119,6 +119,11 @@ class Program:
         except BaseException:
             self.buffer.free()
             raise
+        compute = device.compute
+        if not compute.use_aql:                # a first launch finds its PM4 ready (built now, not then)
+            for k in self.kernels.values():
+                if k.refusal is None and not k.needs_scratch:
+                    compute.dispatch_template(k, k.group_segment_size)
         if device.debug >= 3:
             for info in co.kernels.values():
                 debug_line(disassembly(co, info, device.target))
