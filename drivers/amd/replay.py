@@ -49,6 +49,8 @@ class CommandBuffer:
             raise kernel.refusal
         if kernel.program.device is not self.device:
             raise GPUError(f"kernel {kernel.name} was loaded on {kernel.program.device!r}, not on {self.device!r}")
+        if kernel.program.buffer.freed:
+            raise GPUError(f"kernel {kernel.name}: its program was freed (code at 0x{kernel.code_va:x} is gone)")
         grid, block = _dims(grid, "grid"), _dims(block, "block")
         check_shape(kernel, grid, block)
         layout = kernel.layout_for(args)
