@@ -236,12 +236,68 @@ def api_input(rng, dev, other_buf, own_bufs):
         buf.copyin(data)
 
 
+def session(rng, report, dog, seeds, index, n):
+    """Up to PER_SESSION inputs on a fresh pair of virtual machines, then close both and check
+    that nothing is left. Returns the next input number."""
+    from drivers.amd.device import AMDDevice
+    from drivers.emu import make_kernel
+    kernel, other_kernel = make_kernel("gfx1100"), make_kernel("gfx1100")
+    dev = AMDDevice(kernel=kernel, aql=rng.random() < 0.5, timeout=5)
+    other = AMDDevice(kernel=other_kernel, timeout=5)
+    other_buf = other.alloc(4096, cpu_access=True)
+    own_bufs = [dev.alloc(4096), dev.alloc(1 << 16, cpu_access=True)]
+    for _ in range(min(PER_SESSION, n - index)):
+        kind = rng.random()
+        what = "api call" if kind < 0.25 else "code object"
+        with dog.input(index, what):
+            try:
+                if kind < 0.25:
+                    api_input(rng, dev, other_buf, own_bufs)
+                else:
+                    if rng.random() < 0.5:
+                        name, data = rng.choice(seeds)
+                        what = f"{name}{' damaged' if rng.random() < 0.5 else ''}"
+                        if what.endswith("damaged"):
+                            data = damaged(rng, data)
+                    else:
+                        what, data = "built here", random_code_object(rng)
+                        if data is None:            # the writer refused it: not an input of the runtime
+                            continue
+                    prg = dev.load(data) if rng.random() < 0.97 else dev.load(rng.choice([None, 3, "/nope"]))
+                    for _ in range(rng.randrange(1, 4)):
+                        launch_input(rng, dev, prg, other_buf, own_bufs)
+                report.outcome(index, what)
+            except Exception as e:                  # noqa: BLE001 -- the fuzzer's job is to sort them
+                report.outcome(index, what, e)
+        index += 1
+    for dev_, k_, name in ((dev, kernel, "device"), (other, other_kernel, "other device")):
+        try:
+            dev_.close()
+        except Exception as e:                      # noqa: BLE001
+            report.leaks.append(f"{name} close raised {type(e).__name__}: {e}")
+        live = k_.live()
+        if any(live.values()) or k_.open_files or k_.kfd.cp.alive:
+            report.leaks.append(f"{name} of inputs before {index}: {live}, open files {len(k_.open_files)}, "
+                                f"CP thread alive {k_.kfd.cp.alive}")
+    return index
+
+
+def surviving(*names):
+    """{class name: count} of instances of these classes the collector still finds."""
+    import gc
+    gc.collect()
+    counts = {}
+    for obj in gc.get_objects():
+        name = type(obj).__name__
+        if name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def run(n, seed, hang):
     """Fuzz ``n`` inputs; returns the Report."""
     os.environ["GPU_EMULATE_BUDGET"] = str(BUDGET)
-    from assembler.rdna3 import assemble  # noqa: F401 (warm the import outside the timed inputs)
-    from drivers.amd.device import AMDDevice
-    from drivers.emu import make_kernel
+    import assembler.rdna3  # noqa: F401 (the import is warmed outside the watched inputs)
     rng = random.Random(seed)
     report = Report("fuzz_runtime", seed)
     dog = Watchdog("fuzz_runtime", hang, seed)
@@ -250,45 +306,10 @@ def run(n, seed, hang):
     start = time.perf_counter()
     index = 0
     while index < n:
-        kernel, other_kernel = make_kernel("gfx1100"), make_kernel("gfx1100")
-        dev = AMDDevice(kernel=kernel, aql=rng.random() < 0.5, timeout=5)
-        other = AMDDevice(kernel=other_kernel, timeout=5)
-        other_buf = other.alloc(4096, cpu_access=True)
-        own_bufs, programs = [dev.alloc(4096), dev.alloc(1 << 16, cpu_access=True)], []
-        for _ in range(min(PER_SESSION, n - index)):
-            kind = rng.random()
-            what = "api call" if kind < 0.25 else "code object"
-            with dog.input(index, what):
-                try:
-                    if kind < 0.25:
-                        api_input(rng, dev, other_buf, own_bufs)
-                    else:
-                        if rng.random() < 0.5:
-                            name, data = rng.choice(seeds)
-                            what = f"{name}{' damaged' if rng.random() < 0.5 else ''}"
-                            if what.endswith("damaged"):
-                                data = damaged(rng, data)
-                        else:
-                            what, data = "built here", random_code_object(rng)
-                            if data is None:
-                                continue
-                        prg = dev.load(data) if rng.random() < 0.97 else dev.load(rng.choice([None, 3, "/nope"]))
-                        programs.append(prg)
-                        for _ in range(rng.randrange(1, 4)):
-                            launch_input(rng, dev, prg, other_buf, own_bufs)
-                    report.outcome(index, what)
-                except Exception as e:                  # noqa: BLE001 -- the fuzzer's job is to sort them
-                    report.outcome(index, what, e)
-            index += 1
-        for dev_, k_, name in ((dev, kernel, "device"), (other, other_kernel, "other device")):
-            try:
-                dev_.close()
-            except Exception as e:                      # noqa: BLE001
-                report.leaks.append(f"{name} close raised {type(e).__name__}: {e}")
-            live = k_.live()
-            if any(live.values()) or k_.open_files or k_.kfd.cp.alive:
-                report.leaks.append(f"{name} of inputs before {index}: {live}, open files {len(k_.open_files)}, "
-                                    f"CP thread alive {k_.kfd.cp.alive}")
+        index = session(rng, report, dog, seeds, index, n)
+    survivors = surviving("AMDDevice", "VirtualMachine", "Buffer", "Program")
+    if survivors:
+        report.leaks.append(f"objects still alive after every device closed: {survivors}")
     extra = settle_threads(threads)
     if extra:
         report.leaks.append(f"threads still running: {extra}")
