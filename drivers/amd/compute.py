@@ -313,7 +313,10 @@ class ComputeQueue:
         pos = wptr & (cap - 1)
         if (copy is not None and copy._mv[0] < copy.last_submitted) or pos + n > cap or hw.debug >= 2:
             pre = self.pm4_wait_copy()
-            hw.submit_words(template, value, timeline, pre, [], 4) if pre else hw.submit_words(template, value, timeline)
+            if pre:
+                hw.submit_words(template, value, timeline, pre, [], 4)
+            else:
+                hw.submit_words(template, value, timeline)
         else:
             if wptr + n - hw.retired > cap:
                 hw.make_room(n, timeline)

@@ -17,7 +17,8 @@ from drivers.kernel import O_RDWR, RealKernel
 
 KFD = "/dev/kfd"
 GROUP_HINT = "add your user to the 'render' and 'video' groups (sudo usermod -aG render,video $USER) and log in again"
-EMULATE_HINT = "; to try everything on the built-in virtual GPU instead, add --emulate gfx1100 (or set GPU_EMULATE=gfx1100)"
+EMULATE_HINT = ("; to try everything on the built-in virtual GPU instead, add --emulate gfx1100 "
+                "(or set GPU_EMULATE=gfx1100)")
 
 
 class NoGPU(Exception):

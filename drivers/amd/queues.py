@@ -31,7 +31,8 @@ QUEUE_PRIORITY = 7                         # KFD's "normal" (0..15)
 WPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["write_dispatch_id"]
 RPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["read_dispatch_id"]
 ERROR_PAYLOAD_OFFSET, ERROR_PAYLOAD_BYTES = 512, 256   # in the control page, after the amd_queue_t
-CSA_DEBUG_OFFSET, CSA_DEBUG_SIZE, CSA_ERR_PAYLOAD_ADDR, CSA_ERR_EVENT_ID = 16, 20, 24, 32  # kfd_context_save_area_header
+# kfd_context_save_area_header fields
+CSA_DEBUG_OFFSET, CSA_DEBUG_SIZE, CSA_ERR_PAYLOAD_ADDR, CSA_ERR_EVENT_ID = 16, 20, 24, 32
 _AQL_NAMES = {aql.PACKET_TYPE_KERNEL_DISPATCH: "KERNEL_DISPATCH", aql.PACKET_TYPE_VENDOR_SPECIFIC: "PM4_IB",
               aql.PACKET_TYPE_BARRIER_AND: "BARRIER_AND"}
 
