@@ -1,6 +1,8 @@
 """Hangs and waits on the virtual gfx1100: a submission returns before the GPU has run it, a wait
 gives up at its timeout however long the kernel would run, a refused launch leaves the queue as it
 was, wave exceptions name their PC and reason, and bad settings are refused where they are read."""
+import time
+
 import pytest
 
 from assembler.amdgpu.elf_writer import KernelSpec, write_code_object
@@ -156,3 +158,24 @@ def test_budget_setting_reaches_the_virtual_gpu(monkeypatch):
     assert "shader hang: still running at PC" in kernel.gpu.last_error and "after 1000 instructions" in \
         kernel.gpu.last_error
     assert_nothing_live(kernel)
+
+
+LONG = "s_mov_b32 s4, 3000\n.Lloop:\ns_sub_u32 s4, s4, 1\ns_cmp_lg_u32 s4, 0\ns_cbranch_scc1 .Lloop\ns_endpgm"
+
+
+def test_an_ioctl_waits_for_one_dispatch_not_for_the_whole_queue(machine):
+    """The virtual CP takes one dispatch per pass and lets a waiting ioctl in between: an
+    allocation made behind 16 queued long kernels returns while most of them are still queued."""
+    kernel, dev = machine
+    prg = dev.load(code_object(LONG))
+    dev.synchronize()
+    for _ in range(16):
+        prg["k"](grid=1, block=32)
+    deadline = time.monotonic() + 60
+    while kernel.gpu.running is None and time.monotonic() < deadline:    # the CP is inside the first one
+        time.sleep(0.001)
+    buf = dev.alloc(4096)                          # ALLOC_MEMORY_OF_GPU and MAP_MEMORY_TO_GPU
+    t = dev.compute.timeline
+    assert t.last_submitted - t.value >= 8, (t.value, t.last_submitted)
+    dev.synchronize(timeout=120)
+    buf.free()

@@ -9,9 +9,12 @@ Queues blocked on memory (WAIT_REG_MEM, POLL_REGMEM, AQL barriers) are polled ag
 fraction of a millisecond, backing off to a few milliseconds, as a real CP keeps polling.  The
 thread ends after a while without work and starts again with the next doorbell.
 
-The queues run under the machine lock, so ioctls that change the process wait for the packet
-in progress.  Destroying a queue (or closing /dev/kfd) first preempts the dispatch that queue is
-executing: the shader executor stops at its next instruction.
+A pass takes at most one dispatch from each queue, and the queues run under the machine lock:
+an ioctl that changes the process announces itself (``host_enter``), the pass in progress stops
+after the packet it is executing, and the CP waits until the ioctl is done, so an ioctl waits for
+at most one dispatch, never for everything queued.  Destroying a queue (or closing /dev/kfd)
+first preempts the dispatch that queue is executing: the shader executor stops at its next
+instruction.
 """
 import threading
 import time
@@ -29,6 +32,18 @@ class CommandProcessor:
         self._thread = None
         self._stopping = False
         self.process = None                      # the KfdProcess whose queues run
+        self.host_waiting = 0                    # ioctls waiting for the machine lock
+
+    def host_enter(self):
+        """An ioctl wants the machine: the pass in progress yields after its current packet."""
+        with self._cond:
+            self.host_waiting += 1
+
+    def host_leave(self):
+        with self._cond:
+            self.host_waiting -= 1
+            if not self.host_waiting:
+                self._cond.notify()
 
     # -- from other threads ---------------------------------------------------------------------
     def kick(self, process):
@@ -61,6 +76,8 @@ class CommandProcessor:
         idle_since = time.monotonic()
         while True:
             with self._cond:
+                while self.host_waiting and not self._stopping:     # an ioctl goes first
+                    self._cond.wait(0.01)
                 if not self._kicked and not self._stopping:
                     self._cond.wait(delay if delay is not None else IDLE_EXIT)
                 if self._stopping:

@@ -141,8 +141,12 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
                     q = self.proc.find_queue(args.queue_id)
                     if q is not None:
                         self.proc.preempt([q])
-                with self.dev.lock:
-                    handler(self, self.proc, args)
+                self.dev.cp.host_enter()       # the command processor yields after its current packet
+                try:
+                    with self.dev.lock:
+                        handler(self, self.proc, args)
+                finally:
+                    self.dev.cp.host_leave()
         finally:
             if info.copies_out:
                 buf[:usize] = bytes(kdata[:usize])

@@ -149,6 +149,7 @@ class KfdProcess:
     def run_queues(self):
         """Run every queue on every GPU, in order, until none makes progress.  Returns whether a
         queue is left with published work it could not do (blocked: poll again later)."""
+        cp = self.cp
         with self.lock:
             self.revalidate_userptrs()
             progress = True
@@ -157,6 +158,8 @@ class KfdProcess:
                 for q in self.all_queues():
                     if q.error is None and q.step():
                         progress = True
+                    if cp is not None and cp.host_waiting:       # an ioctl waits: let it in, come back
+                        return True
             return any(q.busy() for q in self.all_queues())
 
     def preempt(self, queues):
