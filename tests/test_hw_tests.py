@@ -187,7 +187,7 @@ def test_cli_lists_stages(capsys):
     (["--device", "nv:x"], "expected VENDOR:INDEX"),
     (["--device", "nv:0"], "vendor 'nv' is not supported"),
     (["--emulate", "gfx9999"], "unknown emulation target 'gfx9999'"),
-    (["--emulate", "a630"], "'a630' is a virtual QCOM GPU; the bring-up suite tests AMD devices"),
+    (["--device", "amd:0", "--emulate", "a630"], "'a630' is a virtual QCOM GPU, but --device amd:0 asks for AMD"),
 ])
 def test_cli_bad_arguments_exit_2_with_a_clear_message(argv, message, capsys):
     assert cli.main(argv) == 2
@@ -244,7 +244,7 @@ def test_plugin_options_work_from_any_directory(tmp_path, how):
 def test_the_package_registers_the_plugin_with_pytest():
     setup = open(os.path.join(ROOT, "setup.py")).read()
     assert '"pytest11": ["hw_tests.plugin = hw_tests.plugin"]' in setup
-    assert '"hw_tests": ["kernels/*.s"]' in setup             # an installed suite has its kernels
+    assert '"hw_tests": ["kernels/*.s", "kernels/ir3/*.asm"]' in setup    # an installed suite has its kernels
 
 
 def test_plugin_reports_a_failed_stage_with_its_error(tmp_path):

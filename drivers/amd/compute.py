@@ -329,7 +329,7 @@ class ComputeQueue:
         in_flight = timeline.in_flight
         in_flight[value] = description
         if len(in_flight) > 4096:
-            timeline.forget_completed()
+            timeline.forget(timeline.value)
         return value
 
     _value_slot = 4 + _SIGNAL_VALUE          # INDIRECT_BUFFER (4 dwords), then RELEASE_MEM's data_lo
@@ -438,7 +438,7 @@ class ComputeQueue:
         in_flight = timeline.in_flight
         in_flight[value] = description
         if len(in_flight) > 4096:
-            timeline.forget_completed()
+            timeline.forget(timeline.value)
         return value
 
     def _signal_packet(self, value):

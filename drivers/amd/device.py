@@ -31,6 +31,8 @@ from drivers.amd.process import KFDProcess
 from drivers.amd.program import Program
 from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events, describe
 from drivers.amd.kernargs import KernargError
+from drivers.device import Device
+from drivers.device import dims as _dims
 from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, InvalidArgument, IoctlError
 from drivers.kernel import RealKernel
 from drivers.settings import debug_level, debug_line, env_flag
@@ -54,24 +56,6 @@ def _host_kernel():
     return _HOST_KERNEL[0]
 
 
-def _dims(value, what):
-    """``grid``/``block`` as three positive ints: an int or 1 to 3 of them, the rest 1."""
-    if type(value) is tuple and len(value) == 3:
-        x, y, z = value
-        if type(x) is int and type(y) is int and type(z) is int and x > 0 and y > 0 and z > 0:
-            return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        value = (value,)
-    try:
-        dims = tuple(int(v) for v in value)
-        exact = all(int(v) == v and not isinstance(v, (bool, str, bytes)) for v in value)
-    except (TypeError, ValueError, OverflowError):
-        raise InvalidArgument(f"{what} must be up to three positive integers, got {value!r}") from None
-    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims) or not exact:
-        raise InvalidArgument(f"{what} must be up to three positive integers, got {value!r}")
-    return dims + (1,) * (3 - len(dims))
-
-
 def check_shape(kernel, grid, block):
     """What a dispatch of ``kernel`` over ``grid`` x ``block`` (normalized) must satisfy."""
     items = block[0] * block[1] * block[2]
@@ -93,7 +77,7 @@ def _timeout(value, what="timeout"):
     return float(value)
 
 
-class AMDDevice:
+class AMDDevice(Device):
     def __init__(self, index=0, emulate=None, *, kernel=None, aql=None, sdma=None, timeout=DEFAULT_TIMEOUT,
                  ring_bytes=1 << 20):
         self.closed = True                 # until opened: close() and __repr__ have nothing to undo
@@ -215,9 +199,6 @@ class AMDDevice:
         check_range(buf, offset, src.size, "copyin")
         if src.size:
             self._guard(lambda: self.copier.copyin(buf, offset, src))
-
-    def copyin_raw(self, buf, data):
-        self.copyin(buf, np.frombuffer(bytes(data), np.uint8))
 
     def copyout(self, dst, buf, offset=0):
         self._check_open()
@@ -454,12 +435,6 @@ class AMDDevice:
         attempt(self.process.release)
         if errors and not isinstance(sys.exc_info()[1], BaseException):
             raise errors[0]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         state = "closed" if self.closed else f"{self.target} gpu_id {self.gpu_id:#x}"

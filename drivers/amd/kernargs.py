@@ -17,11 +17,7 @@ import struct
 import numpy as np
 
 from drivers.amd.memory import Buffer
-from drivers.errors import InvalidArgument, MalformedInput
-
-
-class KernargError(InvalidArgument):
-    """Arguments that do not match the kernel's signature."""
+from drivers.errors import KernargError, MalformedInput
 
 
 class Pointer:

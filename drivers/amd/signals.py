@@ -19,6 +19,7 @@ import numpy as np
 from kfd_ioctl import ffi
 
 from drivers.amd import kfd as K
+from drivers.device import Timeline, describe  # noqa: F401 (describe is part of this module's interface)
 from drivers.errors import GPUFault, GPUHang, HardwareException, WaveException  # noqa: F401 (re-exported)
 
 ERROR_PAYLOAD_PC, ERROR_PAYLOAD_REASON, ERROR_PAYLOAD_REASON_BYTES = 8, 16, 240   # after the EC mask word
@@ -85,11 +86,6 @@ def wave_exception(queue, mask, payload):
     return WaveException(queue, codes, pc or None, reason)
 
 
-def describe(work):
-    """What a submission was: a string, or (format, *args) formatted only when someone asks."""
-    return work[0].format(*work[1:]) if isinstance(work, tuple) else str(work)
-
-
 def fault_reason(mem):
     f = mem.failure
     reasons = [name for name, bit in (("page not present", f.NotPresent), ("write to read-only page", f.ReadOnly),
@@ -98,39 +94,24 @@ def fault_reason(mem):
     return text + (" (imprecise address)" if f.imprecise else "")
 
 
-class TimelineSignal:
+class TimelineSignal(Timeline):
     """A monotonically increasing 64-bit counter at ``address`` (a CPU-visible mapping)."""
 
     def __init__(self, buffer, offset, events, name="timeline", timeout=DEFAULT_TIMEOUT):
-        self.buffer, self.offset, self.events, self.name = buffer, offset, events, name
-        self.timeout = timeout                   # seconds a wait may take unless told otherwise
+        super().__init__(name, timeout)          # timeout: seconds a wait may take unless told otherwise
+        self.buffer, self.offset, self.events = buffer, offset, events
         self.address = buffer.va + offset
         self._word = buffer.view(np.uint64, offset, 1)
         self._mv = memoryview(self._word)            # the fast way to read one word
         self._word[0] = 0
-        self.last_submitted = 0          # the value the newest submission will write
-        self.in_flight = {}              # value -> what writes it (see describe())
 
     @property
     def value(self):
         return self._mv[0]
 
-    def next_value(self, description):
-        value = self.last_submitted = self.last_submitted + 1
-        in_flight = self.in_flight
-        in_flight[value] = description
-        if len(in_flight) > 4096:
-            self.forget_completed()
-        return value
-
-    def forget_completed(self):
-        """Keep the in-flight record small: completed entries go."""
-        done = self.value
-        for v in [v for v in self.in_flight if v <= done]:
-            del self.in_flight[v]
-
     def wait(self, target, timeout=None):
-        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault."""
+        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault,
+        WaveException on a wave exception of one of the device's queues."""
         word = self._mv
         if word[0] >= target:
             return
@@ -155,21 +136,12 @@ class TimelineSignal:
                 raise
             except HardwareException as e:     # the GPU gave up on the queue: a hang it detected
                 raise self.hang(target, str(e)) from None
-        for v in [v for v in self.in_flight if v <= target]:
-            del self.in_flight[v]
-
-    def hang(self, target, cause=""):
-        done = self.value
-        pending = sorted(v for v in self.in_flight if v > done)
-        what = self.in_flight.get(pending[0], "unknown work") if pending else "nothing recorded"
-        text = f"{self.name} value {pending[0] if pending else done + 1}: {describe(what)}"
-        return GPUHang(done, target, text + (f" ({cause})" if cause else ""))
+        self.forget(target)
 
     def reset(self, value):
         """After a queue is recreated: the counter restarts where the host says."""
         self._word[0] = value
-        self.last_submitted = value
-        self.in_flight.clear()
+        super().reset(value)
 
 
 def create_events(kfd, event_page_handle, node_id=0):
