@@ -282,14 +282,23 @@ def session(rng, report, dog, seeds, index, n):
     return index
 
 
-def surviving(*names):
-    """{class name: count} of instances of these classes the collector still finds."""
+def live_objects():
+    """ids of the runtime's and the virtual machine's objects the collector finds now."""
     import gc
+    from drivers.amd.device import AMDDevice
+    from drivers.amd.memory import Buffer
+    from drivers.amd.program import Program
+    from drivers.emu.amd.machine import VirtualMachine
     gc.collect()
+    kinds = (AMDDevice, Buffer, Program, VirtualMachine)
+    return {id(obj): type(obj).__name__ for obj in gc.get_objects() if isinstance(obj, kinds)}
+
+
+def surviving(before):
+    """{class name: count} of such objects made since ``before`` (live_objects()) still alive."""
     counts = {}
-    for obj in gc.get_objects():
-        name = type(obj).__name__
-        if name in names:
+    for key, name in live_objects().items():
+        if key not in before:
             counts[name] = counts.get(name, 0) + 1
     return counts
 
@@ -302,12 +311,12 @@ def run(n, seed, hang):
     report = Report("fuzz_runtime", seed)
     dog = Watchdog("fuzz_runtime", hang, seed)
     seeds = seed_code_objects()
-    fds, threads = open_fds(), live_threads()
+    fds, threads, objects = open_fds(), live_threads(), live_objects()
     start = time.perf_counter()
     index = 0
     while index < n:
         index = session(rng, report, dog, seeds, index, n)
-    survivors = surviving("AMDDevice", "VirtualMachine", "Buffer", "Program")
+    survivors = surviving(objects)
     if survivors:
         report.leaks.append(f"objects still alive after every device closed: {survivors}")
     extra = settle_threads(threads)
