@@ -128,12 +128,13 @@ def settle_threads(before, seconds=5.0):
         time.sleep(0.05)
 
 
-def main_args(description, default_n):
+def main_args(description, default_n, hang=30.0):
     import argparse
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("-n", type=int, default=default_n, help=f"inputs to try (default {default_n})")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1); a report names it")
-    ap.add_argument("--hang", type=float, default=30.0, help="seconds one input may take (default 30)")
+    ap.add_argument("--hang", type=float, default=hang, help=f"seconds one input may take (default {hang:g}); "
+                    "longer is reported as a hang")
     args = ap.parse_args()
     if args.n < 1 or args.hang <= 0:
         ap.error("-n must be >= 1 and --hang > 0")
