@@ -42,6 +42,7 @@ _INITIATOR_W64 = pm4.COMPUTE_SHADER_EN | pm4.FORCE_START_AT_000
 _INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
 _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
 _SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
+_PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
 
 
 def user_sgpr_plan(kernel):
@@ -474,12 +475,14 @@ class ComputeQueue:
         return aql.pm4_indirect(self.ib_buf.va + off, len(dwords))
 
     def aql_dispatch_packet(self, kernel, kernarg_va, grid, block, lds):
-        """The kernel dispatch packet (16 dwords, a memoryview reused by the next call)."""
+        """The kernel dispatch packet (16 dwords, a memoryview reused by the next call). What
+        aql.pack_kernel_dispatch checks is already known here: the descriptor's alignment (at
+        load), the kernarg arena's (64 bytes) and the grid's size (at launch)."""
         bx, by, bz = block
         gx, gy, gz = grid
         dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
-        aql.pack_kernel_dispatch(self._packet, kernel.kd_va, kernarg_va, dims, bx, by, bz, gx * bx, gy * by, gz * bz,
-                                 kernel.private_segment_size, lds)
+        _PACK_DISPATCH(self._packet, 0, aql.DISPATCH_HEADER, dims, bx, by, bz, 0, gx * bx, gy * by, gz * bz,
+                       kernel.private_segment_size, lds, kernel.kd_va, kernarg_va, 0, 0)
         return self._packet_mv
 
 

@@ -30,6 +30,9 @@ class Kernel:
         self.code_va = program.base + info.entry_offset
         if self.code_va % 256:
             raise GPUError(f"kernel {self.name}: entry 0x{self.code_va:x} is not 256-byte aligned")
+        if self.kd_va % 64:
+            raise GPUError(f"kernel {self.name}: descriptor 0x{self.kd_va:x} is not 64-byte aligned (an AQL "
+                           "packet's kernel_object must be)")
         self.group_segment_size = kd.group_segment_fixed_size
         self.private_segment_size = kd.private_segment_fixed_size
         self.rsrc1 = kd.compute_pgm_rsrc1
