@@ -74,8 +74,9 @@ def pack_kernel_dispatch(out, kernel_object, kernarg_address, dims, bx, by, bz, 
     if gx_items >= 1 << 32 or gy_items >= 1 << 32 or gz_items >= 1 << 32:
         raise ValueError(f"grid of {[gx_items, gy_items, gz_items]} work-items does not fit the packet's 32-bit "
                          "grid_size fields")
-    DISPATCH_PACKET.pack_into(out, offset, header, dims << SETUP_DIMENSIONS_SHIFT, bx, by, bz, 0, gx_items, gy_items,
-                        gz_items, private_segment_size, group_segment_size, kernel_object, kernarg_address, 0, 0)
+    DISPATCH_PACKET.pack_into(out, offset, header, dims << SETUP_DIMENSIONS_SHIFT, bx, by, bz, 0, gx_items,
+                              gy_items, gz_items, private_segment_size, group_segment_size, kernel_object,
+                              kernarg_address, 0, 0)
 
 
 def pm4_indirect(ib_address, ib_dwords, completion_signal=0, header=HEADER_BARRIER | SYSTEM_FENCES):
