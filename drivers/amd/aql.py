@@ -55,8 +55,8 @@ def kernel_dispatch(kernel_object, kernarg_address, grid, block, group_segment_s
     if any(x >= 1 << 32 for x in items):
         raise ValueError(f"grid of {items} work-items does not fit the packet's 32-bit grid_size fields")
     raw = DISPATCH_PACKET.pack(header, dims << SETUP_DIMENSIONS_SHIFT, block[0], block[1], block[2], 0, *items,
-                         private_segment_size, group_segment_size, kernel_object, kernarg_address, 0,
-                         completion_signal)
+                               private_segment_size, group_segment_size, kernel_object, kernarg_address, 0,
+                               completion_signal)
     return np.frombuffer(raw, np.uint32).copy()
 
 
