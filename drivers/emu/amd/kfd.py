@@ -82,7 +82,11 @@ class KfdDevice:
     def close_kfd(self, proc):
         proc.files -= 1
         if proc.files == 0:
-            proc.preempt(proc.all_queues())
+            self.cp.host_enter()
+            try:
+                proc.preempt(proc.all_queues())
+            finally:
+                self.cp.host_leave()
             self.cp.stop()
             with self.lock:
                 proc.release()
@@ -137,12 +141,12 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
             if nr == WAIT_EVENTS_NR:     # sleeps: must not hold the GPUs while their queues run
                 handler(self, self.proc, args)
             else:
-                if nr == DESTROY_QUEUE_NR:     # a queue going away stops its dispatch first
-                    q = self.proc.find_queue(args.queue_id)
-                    if q is not None:
-                        self.proc.preempt([q])
                 self.dev.cp.host_enter()       # the command processor yields after its current packet
                 try:
+                    if nr == DESTROY_QUEUE_NR:     # a queue going away stops its dispatch first
+                        q = self.proc.find_queue(args.queue_id)
+                        if q is not None:
+                            self.proc.preempt([q])
                     with self.dev.lock:
                         handler(self, self.proc, args)
                 finally:
