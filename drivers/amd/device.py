@@ -283,10 +283,8 @@ class AMDDevice(Device):
             self.ensure_scratch(kernel)
         q = self.compute
         layout = kernel.layout or kernel.layout_for(args)
-        size = (layout.size + 63) & ~63 or 64
-        total = size + (aql.PACKET_BYTES if kernel.needs_dispatch_ptr else 0)
-        align = layout.align if layout.align > 64 else 64
-        off = q.kernargs.alloc(total, align)
+        size = layout.launch_bytes
+        off = q.kernargs.alloc(size + aql.PACKET_BYTES if kernel.needs_dispatch_ptr else size, layout.launch_align)
         lds = layout.pack_into(q.kernarg_mv, off, args, grid, block, q.hw.ctl.va, kernel.group_segment_size, self)
         if lds > self.node_lds_bytes:
             detail = f"{kernel.group_segment_size} static + {lds - kernel.group_segment_size} dynamic" \

@@ -109,6 +109,8 @@ class KernargLayout:
     def __init__(self, kernel_name, size, align, args, hidden):
         self.kernel_name, self.size, self.align = kernel_name, size, max(16, align)
         self.args, self.hidden = args, hidden        # [ArgSpec], [(offset, size, (what, axis))]
+        self.launch_bytes = (size + 63) & ~63 or 64   # what a launch takes from the kernarg arena
+        self.launch_align = max(64, self.align)
         self._compile()
 
     def _compile(self):
