@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assembler and disassembler throughput: ours against llvm-mc-19 and llvm-objdump-19 on the same file.
 
-    python scripts/bench_asm.py [N] [RUNS]        (default 100000 instructions, 5 runs)
+    python scripts/bench_asm.py [N [RUNS]]     (default 100000 instructions, 5 runs)
 
 The file mixes SMEM, GLOBAL, DS, SOP1, SOP2, SOPP, VOP1, VOP2, VOP3, VOPC and VOPD with literals
 and inline constants.  Printed, all measured in this run:
@@ -14,6 +14,7 @@ and inline constants.  Printed, all measured in this run:
 - the import time of the assembler CLI and of the interpreter alone, medians of RUNS fresh
   processes.
 """
+import argparse
 import os
 import random
 import resource
@@ -117,9 +118,16 @@ def import_ms(runs):
     return statistics.median(imports), statistics.median(starts)
 
 
-def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=100000, metavar="N",
+                    help="instructions in the generated file (default 100000)")
+    ap.add_argument("runs", nargs="?", type=int, default=5, metavar="RUNS",
+                    help="runs of each measurement (default 5)")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.runs < 1:
+        ap.error("N and RUNS must be at least 1")
+    n, runs = args.n, args.runs
     from assembler.rdna3 import assemble, disassemble
     text = program(n)
 

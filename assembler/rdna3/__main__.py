@@ -1,21 +1,39 @@
 """Command line: assemble gfx1100 source, disassemble raw code or a code object's .text.
 
     python -m assembler.rdna3 asm IN.s [-o OUT]     raw bytes, or a code object when the source
-                                                    has an .amdhsa_kernel block
+                                                    has an .amdhsa_kernel block; without -o the
+                                                    output goes next to IN.s (IN.hsaco or IN.bin)
     python -m assembler.rdna3 disasm FILE           raw instruction bytes or an ELF code object
+
+Errors are one line each (FILE:LINE:COLUMN: error: ...) with exit status 1; a closed pipe
+(``disasm ... | head``) ends the output quietly.
 """
 import argparse
 import os
 import sys
 
-from assembler.errors import AssemblerError, GPUError
+from assembler.errors import AssemblerError, GPUError, MalformedInput
 
 from . import assemble_program
 
+MAX_MESSAGE = 300                # characters of a message echoed back (an operand can be huge)
+
+
+def _read_text(path):
+    """The source as text; bytes that are not UTF-8 are an error naming line and column."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise AssemblerError(f"not UTF-8 text: byte 0x{raw[e.start]:02x} cannot start a character", line, column,
+                             path) from None
+
 
 def _asm(args):
-    with open(args.input) as f:
-        text = f.read()
+    text = _read_text(args.input)
     prog = assemble_program(text, source=args.input)
     data = prog.data
     if any(t.split(None, 1)[0] == ".amdhsa_kernel" for _, t in prog.directives):
@@ -43,7 +61,7 @@ def _text_of_elf(data, path):
     import struct
 
     def bad(why):
-        return GPUError("%s: not a readable ELF file: %s" % (path, why))
+        return MalformedInput(path, None, "not a readable ELF file: %s" % why)
     if len(data) < 64 or data[4] != 2 or data[5] != 1:
         raise bad("not ELF64 little-endian")
     shoff, = struct.unpack_from("<Q", data, 0x28)
@@ -63,7 +81,7 @@ def _text_of_elf(data, path):
         return table[off:end if end >= 0 else len(table)].decode("utf-8", "replace")
     text_index = next((i for i, sh in enumerate(sections) if name_at(names, sh[0]) == ".text"), None)
     if text_index is None:
-        raise GPUError("%s: ELF file has no .text section" % path)
+        raise MalformedInput(path, None, "ELF file has no .text section")
     text = sections[text_index]
     base = text[3]
     labels = {}
@@ -104,23 +122,34 @@ def _disasm(args):
     return 0
 
 
+def _short(text):
+    text = str(text)
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "... (%d characters)" % len(text)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m assembler.rdna3",
-                                description="gfx1100 assembler / disassembler (LLVM AMDGPU syntax)")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    a = sub.add_parser("asm", help="assemble a .s file")
-    a.add_argument("input")
-    a.add_argument("-o", "--output")
-    d = sub.add_parser("disasm", help="disassemble raw bytes or an ELF code object")
-    d.add_argument("input")
+                                description="gfx1100 assembler / disassembler (LLVM AMDGPU syntax, as llvm-mc-19 "
+                                            "reads and writes it)")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="{asm,disasm}")
+    a = sub.add_parser("asm", help="assemble a .s file into raw code or a code object",
+                       description="Assemble IN (UTF-8 gfx1100 assembly). With .amdhsa_kernel blocks the output "
+                                   "is an HSA code object v5, otherwise the raw instruction bytes.")
+    a.add_argument("input", metavar="IN", help="assembly source file (.s)")
+    a.add_argument("-o", "--output", metavar="OUT",
+                   help="where to write; default: next to IN, as IN.hsaco (code object) or IN.bin (raw code)")
+    d = sub.add_parser("disasm", help="disassemble raw code or an ELF code object's .text",
+                       description="Print the instructions of FILE, one per line in llvm-mc syntax; symbol "
+                                   "names of a code object's .text become labels.")
+    d.add_argument("input", metavar="FILE", help="raw gfx1100 instruction bytes, or an ELF code object (.hsaco)")
     args = p.parse_args(argv)
     try:
         return _asm(args) if args.cmd == "asm" else _disasm(args)
     except AssemblerError as e:
         if e.line is not None:
-            print("%s:%d:%d: error: %s" % (args.input, e.line, e.column or 1, e.reason), file=sys.stderr)
+            print("%s:%d:%d: error: %s" % (args.input, e.line, e.column or 1, _short(e.reason)), file=sys.stderr)
         else:
-            print("%s: error: %s" % (args.input, e.reason), file=sys.stderr)
+            print("%s: error: %s" % (args.input, _short(e.reason)), file=sys.stderr)
         return 1
     except BrokenPipeError:                   # `... | head`: the reader has what it wanted
         try:
@@ -129,9 +158,17 @@ def main(argv=None):
             pass
         return 0
     except (GPUError, OSError) as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % _short(e), file=sys.stderr)
+        return 1
+    except (RecursionError, MemoryError) as e:     # the last line of defence against pathological input
+        print("%s: error: the input is nested too deeply or too large to process (%s)"
+              % (args.input, type(e).__name__), file=sys.stderr)
         return 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:                  # `disasm ... | head`: the reader left; that is not an error
+        sys.stderr.close()
+        sys.exit(0)

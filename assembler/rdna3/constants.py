@@ -20,6 +20,7 @@ class ConstError(ValueError):
     """The constant cannot be encoded for this operand (message says why)."""
 
 
+MAX_EXPRESSION_CHARS = 1000
 _EXPR_CHARS = frozenset("0123456789abcdefxABCDEFX+-*/%()<>&|^~ ")
 _BINOPS = {}
 
@@ -38,12 +39,14 @@ def _binops(ast):
 def _int_expr(text):
     """Integer constant expressions as llvm-mc folds them: 1+2, (1<<4), 0x10*2, ~0 (ast is
     imported only when a statement has one)."""
+    if len(text) > MAX_EXPRESSION_CHARS:        # Python's parser recurses: bound what it is given
+        return None
     import ast
     binops = _binops(ast)
     try:
         tree = ast.parse(text.replace("/", "//") if "/" in text and "//" not in text else text,
                          mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):     # nesting past the parser's stack
         return None
 
     def ev(node):

@@ -7,12 +7,11 @@ group).  After a branch the waves are regrouped; waves that wait in s_barrier ar
 no wave can run any more (then every live wave of every workgroup has arrived).  An instruction
 budget turns an endless loop into ShaderHang.
 """
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from drivers.emu.faults import PacketError, ShaderHang
+from drivers.emu.faults import PacketError, Preempted, ShaderHang
 from drivers.emu.amd.gpu import log
 
 from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
@@ -101,23 +100,22 @@ class ValuEnv:
 
 
 def budget_from_env():
-    value = os.environ.get(BUDGET_ENV)
-    if not value:
-        return DEFAULT_BUDGET
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{BUDGET_ENV}={value!r} is not an integer instruction budget") from None
+    """GPU_EMULATE_BUDGET, checked (a SettingError naming it), or the default."""
+    from drivers.settings import env_int
+    return env_int(BUDGET_ENV, DEFAULT_BUDGET, 1, None, "expected a positive number of wave-instructions "
+                   f"one dispatch may execute (default {DEFAULT_BUDGET})")
 
 
 class WaveExecutor:
     """``executor(dispatch)`` runs a Dispatch; usable as ``VirtualGPU.executor``.
 
-    budget: wave-instructions a dispatch may execute before ShaderHang (default 50M, or the
-    GPU_EMULATE_BUDGET environment variable); valu: an op registry replacing the VALU library;
-    batch_waves: waves simulated together (workgroups are never split); keep_state: keep the
-    final WaveState of every batch in ``states``; blocks: run straight-line blocks compiled into
-    one function each (False: one instruction at a time, the reference they must match).
+    budget: wave-instructions a dispatch may execute before ShaderHang (None: the
+    GPU_EMULATE_BUDGET environment variable, read and checked at each dispatch, or 50M; the
+    virtual machine reads it once when it is created); valu: an op registry replacing the VALU
+    library; batch_waves: waves simulated together (workgroups are never split); keep_state: keep
+    the final WaveState of every batch in ``states``; blocks: run straight-line blocks compiled
+    into one function each (False: one instruction at a time, the reference they must match).
+    ``preempt()`` (from another thread) stops the dispatch in progress at its next instruction.
     """
 
     def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False,
@@ -131,6 +129,16 @@ class WaveExecutor:
         self.programs = {}
         self.stats = Stats()
         self.last = None
+        self._budget = None                   # [remaining, allowed] of the dispatch in progress
+        self._preempted = False
+
+    def preempt(self):
+        """Make the dispatch in progress stop at its next instruction (its queue is going away):
+        the remaining budget drops below zero, which every instruction checks."""
+        self._preempted = True
+        budget = self._budget
+        if budget is not None:
+            budget[0] = -(1 << 62)
 
     def program(self, vm, code_va, vgprs):
         # the first bytes of code tell apart kernels loaded at the same VA one after another
@@ -156,18 +164,29 @@ class WaveExecutor:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
         group_limit = max(1, BATCH_LDS_BYTES // max(1, lds_allocation(d)))
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
-        budget = [allowed, allowed]               # remaining, allowed
+        budget = self._budget = [allowed, allowed]        # remaining, allowed
+        self._preempted = False
         ids, extents, waves = workgroup_table(d)
         if scratch is not None and scratch[3] and int(waves.max()) > scratch[3]:
             raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
                               f"the {int(waves.max())} waves of one workgroup")
-        first, batch_waves = 0, 0
-        for i, n in enumerate(waves.tolist()):    # batches of whole workgroups, in launch order
-            if i > first and (batch_waves + n > limit or i - first >= group_limit):
-                self._run(d, ids[first:i], extents[first:i], vgprs, program, scratch, stats, budget)
-                first, batch_waves = i, 0
-            batch_waves += n
-        self._run(d, ids[first:], extents[first:], vgprs, program, scratch, stats, budget)
+        try:
+            first, batch_waves = 0, 0
+            for i, n in enumerate(waves.tolist()):    # batches of whole workgroups, in launch order
+                if i > first and (batch_waves + n > limit or i - first >= group_limit):
+                    self._run(d, ids[first:i], extents[first:i], vgprs, program, scratch, stats, budget)
+                    first, batch_waves = i, 0
+                if self._preempted:
+                    raise ShaderHang(d.code_va, 0)
+                batch_waves += n
+            self._run(d, ids[first:], extents[first:], vgprs, program, scratch, stats, budget)
+        except ShaderHang:
+            if self._preempted:
+                raise Preempted(f"dispatch at 0x{d.code_va:x} preempted after {stats.wave_instructions} "
+                                "wave-instructions: its queue is being destroyed") from None
+            raise
+        finally:
+            self._budget = None
         self.stats.add(stats)
         self.last = stats
         log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "

@@ -3,7 +3,7 @@
 ``Program.step(pc)`` decodes the instruction at ``pc`` on first use (through the GPU VM, so a
 PC outside executable memory is a fault) and caches a Step: the closure, the next PC and what
 the executor must do after it (regroup waves after a branch, retire waves after s_endpgm).
-DEBUG=3 prints each instruction as it is decoded.
+DEBUG=5 prints each instruction as it is decoded (DEBUG=3 is the driver's disassembly of each kernel).
 A Program is reused by later dispatches of the same code VA, in any GPU VM, after checking that
 the bytes it decoded are still the ones in memory there.
 """
@@ -90,6 +90,9 @@ class Program:
         return self._span_cache
 
     def _fetch(self, pc):
+        if pc % 4:
+            raise IllegalInstruction(pc, f"misaligned PC: 0x{pc:x} is not 4-byte aligned (a branch or "
+                                         "s_setpc_b64 left the instruction stream)")
         r = self.vm.lookup(pc)
         if r is None:
             raise MemoryFault(pc, NOT_PRESENT, False, "instruction fetch")
@@ -112,7 +115,7 @@ class Program:
             raise IllegalInstruction(pc, f"{ins.text}: {e.text}") from None
         except KeyError as e:
             raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator ({e})") from None
-        log(3, f"  0x{pc:x}: {ins.text}")
+        log(5, f"  0x{pc:x}: {ins.text}")
         vector = ins.family in VALU_FAMILIES or ins.family in MEMORY_FAMILIES or ins.family in ("VOPD", "DS")
         body = fn
         if vector and fn is not None and ins.family not in MEMORY_FAMILIES and ins.family != "DS":
