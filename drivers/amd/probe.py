@@ -17,6 +17,8 @@ from drivers.kernel import O_RDWR, RealKernel
 
 KFD = "/dev/kfd"
 GROUP_HINT = "add your user to the 'render' and 'video' groups (sudo usermod -aG render,video $USER) and log in again"
+EMULATE_HINT = ("; to try everything on the built-in virtual GPU instead, add --emulate gfx1100 "
+                "(or set GPU_EMULATE=gfx1100)")
 
 
 class NoGPU(Exception):
@@ -35,16 +37,18 @@ def kfd_version(kernel, fd):
 
 
 def open_kfd(kernel):
-    """Open /dev/kfd like libhsakmt's hsaKmtOpenKFD; failures become a one-line reason."""
+    """Open /dev/kfd like libhsakmt's hsaKmtOpenKFD; failures become a one-line reason naming the
+    path actually tried (``--dev-root`` moves it)."""
+    path = kernel.source_path(KFD)
     if not kernel.exists(KFD):
-        raise NoGPU("no AMD GPU: /dev/kfd does not exist (the amdgpu kernel driver is not loaded, "
-                    "or this machine has no AMD GPU)")
+        raise NoGPU(f"no AMD GPU: {path} does not exist (the amdgpu kernel driver is not loaded, "
+                    f"or this machine has no AMD GPU){EMULATE_HINT}")
     try:
         return kernel.open(KFD, O_RDWR)
     except PermissionError:
-        raise NoGPU(f"permission denied opening /dev/kfd: {GROUP_HINT}") from None
+        raise NoGPU(f"permission denied opening {path}: {GROUP_HINT}") from None
     except OSError as e:
-        raise NoGPU(f"cannot open /dev/kfd: {os.strerror(e.errno or errno.EIO)}") from None
+        raise NoGPU(f"cannot open {path}: {os.strerror(e.errno or errno.EIO)}") from None
 
 
 def render_node_status(kernel, node):
@@ -52,14 +56,15 @@ def render_node_status(kernel, node):
     path = node.render_node
     if path is None:
         return "no drm_render_minor in the node's properties"
+    shown = kernel.source_path(path)
     try:
         fd = kernel.open(path, O_RDWR)
     except PermissionError:
-        return f"permission denied opening {path}: {GROUP_HINT}"
+        return f"permission denied opening {shown}: {GROUP_HINT}"
     except FileNotFoundError:
-        return f"{path} does not exist"
+        return f"{shown} does not exist"
     except OSError as e:
-        return f"cannot open {path}: {os.strerror(e.errno or errno.EIO)}"
+        return f"cannot open {shown}: {os.strerror(e.errno or errno.EIO)}"
     kernel.close(fd)
     return None
 
@@ -74,8 +79,8 @@ def probe(kernel, check_devices=True):
         finally:
             kernel.close(fd)
     if not kernel.exists(f"{TOPOLOGY}/nodes"):
-        raise NoGPU(f"no KFD topology at {TOPOLOGY}/nodes (amdgpu is loaded without KFD support, "
-                    "CONFIG_HSA_AMD)")
+        raise NoGPU(f"no KFD topology at {kernel.source_path(TOPOLOGY + '/nodes')} (amdgpu is loaded without KFD "
+                    "support, CONFIG_HSA_AMD)")
     topo = read_topology(kernel)
     devices = []
     for index, node in enumerate(topo.gpus):
@@ -156,6 +161,16 @@ def find_sysfs_root(path):
                          "/sys, e.g. from 'tar c /sys/devices/virtual/kfd')")
 
 
+def rows(emulate=None):
+    """This vendor's rows for `python -m drivers.probe`: {vendor, index, name, arch, clock_mhz,
+    usable, reason, details} per GPU. Raises NoGPU or MalformedInput as probe() does."""
+    from drivers.emu import make_kernel
+    report = probe(make_kernel(emulate) if emulate else RealKernel())
+    return [{"vendor": "amd", "index": d["index"], "name": d["name"], "arch": d["gfx_target"],
+             "clock_mhz": d["engine_clock_mhz"], "usable": d["usable"], "reason": d["reason"], "details": d}
+            for d in report["devices"]]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m drivers.amd.probe", description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -163,10 +178,14 @@ def main(argv=None):
     ap.add_argument("--sysfs-root", metavar="DIR", help="read the topology from a captured /sys tree")
     ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
     args = ap.parse_args(argv)
-    from drivers.emu import UnknownTarget, emulation_target, make_kernel
+    from drivers.emu import UnknownTarget, emulation_target, make_kernel, parse_target, targets
     target = emulation_target(args.emulate)
     try:
         if target and not (args.sysfs_root or args.dev_root):
+            vendor = targets()[parse_target(target)[0]]
+            if vendor != "amd":
+                raise UnknownTarget(f"{target!r} is a virtual {vendor.upper()} GPU, not an AMD one; probe it with "
+                                    f"python -m drivers.{vendor}.probe, or every vendor with python -m drivers.probe")
             kernel, source, check = make_kernel(target), f"emulated {target}", True
         else:
             sysfs = find_sysfs_root(args.sysfs_root) if args.sysfs_root else "/sys"

@@ -8,7 +8,10 @@ host sleep in WAIT_EVENTS instead of burning a core.
 
 The same WAIT_EVENTS call listens to the process's memory-exception and hardware-exception
 events, so a GPU page fault or reset ends a wait at once as GPUFault / GPUError instead of
-running into the timeout.
+running into the timeout.  A wave exception (illegal instruction, s_trap) reaches the runtime
+through the error payload each compute queue names in its context-save-area header
+(queues.py): KFD sets a bit there and signals the device's event, and the wait raises
+WaveException with the exception, the PC and the reason the trap handler left after that word.
 """
 import time
 
@@ -16,16 +19,15 @@ import numpy as np
 from kfd_ioctl import ffi
 
 from drivers.amd import kfd as K
-from drivers.errors import GPUError, GPUFault, GPUHang
+from drivers.device import Timeline, describe  # noqa: F401 (describe is part of this module's interface)
+from drivers.errors import GPUFault, GPUHang, HardwareException, WaveException  # noqa: F401 (re-exported)
+
+ERROR_PAYLOAD_PC, ERROR_PAYLOAD_REASON, ERROR_PAYLOAD_REASON_BYTES = 8, 16, 240   # after the EC mask word
 
 SIGNAL_BYTES = 16              # {u64 value, u64 spare}, 16-byte slots as amd_signal_t-free timelines use
 SPIN_SECONDS = 200e-6          # busy-poll this long before sleeping in the kernel
 SLEEP_SLICE_MS = 100           # each WAIT_EVENTS sleep; short so a missed interrupt costs little
 DEFAULT_TIMEOUT = 30.0
-
-
-class HardwareException(GPUError):
-    """KFD reported a hardware exception (a queue or GPU reset) while we waited."""
 
 
 class Events:
@@ -38,6 +40,14 @@ class Events:
         self.event_id = signal_event.event_id
         self.mailbox = event_page.va + 8 * signal_event.event_slot_index
         self.data = ffi.new("struct kfd_event_data[3]")
+        self.error_payloads = {}          # queue name -> the queue's error payload bytes (numpy uint8)
+
+    def watch_errors(self, name, payload):
+        """Report wave exceptions that KFD writes into ``payload`` (a queue's err_payload)."""
+        self.error_payloads[name] = payload
+
+    def unwatch_errors(self, name):
+        self.error_payloads.pop(name, None)
 
     def wait(self, timeout_ms):
         """One WAIT_EVENTS; raises GPUFault / GPUError when an exception event fired."""
@@ -50,6 +60,10 @@ class Events:
         return result
 
     def check_exceptions(self):
+        for name, payload in self.error_payloads.items():
+            mask = int(payload[:8].view(np.uint64)[0])
+            if mask:
+                raise wave_exception(name, mask, payload)
         # Exception events reach every device of the process; each reports only its own GPU's.
         mem = self.data[1].memory_exception_data
         if (mem.gpu_id or mem.va or mem.failure.NotPresent or mem.failure.ReadOnly or mem.failure.NoExecute) \
@@ -62,9 +76,14 @@ class Events:
                                     f"cause {hw.reset_cause}){lost}")
 
 
-def describe(work):
-    """What a submission was: a string, or (format, *args) formatted only when someone asks."""
-    return work[0].format(*work[1:]) if isinstance(work, tuple) else str(work)
+def wave_exception(queue, mask, payload):
+    """WaveException from a queue's error payload: the EC_* bits of ``mask`` (KFD_EC_MASK(ec) is
+    bit ec - 1), then the PC and the reason when the trap handler wrote them."""
+    codes = [bit + 1 for bit in range(64) if mask >> bit & 1]
+    pc = int(payload[ERROR_PAYLOAD_PC:ERROR_PAYLOAD_PC + 8].view(np.uint64)[0])
+    raw = payload[ERROR_PAYLOAD_REASON:ERROR_PAYLOAD_REASON + ERROR_PAYLOAD_REASON_BYTES].tobytes()
+    reason = raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+    return WaveException(queue, codes, pc or None, reason)
 
 
 def fault_reason(mem):
@@ -75,68 +94,54 @@ def fault_reason(mem):
     return text + (" (imprecise address)" if f.imprecise else "")
 
 
-class TimelineSignal:
+class TimelineSignal(Timeline):
     """A monotonically increasing 64-bit counter at ``address`` (a CPU-visible mapping)."""
 
     def __init__(self, buffer, offset, events, name="timeline", timeout=DEFAULT_TIMEOUT):
-        self.buffer, self.offset, self.events, self.name = buffer, offset, events, name
-        self.timeout = timeout                   # seconds a wait may take unless told otherwise
+        super().__init__(name, timeout)          # timeout: seconds a wait may take unless told otherwise
+        self.buffer, self.offset, self.events = buffer, offset, events
         self.address = buffer.va + offset
         self._word = buffer.view(np.uint64, offset, 1)
+        self._mv = memoryview(self._word)            # the fast way to read one word
         self._word[0] = 0
-        self.last_submitted = 0          # the value the newest submission will write
-        self.in_flight = {}              # value -> what writes it (see describe())
 
     @property
     def value(self):
-        return int(self._word[0])
-
-    def next_value(self, description):
-        self.last_submitted += 1
-        self.in_flight[self.last_submitted] = description
-        if len(self.in_flight) > 4096:   # keep the record small: completed entries go first
-            done = self.value
-            for v in [v for v in self.in_flight if v <= done]:
-                del self.in_flight[v]
-        return self.last_submitted
+        return self._mv[0]
 
     def wait(self, target, timeout=None):
-        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault."""
-        if self._word[0] >= target:
+        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault,
+        WaveException on a wave exception of one of the device's queues."""
+        word = self._mv
+        if word[0] >= target:
             return
         if timeout is None:
             timeout = self.timeout
         start = time.perf_counter()
         deadline = start + SPIN_SECONDS
         while time.perf_counter() < deadline:
-            if self._word[0] >= target:
+            if word[0] >= target:
                 return
+            time.sleep(0)                # yield: another thread of this process may be the one working
         deadline = start + timeout
         while True:
             now = time.perf_counter()
-            if self._word[0] >= target:
+            if word[0] >= target:
                 break
             if now >= deadline:
                 raise self.hang(target)
             try:
                 self.events.wait(max(1, min(SLEEP_SLICE_MS, int((deadline - now) * 1000))))
+            except WaveException:
+                raise
             except HardwareException as e:     # the GPU gave up on the queue: a hang it detected
                 raise self.hang(target, str(e)) from None
-        for v in [v for v in self.in_flight if v <= target]:
-            del self.in_flight[v]
-
-    def hang(self, target, cause=""):
-        done = self.value
-        pending = sorted(v for v in self.in_flight if v > done)
-        what = self.in_flight.get(pending[0], "unknown work") if pending else "nothing recorded"
-        text = f"{self.name} value {pending[0] if pending else done + 1}: {describe(what)}"
-        return GPUHang(done, target, text + (f" ({cause})" if cause else ""))
+        self.forget(target)
 
     def reset(self, value):
         """After a queue is recreated: the counter restarts where the host says."""
         self._word[0] = value
-        self.last_submitted = value
-        self.in_flight.clear()
+        super().reset(value)
 
 
 def create_events(kfd, event_page_handle, node_id=0):

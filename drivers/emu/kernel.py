@@ -36,10 +36,11 @@ class EmulatedKernel(Kernel):
     device mmaps are delegated to the device file.
     """
 
-    def __init__(self, files=None, devices=None, denied=()):
+    def __init__(self, files=None, devices=None, denied=(), owners=None):
         self.files = dict(files or {})
         self.devices = dict(devices or {})     # path -> factory() -> DeviceFile
         self.denied = set(denied)              # paths whose open fails with EACCES
+        self.owners = dict(owners or {})       # device path -> (user, group, mode)
         self._fds = {}
         self._next_fd = 1000
         self._host = RealKernel()
@@ -69,6 +70,9 @@ class EmulatedKernel(Kernel):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
         return sorted(names)
 
+    def node_owner(self, path):
+        return self.owners.get(posixpath.normpath(path))
+
     # -- device nodes -------------------------------------------------------------------------
     def open(self, path, flags=os.O_RDWR):
         path = posixpath.normpath(path)
@@ -94,7 +98,8 @@ class EmulatedKernel(Kernel):
         del self._fds[fd]
 
     def ioctl(self, fd, request, arg, name=None):
-        from drivers.kernel import ioctl_buffer
+        from drivers.kernel import check_request, ioctl_buffer
+        check_request(request, name)
         try:
             self.file(fd).ioctl(request, ioctl_buffer(arg))
         except IoctlError:

@@ -12,21 +12,13 @@ import errno
 import os
 
 import numpy as np
-from cffi import FFI
 
+from drivers._libc import ffi as _ffi
 from drivers.kernel import PROT_READ, PROT_WRITE, Mapping
 
-_ffi = FFI()
-_ffi.cdef("""
-    void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
-    void *mremap(void *old_address, size_t old_size, size_t new_size, int flags, ...);
-    int munmap(void *addr, size_t length);
-    int mprotect(void *addr, size_t len, int prot);
-    int msync(void *addr, size_t length, int flags);
-""")
-_libc = _ffi.dlopen(None)
+_libc = _ffi.dlopen(None)          # the declarations: drivers/_libc.py (parsed ahead of time)
 _MAP_FAILED = 2**64 - 1
-_MAP_SHARED, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x01, 0x20, 0x4000
+_MAP_SHARED, _MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x01, 0x02, 0x20, 0x4000
 _MREMAP_MAYMOVE, _MREMAP_FIXED = 1, 2
 _MS_ASYNC = 1
 PAGE_SIZE = 4096
@@ -91,3 +83,16 @@ def host_range_mapped(address, size):
         return False
     return _libc.msync(_ffi.cast("void *", address), size, _MS_ASYNC) == 0
 
+
+
+def reserve_aligned(length, align):
+    """The address of ``length`` bytes of address space aligned to ``align``, reserved (PROT_NONE)
+    so a MAP_FIXED or MREMAP_FIXED mapping can take it; the alignment slack is given back."""
+    size = length + align
+    address = _check(_libc.mmap(_ffi.NULL, size, 0, _MAP_PRIVATE | _MAP_ANONYMOUS | _MAP_NORESERVE, -1, 0),
+                     f"reserving {size:#x} bytes of address space")
+    start = (address + align - 1) // align * align
+    for lo, hi in ((address, start), (start + length, address + size)):
+        if hi > lo:
+            _libc.munmap(_ffi.cast("void *", lo), hi - lo)
+    return start
