@@ -14,7 +14,9 @@ Per kernel NAME:
                           0x160 before sm_90, at 0x210 on sm_90)
     .nv.shared.NAME       static shared memory (NOBITS); on sm_90 the 1 KiB ptxas reserves at
                           the bottom of shared memory is added, with .nv.shared.reserved.0
-and .nv.info holds REGCOUNT, FRAME_SIZE and MIN_STACK_SIZE of every kernel.
+and .nv.info holds REGCOUNT, FRAME_SIZE and MIN_STACK_SIZE of every kernel. .note.nv.cuinfo
+says which CUDA version wrote the file (CUDA 13's tools refuse a cubin without it: "does not
+contain compatibility section").
 """
 import struct
 from dataclasses import dataclass, field
@@ -32,6 +34,10 @@ SHT_CUDA_INFO = 0x70000000
 # ptxas's padding after the code: BRA to itself, then NOPs (both with an all-default control)
 _BRA_SELF = (0xFFFFFFF000007947, 0x000FC0000383FFFF)
 _NOP = (0x0000000000007918, 0x000FC00000000000)
+# .note.nv.cuinfo: owner "NVIDIA Corp", type 1000; note version 2, virtual arch 0x50 (ptxas 13
+# writes it for every target), CUDA API version
+NT_CUDA_INFO = 1000
+SHF_CUDA_NOTE = 0x1000000
 
 
 @dataclass
@@ -83,6 +89,11 @@ def pad_code(code):
     return out
 
 
+def _note(ntype, desc, owner=b"NVIDIA Corp\0"):
+    pad = lambda b: b + b"\0" * (-len(b) % 4)          # noqa: E731
+    return struct.pack("<III", len(owner), len(desc), ntype) + pad(owner) + pad(desc)
+
+
 def write_cubin(arch, kernels):
     if arch not in E_FLAGS:
         raise ValueError("cannot write a cubin for %r (supported: %s)" % (arch, ", ".join(E_FLAGS)))
@@ -94,7 +105,9 @@ def write_cubin(arch, kernels):
     strtab = E.Section(".strtab", E.SHT_STRTAB, align=1)
     symtab = E.Section(".symtab", E.SHT_SYMTAB, align=8, entsize=E.SYM.size)
     info = E.Section(".nv.info", SHT_CUDA_INFO, align=4)
-    secs = [null, shstrtab, strtab, symtab, info]
+    cuinfo = E.Section(".note.nv.cuinfo", E.SHT_NOTE, SHF_CUDA_NOTE, _note(NT_CUDA_INFO, struct.pack(
+        "<HHI", 2, 0x50, CUDA_API_VERSION)), align=4)
+    secs = [null, shstrtab, strtab, symtab, cuinfo, info]
     per = []
     for k in kernels:
         params, psize = layout_params(k.params)
