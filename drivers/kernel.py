@@ -135,6 +135,11 @@ class Kernel(abc.ABC):
         unknown; a probe uses it to say which group a permission error asks for."""
         return None
 
+    def kernel_log(self):
+        """The kernel's recent log lines (what dmesg prints), [] when they cannot be read; drivers use
+        it for what a kernel module says only there (NVIDIA's RM reports Xid details this way)."""
+        return []
+
 
 def check_request(request, name):
     """An ioctl request is an unsigned 32-bit number (the syscall's ``unsigned int cmd``);
@@ -165,6 +170,30 @@ class RealKernel(Kernel):
 
     def source_path(self, path):
         return self.host_path(path)
+
+    def kernel_log(self, max_records=4096):
+        """The records of /dev/kmsg still in the ring buffer ([] without permission to read it)."""
+        try:
+            fd = os.open(self.host_path("/dev/kmsg"), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return []
+        lines = []
+        try:
+            while len(lines) < max_records:
+                try:
+                    record = os.read(fd, 8192)
+                except BlockingIOError:
+                    break
+                except OSError as e:
+                    if e.errno == errno.EPIPE:          # records overwritten while reading: go on
+                        continue
+                    break
+                if not record:
+                    break
+                lines.append(record.decode("utf-8", "replace").split(";", 1)[-1].split("\n", 1)[0])
+        finally:
+            os.close(fd)
+        return lines
 
     def host_path(self, path):
         for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root), ("/proc", self.proc_root)):

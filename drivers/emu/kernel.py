@@ -44,6 +44,7 @@ class EmulatedKernel(Kernel):
         self._fds = {}
         self._next_fd = 1000
         self._host = RealKernel()
+        self.log_lines = []                    # what the virtual kernel modules print (dmesg)
 
     # -- files ---------------------------------------------------------------------------------
     def _is_dir(self, path):
@@ -72,6 +73,13 @@ class EmulatedKernel(Kernel):
 
     def node_owner(self, path):
         return self.owners.get(posixpath.normpath(path))
+
+    def kernel_log(self):
+        return list(self.log_lines)
+
+    def printk(self, line):
+        self.log_lines.append(line)
+        del self.log_lines[:-1000]
 
     # -- device nodes -------------------------------------------------------------------------
     def open(self, path, flags=os.O_RDWR):

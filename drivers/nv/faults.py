@@ -6,7 +6,7 @@ the GT200_DEBUGGER bound to the compute object: NV83DE_CTRL_CMD_DEBUG_READ_MMU_F
 fault (the VA, the fault and access types) and NV83DE_CTRL_CMD_DEBUG_READ_ALL_SM_ERROR_STATES for an SM
 exception (the warp error code and PC).  A page fault becomes GPUFault with the VA; an SM exception a
 ShaderError with the PC; anything else (a malformed push buffer, a method the class refuses) a
-ChannelError naming the code.
+ChannelError naming the code and what the RM's "NVRM: Xid" line in the kernel log says.
 """
 import nv_ioctl as NV
 
@@ -76,4 +76,15 @@ def report(dev, xid):
                         return ShaderError(xid, s.hwwWarpEsr, s.hwwWarpEsrPc64, start + i, s.hwwEsrAddr)
     except RMError as e:
         return ChannelError(xid, f"the debugger could not say more ({e})")
-    return ChannelError(xid)
+    return ChannelError(xid, xid_line(dev, xid))
+
+
+def xid_line(dev, xid):
+    """What the RM wrote to the kernel log about Xid `xid` of this GPU (the method or entry at fault
+    of a PBDMA error, say), or '' when the log cannot be read or says nothing."""
+    prefix = f"NVRM: Xid (PCI:{dev.pci_address.rsplit('.', 1)[0]}): {xid}, "
+    try:
+        lines = dev.kernel.kernel_log()
+    except OSError:
+        return ""
+    return next((line[len(prefix):] for line in reversed(lines) if line.startswith(prefix)), "")

@@ -5,7 +5,7 @@ Every channel of the faulting channel's group stops (RC scope is the TSG), each 
 in info16, the time and status 0xFFFF, as krcErrorWriteNotifier does; the context keeps what the
 debugger (GT200_DEBUGGER) reads back: the MMU fault (VA, fault type, access type) and the SM error
 state (warp error code, PC, address).  The reason, naming the VA, method or PC, goes to
-`gpu.last_error` and the log.
+`gpu.last_error` and, as the RM's "NVRM: Xid" line, to the kernel log.
 """
 import time
 from dataclasses import dataclass, field
@@ -60,9 +60,10 @@ def fail_channel(channel, exc):
     gpu = channel.gpu
     xid, message = classify(exc)
     where = getattr(channel.pbdma, "where", "")
-    text = f"{channel.describe()}: Xid {xid}: {message}"
+    detail = message if message.startswith(channel.describe()) else f"{channel.describe()}: {message}"
     if where and where not in message:
-        text += f" (while executing {where})"
+        detail += f" (while executing {where})"
+    text = f"Xid {xid}: {detail}"
     context = gpu.context_of(channel)
     if isinstance(exc, MemoryFault):
         fault_type = NV.NV_PFAULT_FAULT_TYPE_RO_VIOLATION if exc.reason == READ_ONLY else NV.NV_PFAULT_FAULT_TYPE_PTE
@@ -82,6 +83,8 @@ def fail_channel(channel, exc):
         if not isinstance(exc, Preempted):
             write_notifier(ch, xid)
     gpu.last_error = text
+    if gpu.machine is not None:             # the RM's Xid line in the kernel log, as dmesg shows it
+        gpu.machine.printk(f"NVRM: Xid (PCI:{gpu.board.pci_address.rsplit('.', 1)[0]}): {xid}, {detail}")
     log(1, f"virtual GPU {gpu.board.minor}: {text}")
 
 
