@@ -1,30 +1,18 @@
-"""What a launcher needs from a cubin (ptxas's ELF or ours): kernels, their code, registers, parameters,
-shared/local memory, barriers, constant banks, global data and relocations.
+"""What the launcher needs from a cubin, read by the project's cubin reader (assembler.cubin) and
+laid out for placement in GPU memory: the sections to place (each kernel's .text, .nv.global[.init],
+constant banks N > 0), the kernels (code offset and size, registers, parameters, shared and local
+memory, barriers, launch bounds) and the relocations against placed sections (R_CUDA_64 and
+R_CUDA_32 into data, R_CUDA_ABS32_LO_32 / _HI_32 into an instruction's immediate).
 
-Layout (observed in ptxas 13 output, see the NVIDIA notes of the project): EM_CUDA (190), the SM in
-e_flags bits 8..15 (ABI V2, OSABI 0x41) or the low byte (older ABI); a kernel is a global STT_FUNC with
-a `.text.<name>` section and a `.nv.info.<name>` attribute section (EIATTR_PARAM_CBANK,
-EIATTR_KPARAM_INFO, EIATTR_NUM_BARRIERS, EIATTR_MAX_THREADS/REQNTID...); `.nv.info` holds per-function
-EIATTR_REGCOUNT, EIATTR_FRAME_SIZE and EIATTR_MIN_STACK_SIZE keyed by symbol index.  `.nv.shared.<name>`
-is static shared memory (on sm_90 it includes the 1 KiB reserved window), `.nv.constantN[.<name>]` a
-constant bank N > 0 to upload, `.nv.global[.init]` device globals, `.rel[a].*` relocations against
-symbols (R_CUDA_64 and R_CUDA_32 into data, R_CUDA_ABS32_LO_32 / _HI_32 into an instruction's
-immediate).  Anything malformed is a MalformedInput naming the file and what is wrong.
+assembler.cubin reads the ELF and its .nv.info attributes; this adapter adds what only a loader needs
+(section indices to place, relocation targets resolved to sections) and refuses what the loader cannot
+apply.  Anything malformed is a MalformedInput naming the file and what is wrong.
 """
-import io
-import struct
 from dataclasses import dataclass, field
 
 from drivers.errors import MalformedInput
 
-EM_CUDA = 190
-SHT_CUDA_INFO = 0x70000000
-EIFMT_NVAL, EIFMT_BVAL, EIFMT_HVAL, EIFMT_SVAL = 1, 2, 3, 4
-EIATTR_CTAIDZ_USED, EIATTR_MAX_THREADS, EIATTR_PARAM_CBANK = 0x04, 0x05, 0x0A
-EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE, EIATTR_REQNTID = 0x11, 0x12, 0x10
-EIATTR_KPARAM_INFO, EIATTR_CBANK_PARAM_SIZE, EIATTR_MAXREG_COUNT = 0x17, 0x19, 0x1B
-EIATTR_EXIT_INSTR_OFFSETS, EIATTR_CRS_STACK_SIZE, EIATTR_REGCOUNT = 0x1C, 0x1E, 0x2F
-EIATTR_NUM_BARRIERS = 0x4C
+SHT_NOBITS = 8
 R_CUDA_32, R_CUDA_64 = 1, 2
 R_CUDA_ABS32_LO_32, R_CUDA_ABS32_HI_32 = 0x38, 0x39
 RELOCATIONS = {R_CUDA_32: "R_CUDA_32", R_CUDA_64: "R_CUDA_64", R_CUDA_ABS32_LO_32: "R_CUDA_ABS32_LO_32",
@@ -47,7 +35,7 @@ class KernelInfo:
     registers: int
     barriers: int = 0
     shared_bytes: int = 0
-    local_bytes: int = 0       # per-thread stack (EIATTR_MIN_STACK_SIZE)
+    local_bytes: int = 0       # per-thread stack (EIATTR_MIN_STACK_SIZE, else the frame)
     param_base: int = 0        # in constant bank 0
     param_size: int = 0
     params: list = field(default_factory=list)
@@ -91,115 +79,62 @@ def _fail(source, message):
     raise MalformedInput(source, 0, message)
 
 
-def _attributes(data, source, where):
-    """[(attr, fmt, value-or-bytes)] of an .nv.info section."""
-    out, i = [], 0
-    while i < len(data):
-        if i + 4 > len(data):
-            _fail(source, f"{where}: truncated attribute at +{i}")
-        fmt, attr, v = data[i], data[i + 1], struct.unpack_from("<H", data, i + 2)[0]
-        if fmt == EIFMT_SVAL:
-            if i + 4 + v > len(data):
-                _fail(source, f"{where}: attribute 0x{attr:x} of {v} bytes runs past the section")
-            out.append((attr, fmt, data[i + 4:i + 4 + v]))
-            i += 4 + v
-        elif fmt in (EIFMT_NVAL, EIFMT_BVAL, EIFMT_HVAL):
-            out.append((attr, fmt, v))
-            i += 4
-        else:
-            _fail(source, f"{where}: attribute 0x{attr:x} has format {fmt} (1 to 4)")
-    return out
+def _placed(name):
+    return name.startswith(".text.") or name.startswith(".nv.global") or \
+        (name.startswith(".nv.constant") and not name.startswith(".nv.constant0"))
+
+
+def _threads(dims):
+    if not dims:
+        return 1024
+    n = 1
+    for d in dims:
+        n *= d
+    return n
 
 
 def read_cubin(data, source="<cubin>"):
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
-    try:
-        elf = ELFFile(io.BytesIO(bytes(data)))
-        machine, flags = elf.header.e_machine, elf.header.e_flags
-    except (ELFError, struct.error, ValueError) as e:
-        _fail(source, f"not an ELF file: {e}")
-    if machine not in ("EM_CUDA", EM_CUDA):
-        _fail(source, f"e_machine is {machine}, not EM_CUDA (190): not a cubin")
-    # ABI V2 (ptxas 13) puts the SM in bits 8..15, the older ABI in the low byte
-    sm = (flags >> 8) & 0xFF if 30 <= (flags >> 8) & 0xFF < 200 else flags & 0xFF
-    symtab = elf.get_section_by_name(".symtab")
-    if symtab is None:
-        _fail(source, "no .symtab")
-    symbols = list(symtab.iter_symbols())
+    from assembler.cubin import read_cubin as read
+    cubin = read(bytes(data), source)
+    elf = cubin.elf
+    sm = int(cubin.arch[len("sm_"):])
     sections, const_banks = {}, {}
-    for i, s in enumerate(elf.iter_sections()):
-        name = s.name
-        if name.startswith(".text.") or name.startswith(".nv.global") or \
-                (name.startswith(".nv.constant") and not name.startswith(".nv.constant0")):
-            nobits = s["sh_type"] == "SHT_NOBITS"
-            sections[i] = Section(name, i, bytes(s["sh_size"]) if nobits else s.data(), max(1, s["sh_addralign"]),
-                                  True)
-            if name.startswith(".nv.constant"):
-                digits = name[len(".nv.constant"):].split(".")[0]
-                if not digits.isdigit():
-                    _fail(source, f"section {name}: no bank number")
-                const_banks[i] = int(digits)
-    regcount, frame, stack = {}, {}, {}
-    info = elf.get_section_by_name(".nv.info")
-    if info is not None:
-        for attr, fmt, v in _attributes(info.data(), source, ".nv.info"):
-            if fmt == EIFMT_SVAL and len(v) == 8:
-                sym, value = struct.unpack("<II", v)
-                {EIATTR_REGCOUNT: regcount, EIATTR_FRAME_SIZE: frame, EIATTR_MIN_STACK_SIZE: stack}.get(
-                    attr, {})[sym] = value
+    for s in elf.sections:
+        if not _placed(s.name):
+            continue
+        sections[s.index] = Section(s.name, s.index, bytes(s.sh_size) if s.type == SHT_NOBITS else s.data,
+                                    max(1, s.align), True)
+        if s.name.startswith(".nv.constant"):
+            digits = s.name[len(".nv.constant"):].split(".")[0]
+            if not digits.isdigit():
+                _fail(source, f"section {s.name}: no bank number")
+            const_banks[s.index] = int(digits)
+    index_of = {s.name: s.index for s in elf.sections}
     kernels = {}
-    for index, sym in enumerate(symbols):
-        if sym["st_info"]["type"] != "STT_FUNC" or sym["st_info"]["bind"] != "STB_GLOBAL":
-            continue
-        name = sym.name
-        text = elf.get_section(sym["st_shndx"]) if isinstance(sym["st_shndx"], int) else None
-        kinfo = elf.get_section_by_name(f".nv.info.{name}")
-        if text is None or kinfo is None:
-            continue                            # a device function, not a kernel
-        k = KernelInfo(name, text.name, sym["st_value"], sym["st_size"] or text["sh_size"],
-                       regcount.get(index, text["sh_info"] >> 24))
-        k.local_bytes = stack.get(index, frame.get(index, 0))
-        shared = elf.get_section_by_name(f".nv.shared.{name}")
-        k.shared_bytes = shared["sh_size"] if shared is not None else 0
-        for attr, fmt, v in _attributes(kinfo.data(), source, kinfo.name):
-            if attr == EIATTR_PARAM_CBANK and fmt == EIFMT_SVAL:
-                _, k.param_base, k.param_size = struct.unpack("<IHH", v)
-            elif attr == EIATTR_CBANK_PARAM_SIZE:
-                k.param_size = max(k.param_size, v if fmt == EIFMT_HVAL else 0)
-            elif attr == EIATTR_KPARAM_INFO and fmt == EIFMT_SVAL:
-                _, ordinal, offset, bits = struct.unpack("<IHHI", v)
-                k.params.append(Param(ordinal, offset, bits >> 18))
-            elif attr == EIATTR_NUM_BARRIERS:
-                k.barriers = v if fmt != EIFMT_SVAL else struct.unpack("<I", v[-4:])[0]
-            elif attr == EIATTR_MAX_THREADS and fmt == EIFMT_SVAL:
-                x, y, z = struct.unpack("<III", v[:12])
-                k.max_threads = min(k.max_threads, x * y * z)
-            elif attr == EIATTR_REQNTID and fmt == EIFMT_SVAL:
-                x, y, z = struct.unpack("<III", v[:12])
-                k.max_threads = min(k.max_threads, x * y * z)
-            elif attr == EIATTR_EXIT_INSTR_OFFSETS and fmt == EIFMT_SVAL:
-                k.exits = struct.unpack(f"<{len(v) // 4}I", v)
-        k.params.sort(key=lambda p: p.ordinal)
-        if k.registers == 0:
+    for name, k in cubin.kernels.items():
+        entry = next((sym for sym in elf.symbols if sym.name == name), None)
+        info = KernelInfo(name, k.text_section, entry.value if entry else 0, k.code_size, k.regs,
+                          barriers=k.barriers, shared_bytes=k.shared_size,
+                          local_bytes=max(k.min_stack, k.local_size), param_base=k.param_base,
+                          param_size=k.param_size, params=[Param(p.ordinal, p.offset, p.size) for p in k.params],
+                          max_threads=min(_threads(k.max_threads), _threads(k.reqntid)),
+                          exits=tuple(k.exit_offsets))
+        if info.registers == 0:
             _fail(source, f"kernel {name}: no EIATTR_REGCOUNT")
-        kernels[name] = k
+        kernels[name] = info
     if not kernels:
-        _fail(source, "no kernels (no global function with a .nv.info.<name> section)")
+        _fail(source, "no kernels (no global function with STO_CUDA_ENTRY in a .text.<name> section)")
     relocations = []
-    for s in elf.iter_sections():
-        if s["sh_type"] not in ("SHT_REL", "SHT_RELA") or s["sh_info"] not in sections:
+    for r in elf.relocations:
+        patched = index_of.get(r.section)
+        if patched not in sections:
             continue
-        for r in s.iter_relocations():
-            sym = symbols[r["r_info_sym"]]
-            kind = r["r_info_type"]
-            if kind not in RELOCATIONS:
-                _fail(source, f"{s.name}: relocation type 0x{kind:x} against {sym.name} is not one the loader "
-                              f"applies ({', '.join(RELOCATIONS.values())})")
-            shndx = sym["st_shndx"]
-            if not isinstance(shndx, int) or shndx not in sections:
-                _fail(source, f"{s.name}: relocation against {sym.name or 'section ' + str(shndx)}, which is not "
-                              "placed in GPU memory")
-            relocations.append(Relocation(s["sh_info"], r["r_offset"], kind, sym.name, shndx, sym["st_value"],
-                                          r.entry.get("r_addend", 0)))
+        sym = elf.symbols[r.symbol_index]
+        if r.type not in RELOCATIONS:
+            _fail(source, f"relocation of {r.section} at +0x{r.offset:x}: type 0x{r.type:x} against {sym.name} is "
+                          f"not one the loader applies ({', '.join(RELOCATIONS.values())})")
+        if sym.shndx not in sections:
+            _fail(source, f"relocation of {r.section} at +0x{r.offset:x}: against "
+                          f"{sym.name or 'section ' + str(sym.shndx)}, which is not placed in GPU memory")
+        relocations.append(Relocation(patched, r.offset, r.type, sym.name, sym.shndx, sym.value, r.addend))
     return Cubin(sm, kernels, sections, relocations, const_banks)
