@@ -14,10 +14,52 @@ import numpy as np
 
 SOURCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "nv")
 CUBIN_DIR = os.path.join(SOURCE_DIR, "cubin")
+LISTING_DIR = os.path.join(SOURCE_DIR, "sass")
 
 
 def cubin_path(name, target):
     return os.path.join(CUBIN_DIR, f"{name}.{target}.cubin")
+
+
+def listing(name, target):
+    """nvdisasm's frozen listing of the cubin's kernels: {kernel: [(offset, text)]}."""
+    out, kernel = {}, None
+    with open(os.path.join(LISTING_DIR, f"{name}.{target}.sass")) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith(".kernel "):
+                kernel = out.setdefault(line.split()[1], [])
+            elif line and not line.startswith("#"):
+                off, text = line.split(" ", 1)
+                kernel.append((int(off, 16), text))
+    return out
+
+
+def decoder_disagrees(name, target):
+    """Why the SASS decoder (assembler.sass) cannot be trusted with this cubin's code, or None: the
+    first instruction whose decoding differs from nvdisasm's frozen listing, or a word it refuses.
+    The simulator runs only code its decoder reads as nvdisasm does."""
+    from assembler.errors import AssemblerError
+    from assembler.sass import decode
+    from drivers.emu.nv.sass.decode import tables_missing
+    from drivers.nv.cubin import read_cubin
+    absent = tables_missing(target)
+    if absent:
+        return absent
+    with open(cubin_path(name, target), "rb") as f:
+        cubin = read_cubin(f.read(), cubin_path(name, target))
+    for kernel, lines in listing(name, target).items():
+        k = cubin.kernels[kernel]
+        code = cubin.text(kernel).data[k.offset:k.offset + k.code_size]
+        for off, want in lines:
+            try:
+                got = decode(code, target, off).text
+            except AssemblerError as e:
+                return f"assembler.sass refuses {kernel}+0x{off:x} ({want}): {e}"
+            got = " ".join(got.split()).rstrip(" ;").rstrip(";")
+            if got != want:
+                return f"assembler.sass decodes {kernel}+0x{off:x} as '{got}'; nvdisasm says '{want}'"
+    return None
 
 
 def ulp_diff(a, b):

@@ -17,15 +17,15 @@ TITLES = {"saxpy": "FFMA, global loads and stores, parameters in constant bank 0
 
 def _stage(cls):
     def stage(ctx, r):
-        prg = program(ctx, cls.kernel)
+        prg = program(ctx, cls.name)
         case = cls()
-        r.step(f"{cls.kernel}.{ctx.dev.target}.cubin")
+        r.step(f"{cls.name}.{ctx.dev.target}.cubin")
         out = case.run(ctx.dev, prg)
         try:
             case.check(out)
         except AssertionError as e:
             raise AssertionError(f"{cls.name}: {e}") from None
-        r.summary = f"{cls.kernel}.cu ({ctx.dev.target}): " + ", ".join(f"{k} {v.size} values" for k, v in out.items()) \
+        r.summary = f"{cls.name}.cu ({ctx.dev.target}): " + ", ".join(f"{k} {v.size} values" for k, v in out.items()) \
             + " match numpy"
     stage.__doc__ = f"{cls.name}.cu: {TITLES[cls.name]}"
     return stage

@@ -59,6 +59,12 @@ def assembler_decoder(code, sm):
     from assembler.sass.aliases import strip
     arch = f"sm_{sm}"
     out = {}
+    absent = tables_missing(arch)
+    if absent:
+        for off in range(0, len(code) - 15, 16):
+            lo, hi = int.from_bytes(code[off:off + 8], "little"), int.from_bytes(code[off + 8:off + 16], "little")
+            out[off] = (None, ("???",), (), lo, hi, absent)
+        return out
     for off in range(0, len(code) - 15, 16):
         lo = int.from_bytes(code[off:off + 8], "little")
         hi = int.from_bytes(code[off + 8:off + 16], "little")
@@ -70,6 +76,16 @@ def assembler_decoder(code, sm):
         operands = tuple(_relative(op, off) for op in ins.operands)
         out[off] = (ins.guard, strip((ins.opcode,) + tuple(ins.modifiers)), operands, lo, hi, ins.text)
     return out
+
+
+def tables_missing(arch):
+    """Why assembler.sass cannot decode `arch` ('sm_89'), or None."""
+    from assembler.sass.tables import load
+    try:
+        load(arch)
+    except (ImportError, ValueError) as e:
+        return f"assembler.sass has no {arch} instruction tables ({e})"
+    return None
 
 
 def _relative(op, pc):
