@@ -123,3 +123,19 @@ def test_a_missing_scoreboard_wait_is_a_hazard_naming_the_pc(dev):
     assert e.value.esr == 0x3F and "scoreboard" in str(e.value)
     assert e.value.pc == waiter and f"at PC 0x{waiter:x}" in str(e.value)      # from the kernel's entry
     x.free()
+
+
+def test_bench_emu_reports_the_sass_rate_next_to_the_rdna3_one(capsys):
+    import importlib.util
+    import os
+    require_decoder("saxpy", "sm_86")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "bench_emu.py")
+    spec = importlib.util.spec_from_file_location("bench_emu_sass", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ours, skipped = bench.measure_sass(["saxpy"], 1)
+    warps, count, secs = ours["saxpy.sm_86"]
+    assert warps == 32 and count > warps and secs > 0            # 1000 elements in blocks of 128 threads
+    bench.report_sass(ours, skipped, {"vadd": [4, 1000, 0.001]})
+    out = capsys.readouterr().out
+    assert "saxpy.sm_86" in out and "M warp-instr/s" in out and "RDNA3 simulator 1.00 M wave-instr/s" in out
