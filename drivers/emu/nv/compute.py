@@ -301,7 +301,8 @@ class ComputeEngine:
         if self.layout.major >= 4:
             releases = [(i, f"RELEASE_SEMAPHORE{i}_") for i in range(3) if q.get("RELEASE_ENABLE", i)]
         else:
-            releases = [(None, f"RELEASE{i}_") for i in range(2) if q.get(f"RELEASE{i}_ENABLE")]
+            count = 3 if "RELEASE2_ENABLE" in self.layout.fields else 2        # V03_00 has three
+            releases = [(None, f"RELEASE{i}_") for i in range(count) if q.get(f"RELEASE{i}_ENABLE")]
         for i, prefix in releases:
             if self.layout.major >= 4:
                 addr = q.address(prefix + "ADDR_LOWER", prefix + "ADDR_UPPER")
