@@ -157,6 +157,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         if (w >> 122) & 15 and not (w >> 109) & 1:
             raise AssemblerError(".reuse needs the yield bit set: write '-' instead of 'Y' in the control "
                                  "(nvdisasm does not show reuse flags otherwise)", s.line, s.col0 + 1, source)
+        w = _indirect(w, s.st, parsed[i], arch, base + 16 * i)
         prog.words.append(w)
         prog.lines.append(s.line)
         prog.texts.append(s.text)
@@ -220,6 +221,30 @@ def _descriptors(arch, stmts, words, parsed, base):
         dom = [k for k in loads if k < i and not cut[k][i]]
         if dom and (words[i] >> at) & 63 == DESC_DEFAULT:
             words[i] = words[i] & ~(63 << at) | loads[max(dom)] << at
+
+
+def _indirect(w, st, ops, arch, pc):
+    """Unprinted bits that still change nvdisasm's text: the blank before ';' (absent only when
+    bits 102..103 are clear and the control is all defaults), and an IMAD whose operands call
+    for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed)."""
+    from . import aliases
+    from .decoder import decode_word, semicolon
+    tokens = (st.opcode,) + tuple(st.modifiers)
+    if st.opcode == "IMAD" and not (w >> 109) & 1 and aliases.strip(tokens) == tokens \
+            and aliases.add(tokens, ops) != tokens:
+        w |= 3 << 122
+    if st.semicolon and semicolon(w) != st.semicolon:
+        if st.semicolon == ";":
+            w &= ~(3 << 102)
+        else:
+            want = decode_word(w, arch, pc).text[:-1].rstrip()
+            for b in (103, 102):
+                try:
+                    if decode_word(w | 1 << b, arch, pc).text[:-2] == want:
+                        return w | 1 << b
+                except AssemblerError:
+                    continue
+    return w
 
 
 def stmts_labels(labels, base, n):

@@ -16,7 +16,8 @@ from .tables import canonical_arch, load
 
 _KIND_WORDS = {"reg": "a register", "imm": "an immediate", "cbuf": "a constant c[bank][offset]",
                "mem": "an address [...]", "name": "a name (SR_*, B0 ...)", "target": "a branch target",
-               "pair": "a register and a target", "set": "a set {..}", "label": "a label"}
+               "pair": "a register and a target", "set": "a set {..}", "label": "a label",
+               "desc": "a memory descriptor desc[URn]"}
 
 
 class EncodeError(ValueError):
