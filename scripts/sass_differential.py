@@ -45,6 +45,14 @@ def _setbits(w, bits, v):
     return w
 
 
+def _leaf(fmt, w):
+    """The format entry a word uses (formats split on further bits nest)."""
+    from assembler.sass.decoder import _getbits
+    while fmt is not None and "split" in fmt:
+        fmt = fmt["formats"].get(_getbits(w, fmt["split"]))
+    return fmt
+
+
 def mutate(rng, w, arch):
     """One random word derived from corpus word w."""
     from assembler.sass.decoder import _getbits
@@ -56,12 +64,12 @@ def mutate(rng, w, arch):
         for _ in range(rng.randint(1, 3)):
             w ^= 1 << rng.randrange(12, 128)
         return w
-    fmt = cls["formats"].get(_getbits(w, cls["fbits"]))
+    fmt = _leaf(cls["formats"].get(_getbits(w, cls["fbits"])), w)
     if fmt is None:
         return w ^ (1 << rng.randrange(12, 128))
     if r < 0.3 and cls["fbits"]:
         w = _setbits(w, cls["fbits"], rng.getrandbits(len(cls["fbits"])))
-        fmt = cls["formats"].get(_getbits(w, cls["fbits"]))
+        fmt = _leaf(cls["formats"].get(_getbits(w, cls["fbits"])), w)
         if fmt is None:
             return w
     for bits, table, *_ in fmt["groups"]:

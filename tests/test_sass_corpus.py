@@ -12,6 +12,7 @@ import re
 import pytest
 
 from assembler.sass import assemble_program, decode_word
+from assembler.sass.asm import DESC_FIELD
 from assembler.sass.control import Control
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "sass")
@@ -69,28 +70,56 @@ def test_disassembly_equals_nvdisasm(corpus):
     assert bad == [], "%d of %d differ, e.g. %s" % (len(bad), sum(len(s[2]) for s in data), bad[:5])
 
 
-def test_assembly_of_each_statement_equals_ptxas(corpus):
-    """nvdisasm's raw text of each word plus its control comment assembles to the word."""
+def _lossy(arch, raw, got, want):
+    """Where nvdisasm's text does not say what ptxas wrote: the memory descriptor register of
+    sm_86/89 global accesses when ptxas keeps two copies live (the assembler takes the nearest
+    dominating ULDC.64), and the payload of a NaN immediate (printed as +QNAN / -QNAN)."""
+    diff = got ^ want
+    op = (raw.split()[1] if raw.startswith("@") else raw.split()[0]).split(".")[0]
+    at = DESC_FIELD.get(arch, {}).get(op)
+    if at is not None and diff & ~(63 << at) == 0:
+        return True
+    return ("QNAN" in raw or "SNAN" in raw) and diff & ~(((1 << 32) - 1) << 32) == 0
+
+
+def _compare(arch, sections, assembled):
+    """(mismatches nvdisasm's text could have told apart, lossy ones, instructions)"""
+    bad, lossy, n = [], [], 0
+    for (f, sec, insns), got in zip(sections, assembled):
+        if isinstance(got, str):
+            bad.append((f, sec, got))
+            continue
+        for (addr, word, text, raw), g in zip(insns, got):
+            n += 1
+            if g != word:
+                (lossy if _lossy(arch, raw, g, word) else bad).append(
+                    (f, sec, hex(addr), raw, "%032x" % g, "%032x" % word))
+    return bad, lossy, n
+
+
+def test_assembly_of_each_kernel_equals_ptxas(corpus):
+    """nvdisasm's raw text of each kernel (absolute branch targets), each statement with its
+    control comment, assembles to ptxas's words."""
     arch, data = corpus
-    bad = []
+    sections, assembled = [], []
     for f, sec, insns, _ in data:
-        for addr, word, _text, raw in insns:
-            src = "%s  // %s" % (raw, Control.from_word(word).text())
-            try:
-                got = assemble_program(src, arch, base=addr).words[0]
-            except Exception as e:          # noqa: BLE001 -- reported below
-                got = "error: %s" % e
-            if got != word:
-                bad.append((f, sec, hex(addr), raw, got if isinstance(got, str) else "%032x" % got,
-                            "%032x" % word))
+        src = "\n".join("%s  // %s" % (raw, Control.from_word(word).text()) for _, word, _, raw in insns)
+        try:
+            got = assemble_program(src, arch).words
+        except Exception as e:              # noqa: BLE001 -- reported below
+            got = "error: %s" % e
+        sections.append((f, sec, insns))
+        assembled.append(got)
+    bad, lossy, n = _compare(arch, sections, assembled)
     assert bad == [], "%d differ, e.g. %s" % (len(bad), bad[:5])
+    assert len(lossy) <= n // 400, lossy
 
 
 def test_listing_with_labels_assembles_to_ptxas_code(corpus):
     """Each kernel as nvdisasm lists it in the cubin (labels, `(.L_x_N)), scheduling control in
     -hex comments, assembles to ptxas's code."""
     arch, data = corpus
-    bad = []
+    sections, assembled = [], []
     for f, sec, insns, labels in data:
         lines = []
         at = dict()
@@ -102,16 +131,14 @@ def test_listing_with_labels_assembles_to_ptxas_code(corpus):
             lines.append("                 /* 0x%016x */" % (word >> 64))
         lines += ["%s:" % n for n in at.get(len(insns), [])]
         try:
-            prog = assemble_program("\n".join(lines), arch)
-            got = prog.words
+            got = assemble_program("\n".join(lines), arch).words
         except Exception as e:              # noqa: BLE001 -- reported below
-            bad.append((f, sec, str(e)))
-            continue
-        want = [w for _, w, _, _ in insns]
-        if got != want:
-            k = next(i for i in range(len(want)) if i >= len(got) or got[i] != want[i])
-            bad.append((f, sec, hex(16 * k), insns[k][2]))
-    assert bad == [], bad[:5]
+            got = "error: %s" % e
+        sections.append((f, sec, insns))
+        assembled.append(got)
+    bad, lossy, n = _compare(arch, sections, assembled)
+    assert bad == [], "%d differ, e.g. %s" % (len(bad), bad[:5])
+    assert len(lossy) <= n // 400, lossy
 
 
 def test_every_opcode_class_of_the_tables_is_in_the_corpus(corpus):

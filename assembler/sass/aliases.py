@@ -27,20 +27,28 @@ def _imm(op):
     return None
 
 
-def add(tokens, operands):
-    """Insert the value-derived token nvdisasm prints, if any."""
-    if tokens[0] != "IMAD" or len(operands) != 4 or "X" in tokens[1:] or \
+def _is_neg_rz(op):
+    return op.kind == "reg" and op.shape[0] == "R" and op.holes[0] == 255 and not op.shape[2]
+
+
+def add(tokens, operands, reuse=0):
+    """Insert the value-derived token nvdisasm prints, if any (reuse: the reuse bits when they
+    are not printed, the yield bit being clear; with the first two both set nvdisasm gives the
+    word no alias)."""
+    if tokens[0] != "IMAD" or len(operands) != 4 or "X" in tokens[1:] or reuse & 3 == 3 or \
             any(t in ("WIDE", "HI") for t in tokens[1:]):
         return tokens
     a, b, c = operands[1], operands[2], operands[3]
     if any(o.kind == "reg" and o.shape[0] == "UR" for o in operands):
         return tokens                  # nvdisasm keeps IMAD.U32 R5, RZ, RZ, UR6 as it is
+    if c.kind == "cbuf" and c.shape[0] == "cx":
+        return tokens                  # nor an addend from a bindless bank (cx[UR4][...])
     bv = _imm(b)
     if _is_rz(a) or _is_rz(b) or bv == 0 or (bv == 1 and _is_rz(c)):
         alias = "MOV"
     elif bv == 1:
         alias = "IADD"
-    elif bv is not None and 2 <= bv < (1 << 31) and bv & (bv - 1) == 0 and bv != 0x10000 and _is_rz(c):
+    elif bv is not None and 2 <= bv < (1 << 31) and bv & (bv - 1) == 0 and bv != 0x10000 and _is_neg_rz(c):
         alias = "SHL"
     else:
         return tokens

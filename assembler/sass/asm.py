@@ -148,6 +148,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         except EncodeError as e:
             raise AssemblerError(str(e), s.line, s.col0 + e.column + 1, source) from None
         words.append(w)
+    _descriptors(arch, stmts, words, parsed, base)
     if any(c is None for c in controls):
         from .schedule import schedule
         controls = schedule(words, arch, controls, stmts_labels(prog.labels, base, len(words)))
@@ -156,11 +157,94 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         if (w >> 122) & 15 and not (w >> 109) & 1:
             raise AssemblerError(".reuse needs the yield bit set: write '-' instead of 'Y' in the control "
                                  "(nvdisasm does not show reuse flags otherwise)", s.line, s.col0 + 1, source)
+        w = _indirect(w, s.st, parsed[i], arch, base + 16 * i)
         prog.words.append(w)
         prog.lines.append(s.line)
         prog.texts.append(s.text)
         prog.explicit.append(s.control is not None or s.hi_comment is not None)
     return prog
+
+
+# Global memory instructions on sm_86/sm_89 name a memory descriptor, a uniform register pair
+# ptxas loads from c[0x0][0x118] (ULDC.64 URn, c[0x0][0x118]), in a field nvdisasm does not print
+# there (sm_90's prints it: desc[UR4][R2.64]). The field gets the pair the program last loaded.
+DESC_FIELD = {"sm_86": {"LDG": 32, "STG": 64, "ATOMG": 64, "RED": 64},
+              "sm_89": {"LDG": 32, "STG": 64, "ATOMG": 64, "RED": 64}}
+DESC_DEFAULT = 4
+
+
+def _descriptors(arch, stmts, words, parsed, base):
+    """Fill the unprinted descriptor field with the pair loaded by the nearest ULDC.64 that
+    dominates the instruction in the control flow (falling through, and branching to BRA
+    targets): the one ptxas keeps live for it."""
+    fields = DESC_FIELD.get(arch)
+    if not fields:
+        return
+    n = len(stmts)
+    loads = {}
+    for i, s in enumerate(stmts):
+        st = s.st
+        if st.opcode == "ULDC" and st.modifiers[:1] == ("64",) and len(st.operands) == 2 \
+                and st.operands[1].replace(" ", "").lower() == "c[0x0][0x118]":
+            r = st.operands[0].strip()
+            if r.startswith("UR") and r[2:].isdigit():
+                loads[i] = int(r[2:])
+    if not any(s.st.opcode in fields for s in stmts):
+        return
+    succ = [[] for _ in range(n)]
+    for i, s in enumerate(stmts):
+        st = s.st
+        stop = st.guard is None and st.opcode in ("BRA", "EXIT", "RET", "BRX", "JMP", "JMX", "KILL")
+        if not stop and i + 1 < n:
+            succ[i].append(i + 1)
+        if st.opcode == "BRA":
+            for op in parsed[i]:
+                if op.kind == "imm" and op.shape == ("hex",):
+                    j = (op.holes[0] - base) // 16
+                    if 0 <= j < n:
+                        succ[i].append(j)
+    def reaches(avoid):
+        seen = [False] * n
+        work = [0] if avoid != 0 else []
+        while work:
+            i = work.pop()
+            if seen[i]:
+                continue
+            seen[i] = True
+            work.extend(j for j in succ[i] if j != avoid and not seen[j])
+        return seen
+    cut = {k: reaches(k) for k in loads}            # what is reachable without passing load k
+    for i, s in enumerate(stmts):
+        at = fields.get(s.st.opcode)
+        if at is None:
+            continue
+        dom = [k for k in loads if k < i and not cut[k][i]]
+        if dom and (words[i] >> at) & 63 == DESC_DEFAULT:
+            words[i] = words[i] & ~(63 << at) | loads[max(dom)] << at
+
+
+def _indirect(w, st, ops, arch, pc):
+    """Unprinted bits that still change nvdisasm's text: the blank before ';' (absent only when
+    bits 102..103 are clear and the control is all defaults), and an IMAD whose operands call
+    for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed)."""
+    from . import aliases
+    from .decoder import decode_word, semicolon
+    tokens = (st.opcode,) + tuple(st.modifiers)
+    if st.opcode == "IMAD" and not (w >> 109) & 1 and aliases.strip(tokens) == tokens \
+            and aliases.add(tokens, ops) != tokens:
+        w |= 3 << 122
+    if st.semicolon and semicolon(w) != st.semicolon:
+        if st.semicolon == ";":
+            w &= ~(3 << 102)
+        else:
+            want = decode_word(w, arch, pc).text[:-1].rstrip()
+            for b in (103, 102):
+                try:
+                    if decode_word(w | 1 << b, arch, pc).text[:-2] == want:
+                        return w | 1 << b
+                except AssemblerError:
+                    continue
+    return w
 
 
 def stmts_labels(labels, base, n):

@@ -12,8 +12,8 @@ Text form, a comment after the statement (the convention of CuAssembler's listin
     FADD R9, R2, R5 ;   // [B--2---:R-:W3:Y:S05]
 
     B......  wait mask, one column per scoreboard 0..5: its digit when waited on, else '-'
-    R.       read scoreboard or '-'
-    W.       write scoreboard or '-'
+    R.       read scoreboard or '-'  (6 is encodable and nvdisasm takes it; the hardware has
+    W.       write scoreboard or '-'   six scoreboards, 0..5, and the scheduler uses only those)
     Y / -    Y when bit 109 is 0 (yield), '-' when it is 1
     Snn      stall cycles, decimal
 
@@ -24,7 +24,7 @@ import re
 CONTROL_SHIFT = 105
 CONTROL_MASK = ((1 << 17) - 1) << CONTROL_SHIFT
 REUSE_SHIFT = 122
-_TEXT = re.compile(r"\[B([0-5-]{6}):R([0-5-]):W([0-5-]):([Y-]):S(\d\d?)\]")
+_TEXT = re.compile(r"\[B([0-5-]{6}):R([0-6-]):W([0-6-]):([Y-]):S(\d\d?)\]")
 
 
 class Control:

@@ -128,8 +128,13 @@ def decode_with_format(word, fmt, pc=0):
         holes = tuple(read_hole(h, oword, pc) for h in spec["holes"])
         if any(h is None for h in holes):
             raise _bad(word, pc, "operand %d has a value nvdisasm does not print" % len(ops))
+        if spec["kind"] == "mem" and holes[3] < 0 and not shape[3] and (not shape[2] or holes[1] == 255):
+            # an address that is only an offset prints unsigned: [0x970be7], never [-0x68f419]
+            h = spec["holes"][3]
+            if h[0] == "bits" and h[2]:
+                holes = holes[:3] + (holes[3] + (1 << h[2]),)
         ops.append(Operand(spec["kind"], shape, holes))
-    tokens = aliases.add(tuple(tokens), ops)
+    tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
     ins.opcode, ins.modifiers, ins.operands = tokens[0], tuple(tokens[1:]), ops
     ins.control = Control.from_word(word)
     ins.reuse = (word >> 122) & 15

@@ -16,7 +16,8 @@ from .tables import canonical_arch, load
 
 _KIND_WORDS = {"reg": "a register", "imm": "an immediate", "cbuf": "a constant c[bank][offset]",
                "mem": "an address [...]", "name": "a name (SR_*, B0 ...)", "target": "a branch target",
-               "pair": "a register and a target", "set": "a set {..}", "label": "a label"}
+               "pair": "a register and a target", "set": "a set {..}", "label": "a label",
+               "desc": "a memory descriptor desc[URn]"}
 
 
 class EncodeError(ValueError):
@@ -116,7 +117,9 @@ def _fit(spec, op):
             op = Operand("target", ("hex",), op.holes)
         elif op.kind != "target":
             return None
-    if kind == "pair" and op.kind == "pair":
+    if kind == "pair" and op.kind == "pair" and op.shape not in spec["shapes"].values():
+        # 'R2 0x140' is a target where the pair's number moves with the address (RET), a plain
+        # offset where it does not (BRX R2 -0x90)
         ka, sa, kb, sb = op.shape
         if kb == "imm" and sb == ("hex",):
             op = Operand("pair", (ka, sa, "target", ("hex",)), op.holes)

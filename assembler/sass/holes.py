@@ -150,6 +150,8 @@ def write_hole(h, word, value, pc):
     for _, vb in pairs:
         mask |= 1 << vb
     if signed:
+        if t == "bits" and (1 << (signed - 1)) <= value < (1 << signed):
+            value -= 1 << signed          # the unsigned view nvdisasm prints an absolute address in
         if not -(1 << (signed - 1)) <= value < (1 << (signed - 1)):
             raise HoleError("%s does not fit in %d signed bits" % (_hx(value), signed))
         u = (value & ((1 << signed) - 1)) ^ const

@@ -153,7 +153,7 @@ def f32_bits(v):
 class Operand:
     """A parsed operand.
 
-    kind: 'reg' | 'name' | 'imm' | 'cbuf' | 'mem' | 'target' | 'label' | 'set' | 'pair'
+    kind: 'reg' | 'name' | 'imm' | 'cbuf' | 'mem' | 'desc' | 'target' | 'label' | 'set' | 'pair'
     shape: hashable description of everything but the numbers (decorations, register files,
            suffixes, which address parts exist); equal shapes differ only in their holes.
     holes: tuple of values (register numbers, immediates, names) in a fixed order per kind.
@@ -237,6 +237,11 @@ def parse_operand(text):
     if len(pieces) == 2:
         a, b = parse_operand(pieces[0]), parse_operand(pieces[1])
         return Operand("pair", (a.kind, a.shape, b.kind, b.shape), a.holes + b.holes)
+    if t.startswith("desc[") and t.endswith("]") and t.index("]") == len(t) - 1:
+        core = _parse_reg_core(t[5:-1])          # a descriptor alone: UBLKCP ..., desc[UR0]
+        if core is None or core[0] != "UR":
+            raise SyntaxProblem("desc[] takes a uniform register: %r" % t)
+        return Operand("desc", (), (core[1],))
     if t.startswith("desc[") or t.startswith("["):
         return _parse_mem(t)
     num = parse_number(t)
@@ -394,11 +399,11 @@ def _render_set(shape, holes):
     return "{" + ",".join(str(i) for i in reversed(range(64)) if v >> i & 1) + "}"
 
 
-RENDER = {"reg": _render_reg, "imm": _render_imm, "cbuf": _render_cbuf, "mem": _render_mem,
+RENDER = {"desc": lambda shape, holes: "desc[%s]" % reg_name("UR", holes[0]), "reg": _render_reg, "imm": _render_imm, "cbuf": _render_cbuf, "mem": _render_mem,
           "name": lambda shape, holes: holes[0],
           "label": lambda shape, holes: "`(" + holes[0] + ")", "set": _render_set,
           "target": lambda shape, holes: format_hex(holes[0]),
           "pair": _render_pair}
 _HOLES_OF = {"reg": lambda s: (0,), "imm": lambda s: (0,), "target": lambda s: (0,), "cbuf": lambda s: (0, 1, 2, 3),
              "mem": lambda s: (0, 1, 2, 3), "name": lambda s: (0,), "label": lambda s: (0,),
-             "set": lambda s: (0,)}
+             "set": lambda s: (0,), "desc": lambda s: (0,)}
