@@ -123,11 +123,16 @@ def test_an_inline_qmd_is_written_then_launched(dev, saxpy):
     ("SASS_VERSION", 0x75, "SASS_VERSION 0x75"),
     ("QMD_MAJOR_VERSION", 2, "says version 2."),
     ("PROGRAM_ADDRESS_LOWER", 0x1040, "is not 128-byte aligned"),
+    ("SHADER_LOCAL_MEMORY_HIGH_SIZE", 0x1000, "needs 4096 bytes of local memory per thread, but no "
+     "SET_SHADER_LOCAL_MEMORY_A/B backing store was given"),
+    ("REGISTER_COUNT_V", 0, "REGISTER_COUNT 0"),
 ])
 def test_a_qmd_the_class_refuses_stops_the_channel_naming_the_field(dev, saxpy, page, field, value, match):
     buf = dev.alloc(4096, host=True, low=True)
     va = qmd_in(dev, saxpy, buf, 0)
     q, words = qmd_words(dev, buf, va)
+    if field == "REGISTER_COUNT_V" and dev.qmd_layout.major >= 4:
+        field = "REGISTER_COUNT"
     q.set(field, value)
     words[:] = q.words
     dev.ran.clear()

@@ -139,3 +139,22 @@ def test_bench_emu_reports_the_sass_rate_next_to_the_rdna3_one(capsys):
     bench.report_sass(ours, skipped, {"vadd": [4, 1000, 0.001]})
     out = capsys.readouterr().out
     assert "saxpy.sm_86" in out and "M warp-instr/s" in out and "RDNA3 simulator 1.00 M wave-instr/s" in out
+
+
+def test_a_kernel_on_one_gpu_reads_and_writes_the_others_vram():
+    require_decoder("saxpy", "sm_86")
+    from drivers.emu import make_kernel
+    kernel = make_kernel("sm_86x2")
+    a, b = NVDevice(0, kernel=kernel), NVDevice(1, kernel=kernel)
+    x = np.arange(256, dtype=np.float32)
+    xa, ya = a.alloc(x.nbytes), a.alloc(x.nbytes)
+    xa.copyin(x)
+    ya.copyin(np.ones_like(x))
+    prg = b.load(cubin("saxpy", "sm_86"))
+    prg["saxpy"](np.float32(3), xa, ya, 256, grid=(2,), block=(128,), wait=True)      # b's SMs, a's memory
+    out = np.empty_like(x)
+    ya.copyout(out)
+    assert np.array_equal(out, 3 * x + 1)
+    xa.free(), ya.free()
+    b.close(), a.close()
+    assert set(kernel.live().values()) == {0}, kernel.live()
