@@ -109,7 +109,8 @@ def test_an_inline_qmd_is_written_then_launched(dev, saxpy):
     built = qmd_in(dev, saxpy, buf, 0, grid=(4, 1, 1))
     target = buf.va + 4096
     words = buf.view(np.uint32, built - buf.va, dev.qmd_layout.dwords).tolist()
-    pb = PushBuffer().method(SUBCH_COMPUTE, NV.NVC7C0_SET_INLINE_QMD_ADDRESS_A, target >> 40, (target >> 8) & 0xFFFFFFFF)
+    pb = PushBuffer().method(SUBCH_COMPUTE, NV.NVC7C0_SET_INLINE_QMD_ADDRESS_A, target >> 40,
+                             (target >> 8) & 0xFFFFFFFF)
     pb.method(SUBCH_COMPUTE, NV.load_inline_qmd_data(0), *words)
     dev.ran.clear()
     dev.submit_raw(pb, "an inline QMD")

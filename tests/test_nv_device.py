@@ -230,6 +230,18 @@ def test_a_malformed_push_buffer_stops_the_channel_naming_the_method(dev, page, 
     after_recovery_works(dev, page)
 
 
+def test_a_method_header_running_past_its_gpfifo_entry_is_named(dev, page):
+    seg = dev.alloc(4096, host=True, low=True)
+    seg.view(np.uint32)[0] = NV.push_header(NV.NVC56F_DMA_SEC_OP_INC_METHOD, 0, SEM_ADDR_LO, 4)
+    dev.compute._gp_entry(seg.va, 1)                     # a one-dword entry announcing four more
+    with pytest.raises(ChannelError) as e:
+        dev.submit_raw(PushBuffer(), "behind the truncated entry")
+    assert e.value.xid == NV.ROBUST_CHANNEL_PBDMA_ERROR
+    assert "INC_METHOD header for 4 more dwords runs past the end of its 1-dword segment" in str(e.value)
+    seg.free()
+    after_recovery_works(dev, page)
+
+
 def test_an_acquire_nobody_releases_is_gpu_hang_naming_the_work(dev, page):
     dev.submit_raw(PushBuffer().acquire(page.va, 1), "an acquire nobody releases", wait=False)
     start = time.perf_counter()
