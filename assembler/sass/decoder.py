@@ -68,9 +68,11 @@ def _getbits(w, bits):
 
 
 def semicolon(word):
-    """nvdisasm writes ';' without the blank only when bits 102..103 are clear and the control
-    is all defaults (no stall, yield, no scoreboards)."""
-    return ";" if (word >> 102) & 3 == 0 and (word >> 105) & 0x1ffff == 0x7e0 else " ;"
+    """nvdisasm writes ';' without the blank only when bits 102..103 and 126..127 are clear, the
+    stall is 0, the yield bit is 0 and no scoreboard is waited on (those set do not matter)."""
+    c = word >> 105
+    return ";" if (word >> 102) & 3 == 0 and word >> 126 == 0 and c & 0x1f == 0 and (c >> 11) & 63 == 0 \
+        else " ;"
 
 
 def decode_word(word, arch, pc=0):

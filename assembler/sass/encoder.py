@@ -32,6 +32,13 @@ def _setbits(w, bits, value):
     return w
 
 
+def _getbits(w, bits):
+    v = 0
+    for i, b in enumerate(bits):
+        v |= ((w >> b) & 1) << i
+    return v
+
+
 class _Index:
     """Formats by opcode name, most used first, with per-group token options."""
 
@@ -253,6 +260,8 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
         except EncodeError as e:
             errors.append((str(e), e.column))
             continue
+        if any(_getbits(word, bits) != v for bits, v in fixed) or _getbits(word, fbits) != key:
+            continue        # an operand's decoration moved the word into another format
         if control_bits is not None:
             word = (word & ~(((1 << 17) - 1) << 105)) | control_bits
         return word
