@@ -75,6 +75,15 @@ def semicolon(word):
         else " ;"
 
 
+def _bf16_view(op):
+    """HFMA2.MMA.BF16_V2 reads 32-bit immediate fields but nvdisasm prints them truncated to
+    bf16 (their upper 16 bits)."""
+    if op.kind != "imm" or op.shape != ("float",) or not isinstance(op.holes[0], float):
+        return op
+    raw = struct.unpack("<I", struct.pack("<f", op.holes[0]))[0] & 0xffff0000
+    return Operand("imm", op.shape, (struct.unpack("<f", struct.pack("<I", raw))[0],))
+
+
 def decode_word(word, arch, pc=0):
     tables = load(arch)
     cls = tables.CLASSES.get(word & 0xfff)
@@ -136,6 +145,8 @@ def decode_with_format(word, fmt, pc=0):
             if h[0] == "bits" and h[2]:
                 holes = holes[:3] + (holes[3] + (1 << h[2]),)
         ops.append(Operand(spec["kind"], shape, holes))
+    if tokens[:2] == ["HFMA2", "MMA"] and "BF16_V2" in tokens:
+        ops = [_bf16_view(o) for o in ops]
     tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
     ins.opcode, ins.modifiers, ins.operands = tokens[0], tuple(tokens[1:]), ops
     ins.control = Control.from_word(word)
