@@ -122,8 +122,24 @@ def test_nvidia_tools_accept_our_cubins(arch, tmp_path):
 RESOURCES = {a: json.load(open(os.path.join(ROOT, "tests", "data", "sass", a, "resources.json"))) for a in ARCHS}
 
 
-@pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not installed (CUDA toolkit or pip install "
-                    "nvidia-cuda-nvcc)")
+def _frozen_ptxas_version():
+    with open(os.path.join(ROOT, "tests", "data", "sass", "sm_86", "control.sass")) as f:
+        return f.readline().split("ptxas ")[1].split(",")[0]
+
+
+def _ptxas_problem():
+    """Why the live ptxas test cannot run here, or None."""
+    path = find_tool("ptxas")
+    if path is None:
+        return "ptxas not installed (CUDA toolkit or pip install nvidia-cuda-nvcc==%s)" % _frozen_ptxas_version()
+    from sass_oracle import tool_version
+    if tool_version(path) != _frozen_ptxas_version():
+        return "ptxas %s is not the %s the corpus was frozen with (pip install nvidia-cuda-nvcc==%s)" % (
+            tool_version(path), _frozen_ptxas_version(), _frozen_ptxas_version())
+    return None
+
+
+@pytest.mark.skipif(_ptxas_problem() is not None, reason=str(_ptxas_problem()))
 @pytest.mark.parametrize("arch", ARCHS)
 def test_every_ptxas_cubin_of_the_corpus_reads_back(arch):
     """Registers, parameters, constant bank 0, shared memory, barriers and EXIT offsets as

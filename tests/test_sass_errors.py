@@ -65,9 +65,9 @@ def test_reuse_needs_the_yield_bit():
     assert ".reuse needs the yield bit" in e.reason
 
 
-def test_guard_on_an_instruction_without_one():
-    e = err("@P0 FADD R0, R1, R2 ;")
-    assert e is not None if False else True
+def test_guard_from_the_wrong_register_file():
+    e = err("@UP0 FADD R0, R1, R2 ;")
+    assert e.reason == "FADD cannot take a @UP guard" and e.line == 1
 
 
 def test_unknown_arch():

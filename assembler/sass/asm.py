@@ -154,7 +154,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         controls = schedule(words, arch, controls, stmts_labels(prog.labels, base, len(words)))
     for i, s in enumerate(stmts):
         w = (words[i] & ~CONTROL_MASK) | controls[i].bits()
-        if (w >> 122) & 15 and not (w >> 109) & 1:
+        if (w >> 122) & 15 and not (w >> 109) & 1 and any(".reuse" in o for o in s.st.operands):
             raise AssemblerError(".reuse needs the yield bit set: write '-' instead of 'Y' in the control "
                                  "(nvdisasm does not show reuse flags otherwise)", s.line, s.col0 + 1, source)
         w = _indirect(w, s.st, parsed[i], arch, base + 16 * i)
@@ -224,8 +224,8 @@ def _descriptors(arch, stmts, words, parsed, base):
 
 
 def _indirect(w, st, ops, arch, pc):
-    """Unprinted bits that still change nvdisasm's text: the blank before ';' (absent only when
-    bits 102..103 are clear and the control is all defaults), and an IMAD whose operands call
+    """Unprinted bits that still change nvdisasm's text: the blank before ';' (see
+    decoder.semicolon), and an IMAD whose operands call
     for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed)."""
     from . import aliases
     from .decoder import decode_word, semicolon
@@ -235,7 +235,7 @@ def _indirect(w, st, ops, arch, pc):
         w |= 3 << 122
     if st.semicolon and semicolon(w) != st.semicolon:
         if st.semicolon == ";":
-            w &= ~(3 << 102)
+            w &= ~(3 << 102 | 3 << 126)
         else:
             want = decode_word(w, arch, pc).text[:-1].rstrip()
             for b in (103, 102):

@@ -68,9 +68,20 @@ def _getbits(w, bits):
 
 
 def semicolon(word):
-    """nvdisasm writes ';' without the blank only when bits 102..103 are clear and the control
-    is all defaults (no stall, yield, no scoreboards)."""
-    return ";" if (word >> 102) & 3 == 0 and (word >> 105) & 0x1ffff == 0x7e0 else " ;"
+    """nvdisasm writes ';' without the blank only when bits 102..103 and 126..127 are clear, the
+    stall is 0, the yield bit is 0 and no scoreboard is waited on (those set do not matter)."""
+    c = word >> 105
+    return ";" if (word >> 102) & 3 == 0 and word >> 126 == 0 and c & 0x1f == 0 and (c >> 11) & 63 == 0 \
+        else " ;"
+
+
+def _bf16_view(op):
+    """HFMA2.MMA.BF16_V2 reads 32-bit immediate fields but nvdisasm prints them truncated to
+    bf16 (their upper 16 bits)."""
+    if op.kind != "imm" or op.shape != ("float",) or not isinstance(op.holes[0], float):
+        return op
+    raw = struct.unpack("<I", struct.pack("<f", op.holes[0]))[0] & 0xffff0000
+    return Operand("imm", op.shape, (struct.unpack("<f", struct.pack("<I", raw))[0],))
 
 
 def decode_word(word, arch, pc=0):
@@ -134,6 +145,8 @@ def decode_with_format(word, fmt, pc=0):
             if h[0] == "bits" and h[2]:
                 holes = holes[:3] + (holes[3] + (1 << h[2]),)
         ops.append(Operand(spec["kind"], shape, holes))
+    if tokens[:2] == ["HFMA2", "MMA"] and "BF16_V2" in tokens:
+        ops = [_bf16_view(o) for o in ops]
     tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
     ins.opcode, ins.modifiers, ins.operands = tokens[0], tuple(tokens[1:]), ops
     ins.control = Control.from_word(word)

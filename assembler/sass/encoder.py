@@ -32,6 +32,13 @@ def _setbits(w, bits, value):
     return w
 
 
+def _getbits(w, bits):
+    v = 0
+    for i, b in enumerate(bits):
+        v |= ((w >> b) & 1) << i
+    return v
+
+
 class _Index:
     """Formats by opcode name, most used first, with per-group token options."""
 
@@ -219,6 +226,7 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
                           % (".".join(toks), arch, "." + ".".join(toks[1:]) if toks[1:] else "(none)",
                              toks[0], " ".join("." + m for m in mods)))
     errors = []
+    bf16_view = toks[:2] == ("HFMA2", "MMA") and "BF16_V2" in toks      # see decoder._bf16_view
     for opclass, fbits, key, fmt, gv, fixed in mnem_ok:
         assign = _match_ops(fmt["ops"], operands)
         if assign is None:
@@ -244,6 +252,11 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
                 if fit is None:
                     word = _setbits(word, spec["hide"][0], spec["hide"][1])
                 else:
+                    if bf16_view and spec["kind"] == "imm" and spec["holes"][0][:2] == ("float", "f32"):
+                        # printed truncated to bf16: only the upper half is written (the lower
+                        # one overlaps the register fields)
+                        h = spec["holes"][0]
+                        spec = dict(spec, holes=[("float", "bf16", h[2][16:])])
                     try:
                         word = _write_operand(word, spec, fit, pc)
                     except HoleError as e:
@@ -253,6 +266,8 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
         except EncodeError as e:
             errors.append((str(e), e.column))
             continue
+        if any(_getbits(word, bits) != v for bits, v in fixed) or _getbits(word, fbits) != key:
+            continue        # an operand's decoration moved the word into another format
         if control_bits is not None:
             word = (word & ~(((1 << 17) - 1) << 105)) | control_bits
         return word

@@ -117,7 +117,9 @@ def schedule(words, arch, controls, labels=()):
         else:
             st.release(wait)
             c = Control(stall=max(1, min_stall.get(op, 1)), wait=sum(1 << b for b in wait))
-            if op in var_w and writes:
+            if (op in var_w or lat.get(op, default_lat) > 15) and writes:
+                # a latency no stall can cover (stalls stop at 15; unknown opcodes get the
+                # largest one measured) is waited for on a scoreboard instead
                 c.wbar = st.allocate(wait)
                 for r in writes:
                     st.wsb[r] = c.wbar

@@ -196,7 +196,7 @@ def _reg_number(file, num):
     zero = REG_FILES[file]
     if zero is not None and n >= zero:
         raise SyntaxProblem("register %s%d is out of range (the last one is %s%d, then %s)"
-                            % (file, n, file, zero - 1, file, _ZERO_NAME[file]))
+                            % (file, n, file, zero - 1, _ZERO_NAME[file]))
     return n
 
 
