@@ -34,10 +34,32 @@ SHT_CUDA_INFO = 0x70000000
 # ptxas's padding after the code: BRA to itself, then NOPs (both with an all-default control)
 _BRA_SELF = (0xFFFFFFF000007947, 0x000FC0000383FFFF)
 _NOP = (0x0000000000007918, 0x000FC00000000000)
-# .note.nv.cuinfo: owner "NVIDIA Corp", type 1000; note version 2, virtual arch 0x50 (ptxas 13
-# writes it for every target), CUDA API version
+# .note.nv.cuinfo: owner "NVIDIA Corp", type 1000; note version 2, the SM number, CUDA API
+# version; on sm_90 its sh_info names .nv.compat
 NT_CUDA_INFO = 1000
 SHF_CUDA_NOTE = 0x1000000
+# .nv.compat (sm_90): what the driver may assume of the code, as ptxas 13 writes it for plain
+# sm_90 kernels: (format, attribute, value) records, EIFMT_BVAL = 2, EIFMT_HVAL = 3, EIFMT_SVAL = 4
+SHT_CUDA_COMPAT = 0x70000086
+_COMPAT_SM90 = (
+    (2, 0x09, 0),          # EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET: no (sm_90, not sm_90a)
+    (2, 0x02, 1),          # EICOMPAT_ATTR_ISA_CLASS
+    (2, 0x05, 5),
+    (3, 0x07, 0x101),
+    (2, 0x03, 0),          # EICOMPAT_ATTR_INST_TENSORMAP_V1: no tensor maps
+    (2, 0x06, 1),          # EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION
+    (4, 0x0b, b"\0" * 8),  # EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE
+)
+
+
+def _compat(records):
+    out = b""
+    for fmt, attr, v in records:
+        if fmt == 4:
+            out += struct.pack("<BBH", fmt, attr, len(v)) + v
+        else:
+            out += struct.pack("<BBH", fmt, attr, v)
+    return out
 
 
 @dataclass
@@ -105,9 +127,14 @@ def write_cubin(arch, kernels):
     strtab = E.Section(".strtab", E.SHT_STRTAB, align=1)
     symtab = E.Section(".symtab", E.SHT_SYMTAB, align=8, entsize=E.SYM.size)
     info = E.Section(".nv.info", SHT_CUDA_INFO, align=4)
+    sm = int(arch.split("_")[1])
     cuinfo = E.Section(".note.nv.cuinfo", E.SHT_NOTE, SHF_CUDA_NOTE, _note(NT_CUDA_INFO, struct.pack(
-        "<HHI", 2, 0x50, CUDA_API_VERSION)), align=4)
+        "<HHI", 2, sm, CUDA_API_VERSION)), align=4)
     secs = [null, shstrtab, strtab, symtab, cuinfo, info]
+    if arch == "sm_90":
+        compat = E.Section(".nv.compat", SHT_CUDA_COMPAT, 0, _compat(_COMPAT_SM90), align=4)
+        secs.append(compat)
+        cuinfo.flags |= E.SHF_INFO_LINK
     per = []
     for k in kernels:
         params, psize = layout_params(k.params)
@@ -158,6 +185,8 @@ def write_cubin(arch, kernels):
             shared.info = text.index
     info.data = recs
     info.link = symtab.index
+    if arch == "sm_90":
+        cuinfo.info = compat.index
     f.sections = secs
     return E.write(f)
 
