@@ -32,7 +32,9 @@ ELFOSABI_CUDA, ELFABI_V8 = 0x41, 8
 STO_CUDA_ENTRY = 0x10
 SHT_CUDA_INFO = 0x70000000
 # ptxas's padding after the code: BRA to itself, then NOPs (both with an all-default control)
-_BRA_SELF = (0xFFFFFFF000007947, 0x000FC0000383FFFF)
+# (sm_90's branch offset field is wider: ptxas writes its own self-branch there)
+_BRA_SELF = {"sm_86": (0xFFFFFFF000007947, 0x000FC0000383FFFF), "sm_89": (0xFFFFFFF000007947, 0x000FC0000383FFFF),
+             "sm_90": (0xFFFFFFFC00FC7947, 0x000FC0000383FFFF)}
 _NOP = (0x0000000000007918, 0x000FC00000000000)
 # .note.nv.cuinfo: owner "NVIDIA Corp", type 1000; note version 2, the SM number, CUDA API
 # version; on sm_90 its sh_info names .nv.compat
@@ -101,11 +103,11 @@ def layout_params(params):
     return out, off
 
 
-def pad_code(code):
+def pad_code(code, arch="sm_86"):
     code = bytes(code)
     if len(code) % 16:
         raise ValueError("code is %d bytes, not a multiple of 16" % len(code))
-    out = code + struct.pack("<QQ", *_BRA_SELF)
+    out = code + struct.pack("<QQ", *_BRA_SELF[arch])
     while len(out) % 128:
         out += struct.pack("<QQ", *_NOP)
     return out
@@ -138,7 +140,7 @@ def write_cubin(arch, kernels):
     per = []
     for k in kernels:
         params, psize = layout_params(k.params)
-        code = pad_code(k.code) if k.pad else bytes(k.code)
+        code = pad_code(k.code, arch) if k.pad else bytes(k.code)
         kinfo = E.Section(".nv.info." + k.name, SHT_CUDA_INFO, E.SHF_INFO_LINK, align=4)
         c0 = E.Section(".nv.constant0." + k.name, E.SHT_PROGBITS, E.SHF_ALLOC | E.SHF_INFO_LINK,
                        b"\0" * (base + psize), align=4)
