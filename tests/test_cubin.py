@@ -70,6 +70,13 @@ def test_our_cubin_reads_back(arch):
         "ULDC UR4, c[0x0][0x%x] ;" % (base + 24)
 
 
+def test_the_example_builds_and_reads_back():
+    with open(os.path.join(ROOT, "examples", "vector_add_sm90.sass")) as f:
+        cub = read_cubin(build_cubin(f.read()))
+    k = cub.kernels["vadd"]
+    assert cub.arch == "sm_90" and (k.param_base, k.param_size) == (0x210, 28) and k.exit_offsets == [0x60, 0x120]
+
+
 def test_text_errors_name_the_line():
     with pytest.raises(AssemblerError, match=r"no \.end"):
         build_cubin(".target sm_86\n.kernel k\n EXIT ;\n")
