@@ -178,4 +178,10 @@ def test_every_ptxas_cubin_of_the_corpus_reads_back(arch):
                 words = [int.from_bytes(k.code[i:i + 16], "little") for i in range(0, len(k.code), 16)]
                 if words != golden[(name[:-4], k.text_section)]:
                     bad.append((name, kname, "code differs from the golden corpus"))
+            if name == "memory.ptx":
+                # its __constant__ table (bank 3) and the address of a __device__ variable the
+                # driver patches into bank 4
+                assert len(cub.const_banks[3]) == 256 and cub.globals["ctable"][2] == 256
+                assert [(r.symbol, r.section) for r in cub.relocations if r.section != ".debug_frame"] == \
+                    [("gcounter", ".nv.constant4")]
     assert bad == [], bad[:3]
