@@ -72,7 +72,7 @@ def test_disassembly_equals_nvdisasm(corpus):
 
 def _lossy(arch, raw, got, want):
     """Where nvdisasm's text does not say what ptxas wrote: the memory descriptor register of
-    sm_86/89 global accesses when ptxas keeps two copies live (the assembler takes the nearest
+    sm_86/89 global accesses when ptxas keeps two copies live (the assembler takes the first
     dominating ULDC.64), and the payload of a NaN immediate (printed as +QNAN / -QNAN)."""
     diff = got ^ want
     op = (raw.split()[1] if raw.startswith("@") else raw.split()[0]).split(".")[0]

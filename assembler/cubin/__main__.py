@@ -5,6 +5,7 @@
     python -m assembler.cubin --build k.sass -o k.cubin [--arch sm_90]
 """
 import argparse
+import os
 import sys
 
 from assembler.errors import AssemblerError, GPUError
@@ -81,11 +82,16 @@ def main(argv=None):
         where = "%s:%s: " % (args.files[0], e.line) if e.line else "%s: " % args.files[0]
         print(where + "error: " + e.reason, file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # `... | head`: stop quietly (BrokenPipeError is an OSError: caught first)
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except (GPUError, OSError, ValueError) as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return 0
     return 0
 
 

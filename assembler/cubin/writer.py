@@ -32,12 +32,36 @@ ELFOSABI_CUDA, ELFABI_V8 = 0x41, 8
 STO_CUDA_ENTRY = 0x10
 SHT_CUDA_INFO = 0x70000000
 # ptxas's padding after the code: BRA to itself, then NOPs (both with an all-default control)
-_BRA_SELF = (0xFFFFFFF000007947, 0x000FC0000383FFFF)
+# (sm_90's branch offset field is wider: ptxas writes its own self-branch there)
+_BRA_SELF = {"sm_86": (0xFFFFFFF000007947, 0x000FC0000383FFFF), "sm_89": (0xFFFFFFF000007947, 0x000FC0000383FFFF),
+             "sm_90": (0xFFFFFFFC00FC7947, 0x000FC0000383FFFF)}
 _NOP = (0x0000000000007918, 0x000FC00000000000)
-# .note.nv.cuinfo: owner "NVIDIA Corp", type 1000; note version 2, virtual arch 0x50 (ptxas 13
-# writes it for every target), CUDA API version
+# .note.nv.cuinfo: owner "NVIDIA Corp", type 1000; note version 2, the SM number, CUDA API
+# version; on sm_90 its sh_info names .nv.compat
 NT_CUDA_INFO = 1000
 SHF_CUDA_NOTE = 0x1000000
+# .nv.compat (sm_90): what the driver may assume of the code, as ptxas 13 writes it for plain
+# sm_90 kernels: (format, attribute, value) records, EIFMT_BVAL = 2, EIFMT_HVAL = 3, EIFMT_SVAL = 4
+SHT_CUDA_COMPAT = 0x70000086
+_COMPAT_SM90 = (
+    (2, 0x09, 0),          # EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET: no (sm_90, not sm_90a)
+    (2, 0x02, 1),          # EICOMPAT_ATTR_ISA_CLASS
+    (2, 0x05, 5),
+    (3, 0x07, 0x101),
+    (2, 0x03, 0),          # EICOMPAT_ATTR_INST_TENSORMAP_V1: no tensor maps
+    (2, 0x06, 1),          # EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION
+    (4, 0x0b, b"\0" * 8),  # EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE
+)
+
+
+def _compat(records):
+    out = b""
+    for fmt, attr, v in records:
+        if fmt == 4:
+            out += struct.pack("<BBH", fmt, attr, len(v)) + v
+        else:
+            out += struct.pack("<BBH", fmt, attr, v)
+    return out
 
 
 @dataclass
@@ -79,11 +103,11 @@ def layout_params(params):
     return out, off
 
 
-def pad_code(code):
+def pad_code(code, arch="sm_86"):
     code = bytes(code)
     if len(code) % 16:
         raise ValueError("code is %d bytes, not a multiple of 16" % len(code))
-    out = code + struct.pack("<QQ", *_BRA_SELF)
+    out = code + struct.pack("<QQ", *_BRA_SELF[arch])
     while len(out) % 128:
         out += struct.pack("<QQ", *_NOP)
     return out
@@ -105,13 +129,18 @@ def write_cubin(arch, kernels):
     strtab = E.Section(".strtab", E.SHT_STRTAB, align=1)
     symtab = E.Section(".symtab", E.SHT_SYMTAB, align=8, entsize=E.SYM.size)
     info = E.Section(".nv.info", SHT_CUDA_INFO, align=4)
+    sm = int(arch.split("_")[1])
     cuinfo = E.Section(".note.nv.cuinfo", E.SHT_NOTE, SHF_CUDA_NOTE, _note(NT_CUDA_INFO, struct.pack(
-        "<HHI", 2, 0x50, CUDA_API_VERSION)), align=4)
+        "<HHI", 2, sm, CUDA_API_VERSION)), align=4)
     secs = [null, shstrtab, strtab, symtab, cuinfo, info]
+    if arch == "sm_90":
+        compat = E.Section(".nv.compat", SHT_CUDA_COMPAT, 0, _compat(_COMPAT_SM90), align=4)
+        secs.append(compat)
+        cuinfo.flags |= E.SHF_INFO_LINK
     per = []
     for k in kernels:
         params, psize = layout_params(k.params)
-        code = pad_code(k.code) if k.pad else bytes(k.code)
+        code = pad_code(k.code, arch) if k.pad else bytes(k.code)
         kinfo = E.Section(".nv.info." + k.name, SHT_CUDA_INFO, E.SHF_INFO_LINK, align=4)
         c0 = E.Section(".nv.constant0." + k.name, E.SHT_PROGBITS, E.SHF_ALLOC | E.SHF_INFO_LINK,
                        b"\0" * (base + psize), align=4)
@@ -158,6 +187,8 @@ def write_cubin(arch, kernels):
             shared.info = text.index
     info.data = recs
     info.link = symtab.index
+    if arch == "sm_90":
+        cuinfo.info = compat.index
     f.sections = secs
     return E.write(f)
 

@@ -101,16 +101,16 @@ def main(argv=None):
         else:
             print("%s: error: %s" % (args.input, e.reason), file=sys.stderr)
         return 1
-    except (GPUError, OSError, ValueError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 1
     except BrokenPipeError:
-        # `... | head`: stop quietly
+        # `... | head`: stop quietly (BrokenPipeError is an OSError: caught first)
         try:
             sys.stdout = open(os.devnull, "w")
         except OSError:
             pass
         return 0
+    except (GPUError, OSError, ValueError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -174,9 +174,9 @@ DESC_DEFAULT = 4
 
 
 def _descriptors(arch, stmts, words, parsed, base):
-    """Fill the unprinted descriptor field with the pair loaded by the nearest ULDC.64 that
+    """Fill the unprinted descriptor field with the pair loaded by the first ULDC.64 that
     dominates the instruction in the control flow (falling through, and branching to BRA
-    targets): the one ptxas keeps live for it."""
+    targets): the one ptxas usually keeps live for it (it sometimes uses a later copy)."""
     fields = DESC_FIELD.get(arch)
     if not fields:
         return
@@ -220,7 +220,7 @@ def _descriptors(arch, stmts, words, parsed, base):
             continue
         dom = [k for k in loads if k < i and not cut[k][i]]
         if dom and (words[i] >> at) & 63 == DESC_DEFAULT:
-            words[i] = words[i] & ~(63 << at) | loads[max(dom)] << at
+            words[i] = words[i] & ~(63 << at) | loads[min(dom)] << at
 
 
 def _indirect(w, st, ops, arch, pc):

@@ -139,13 +139,14 @@ def decode_with_format(word, fmt, pc=0):
         holes = tuple(read_hole(h, oword, pc) for h in spec["holes"])
         if any(h is None for h in holes):
             raise _bad(word, pc, "operand %d has a value nvdisasm does not print" % len(ops))
-        if spec["kind"] == "mem" and holes[3] < 0 and not shape[3] and (not shape[2] or holes[1] == 255):
+        if spec["kind"] == "mem" and holes[3] < 0 and not shape[3] and \
+                (not shape[2] or (holes[1] == 255 and not (shape[1] and shape[0]))):
             # an address that is only an offset prints unsigned: [0x970be7], never [-0x68f419]
             h = spec["holes"][3]
             if h[0] == "bits" and h[2]:
                 holes = holes[:3] + (holes[3] + (1 << h[2]),)
         ops.append(Operand(spec["kind"], shape, holes))
-    if tokens[:2] == ["HFMA2", "MMA"] and "BF16_V2" in tokens:
+    if (tokens[:2] == ["HFMA2", "MMA"] and "BF16_V2" in tokens) or (tokens[0] == "MUFU" and "BF16" in tokens):
         ops = [_bf16_view(o) for o in ops]
     tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
     ins.opcode, ins.modifiers, ins.operands = tokens[0], tuple(tokens[1:]), ops

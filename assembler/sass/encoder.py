@@ -226,7 +226,8 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
                           % (".".join(toks), arch, "." + ".".join(toks[1:]) if toks[1:] else "(none)",
                              toks[0], " ".join("." + m for m in mods)))
     errors = []
-    bf16_view = toks[:2] == ("HFMA2", "MMA") and "BF16_V2" in toks      # see decoder._bf16_view
+    bf16_view = (toks[:2] == ("HFMA2", "MMA") and "BF16_V2" in toks) or \
+        (toks[0] == "MUFU" and "BF16" in toks)                          # see decoder._bf16_view
     for opclass, fbits, key, fmt, gv, fixed in mnem_ok:
         assign = _match_ops(fmt["ops"], operands)
         if assign is None:

@@ -358,10 +358,11 @@ def _render_imm(shape, holes):
     return format_float(v)
 
 
-def _render_addr(reg_present, suff, reg, ureg_present, ureg, off):
-    """reg_present: the instruction has a base register; RZ prints only when nothing else does."""
+def _render_addr(reg_present, suff, reg, ureg_present, ureg, off, desc=False):
+    """reg_present: the instruction has a base register; RZ prints when nothing else does, or
+    with its suffix beside a uniform register or a descriptor (RZ.X8+URZ, desc[UR6][RZ.64])."""
     parts = []
-    if reg_present and (reg != 255 or (not ureg_present and not off)):
+    if reg_present and (reg != 255 or (suff and (ureg_present or desc)) or (not ureg_present and not off)):
         parts.append(reg_name("R", reg) + "".join("." + s for s in suff))
     if ureg_present:
         parts.append(reg_name("UR", ureg))
@@ -384,7 +385,7 @@ def _render_cbuf(shape, holes):
 def _render_mem(shape, holes):
     has_desc, suff, reg_present, ureg_present = shape
     desc, reg, ureg, off = holes
-    s = "[%s]" % _render_addr(reg_present, suff, reg, ureg_present, ureg, off)
+    s = "[%s]" % _render_addr(reg_present, suff, reg, ureg_present, ureg, off, has_desc)
     return ("desc[%s]" % reg_name("UR", desc) + s) if has_desc else s
 
 
