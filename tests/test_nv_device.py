@@ -269,3 +269,18 @@ def test_peer_copies_between_two_virtual_gpus_and_nothing_left():
     x.free(), y.free()
     b.close(), a.close()
     assert_nothing_left(kernel)
+
+
+def test_debug_2_prints_each_gpfifo_entry_with_its_methods_named(monkeypatch, capsys):
+    monkeypatch.setenv("DEBUG", "2")
+    with NVDevice(emulate="sm_86") as d:
+        page = d.alloc(4096, host=True, low=True)
+        capsys.readouterr()
+        d.submit_raw(PushBuffer().immediate(0, NV.NVC56F_SEM_PAYLOAD_LO, 5).release(page.va, 7), "debug")
+        err = capsys.readouterr().err
+        page.free()
+    lines = err.splitlines()
+    assert any(line.startswith("NVDevice 0 compute GPFIFO entry ") for line in lines)
+    assert "  subch 0 NVC56F_SEM_PAYLOAD_LO 0x5 (immediate)" in lines
+    assert f"  subch 0 NVC56F_SEM_ADDR_LO 0x{page.va & 0xFFFFFFFF:x}" in lines
+    assert sum(line.startswith("  subch 0 NVC56F_SEM_EXECUTE 0x") for line in lines) == 2     # ours, the timeline's

@@ -10,6 +10,7 @@ RELEASE_WFI and the timestamp), writes one GPFIFO entry, moves GP_PUT in USERD a
 work-submit token at the usermode page's NOTIFY_CHANNEL_PENDING.  A full ring waits for GP_GET to
 move (GPUHang past the timeout).
 """
+import sys
 import time
 
 import numpy as np
@@ -31,6 +32,53 @@ _SEM_RELEASE = (NV.NVC56F_SEM_EXECUTE_OPERATION.num(NV.NVC56F_SEM_EXECUTE_OPERAT
                 | NV.NVC56F_SEM_EXECUTE_RELEASE_TIMESTAMP.num(NV.NVC56F_SEM_EXECUTE_RELEASE_TIMESTAMP_EN))
 _SEM_ACQUIRE_GEQ = (NV.NVC56F_SEM_EXECUTE_OPERATION.num(NV.NVC56F_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ)
                     | NV.NVC56F_SEM_EXECUTE_PAYLOAD_SIZE.num(NV.NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT))
+
+
+def _method_names():
+    """{(class prefix, method offset): name} of the methods nv_ioctl.methods declares (the values of
+    fields, GPFIFO-entry and header constants left out)."""
+    from nv_ioctl import methods
+    from nv_ioctl.drf import Field
+    items = {n: v for n, v in vars(methods).items() if n.startswith("NVC")}
+    fields = [n for n, v in items.items() if isinstance(v, Field)]
+    names = {}
+    for n, v in sorted(items.items(), key=lambda kv: len(kv[0]), reverse=True):
+        if isinstance(v, bool) or not isinstance(v, int) or v % 4 or "__" in n or "NUMBER_OF" in n:
+            continue
+        if any(s in n for s in ("_GP_ENTRY", "_DMA_", "NOTIFIERS", "_NV_USERMODE")):
+            continue
+        if not any(n.startswith(f + "_") for f in fields):
+            names[(n.split("_")[0], v)] = n
+    return names
+
+
+_NAMES = None
+_SEC_OP_NAMES = {NV.NVC56F_DMA_SEC_OP_INC_METHOD: "INC", NV.NVC56F_DMA_SEC_OP_NON_INC_METHOD: "NON_INC",
+                 NV.NVC56F_DMA_SEC_OP_ONE_INC: "ONE_INC"}
+
+
+def describe(dwords, engine_class, subch):
+    """One line per method of a push buffer (DEBUG=2): subchannel, method name, data."""
+    global _NAMES
+    if _NAMES is None:
+        _NAMES = _method_names()
+    engine = {NV.AMPERE_COMPUTE_B: "NVC7C0", NV.ADA_COMPUTE_A: "NVC7C0", NV.HOPPER_COMPUTE_A: "NVC7C0"}.get(
+        engine_class, "NVC7B5")
+    lines, i = [], 0
+    while i < len(dwords):
+        h = dwords[i]
+        i += 1
+        op, sc = NV.NVC56F_DMA_SEC_OP.val(h), NV.NVC56F_DMA_METHOD_SUBCHANNEL.val(h)
+        method, count = NV.NVC56F_DMA_METHOD_ADDRESS.val(h) << 2, NV.NVC56F_DMA_METHOD_COUNT.val(h)
+        data = [count] if op == NV.NVC56F_DMA_SEC_OP_IMMD_DATA_METHOD else dwords[i:i + count]
+        i += 0 if op == NV.NVC56F_DMA_SEC_OP_IMMD_DATA_METHOD else count
+        for k, d in enumerate(data):
+            m = method + 4 * (k if op == NV.NVC56F_DMA_SEC_OP_INC_METHOD else
+                              min(k, 1) if op == NV.NVC56F_DMA_SEC_OP_ONE_INC else 0)
+            cls = "NVC56F" if m < 0x100 else engine if sc == subch else f"subch{sc}"
+            lines.append(f"subch {sc} {_NAMES.get((cls, m), f'{cls} method 0x{m:x}')} 0x{d:x}"
+                         + (" (immediate)" if op == NV.NVC56F_DMA_SEC_OP_IMMD_DATA_METHOD else ""))
+    return lines
 
 
 def _check_sem(address):
@@ -135,7 +183,7 @@ class Channel:
         off = self.arena.alloc(4 * n, 64)
         self.push.view(np.uint32, off, n)[:] = pb.dwords
         self.arena.tag(value)
-        self._gp_entry(self.push.va + off, n)
+        self._gp_entry(self.push.va + off, n, pb.dwords)
         return value
 
     def submit_recorded(self, pre, va, dwords, what):
@@ -148,12 +196,17 @@ class Channel:
         self.push.view(np.uint32, off, n + m)[:] = pre.dwords + post.dwords
         self.arena.tag(value)
         if n:
-            self._gp_entry(self.push.va + off, n)
+            self._gp_entry(self.push.va + off, n, pre.dwords)
         self._gp_entry(va, dwords)
-        self._gp_entry(self.push.va + off + 4 * n, m)
+        self._gp_entry(self.push.va + off + 4 * n, m, post.dwords)
         return value
 
-    def _gp_entry(self, va, dwords):
+    def _gp_entry(self, va, dwords, words=None):
+        if self.dev.debug >= 2:
+            print(f"NVDevice {self.dev.index} {self.name} GPFIFO entry {self.put} @ 0x{va:x} ({dwords} dwords"
+                  + (")" if words is not None else ", recorded)"), file=sys.stderr)
+            for line in describe(words, self.engine_class, self.subch) if words is not None else ():
+                print(f"  {line}", file=sys.stderr)
         nxt = (self.put + 1) % self.entries
         deadline = time.perf_counter() + self.timeline.timeout
         while int(self.userd[GP_GET]) == nxt:            # ring full: the host must fetch first
