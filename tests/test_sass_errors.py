@@ -58,6 +58,15 @@ def test_bad_control_comment():
     e = err("NOP ;  // [B0-----:R-:W-:Y:S99]")
     assert "stall 99 is out of range" in e.reason
     assert "wait mask column" in err("NOP ;  // [B1-----:R-:W-:Y:S01]").reason
+    assert "takes a stall of 1..11, not 0" in err("NOP ;  // [B------:R-:W-:-:S00]").reason
+
+
+def test_a_word_without_yield_and_a_stall_of_0_or_12_up_is_refused():
+    nop = int.from_bytes(assemble("NOP ;  // [B------:R-:W-:-:S01]"), "little")
+    for stall in (0, 12, 15):
+        w = nop & ~(15 << 105) | stall << 105
+        with pytest.raises(AssemblerError, match="no yield .* stall of %d" % stall):
+            decode(w.to_bytes(16, "little"), "sm_86")
 
 
 def test_reuse_needs_the_yield_bit():

@@ -78,4 +78,6 @@ def parse_control(text):
     stall = int(s)
     if stall > 15:
         raise ValueError("stall %d is out of range (0..15)" % stall)
+    if y == "-" and not 1 <= stall <= 11:
+        raise ValueError("'-' (no yield) takes a stall of 1..11, not %d (the word would be refused)" % stall)
     return Control(stall, y == "Y", 7 if w == "-" else int(w), 7 if r == "-" else int(r), wait)

@@ -85,6 +85,9 @@ def _bf16_view(op):
 
 
 def decode_word(word, arch, pc=0):
+    stall = (word >> 105) & 15
+    if (word >> 109) & 1 and (stall == 0 or stall >= 12):
+        raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11" % stall)
     tables = load(arch)
     cls = tables.CLASSES.get(word & 0xfff)
     if cls is None:
