@@ -249,15 +249,15 @@ def _best(runs):
     return merged
 
 
-def report(ours, refs, sets, names):
+def report(ours, refs, sets, names, unit="wave"):
     """Print one line per kernel; refs: [(label, {kernel: [waves, count, seconds]})]."""
-    head = f"{'kernel':18s} {'waves':>6s} {'wave-instr':>11s} {'ms':>9s} {'M wi/s':>7s}"
+    head = f"{'kernel':20s} {unit + 's':>6s} {unit + '-instr':>11s} {'ms':>9s} {'M ' + unit[0] + 'i/s':>7s}"
     for label, _ in refs:
         head += f" {label + ' ms':>12s} {'x':>6s}"
     print(head)
     ratios = {label: [] for label, _ in refs}
     for name, (waves, count, sec) in ours.items():
-        line = f"{name:18s} {waves:6d} {count:11,d} {sec * 1e3:9.2f} {count / sec / 1e6:7.2f}"
+        line = f"{name:20s} {waves:6d} {count:11,d} {sec * 1e3:9.2f} {count / sec / 1e6:7.2f}"
         for label, ref in refs:
             r = ref.get(name)
             if r is None:
@@ -318,7 +318,7 @@ def measure_sass(names, repeat):
 
 def report_sass(ours, skipped, rdna3):
     """The SASS table, and its rate next to the RDNA3 simulator's (small set, same run)."""
-    report(ours, [], ["sass"], [])
+    report(ours, [], ["sass"], [], unit="warp")
     by_reason = {}
     for line in skipped:                    # one line per reason (a missing arch is one reason)
         kernel, why = line.split(": ", 1)
