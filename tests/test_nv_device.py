@@ -284,3 +284,29 @@ def test_debug_2_prints_each_gpfifo_entry_with_its_methods_named(monkeypatch, ca
     assert "  subch 0 NVC56F_SEM_PAYLOAD_LO 0x5 (immediate)" in lines
     assert f"  subch 0 NVC56F_SEM_ADDR_LO 0x{page.va & 0xFFFFFFFF:x}" in lines
     assert sum(line.startswith("  subch 0 NVC56F_SEM_EXECUTE 0x") for line in lines) == 2     # ours, the timeline's
+
+
+# -- loading cubins and passing arguments ----------------------------------------------------------------
+def test_load_refuses_what_it_cannot_run_and_names_it(dev):
+    from drivers.errors import KernargError, MalformedInput
+    from hw_tests.nv_kernels import cubin_path
+    with pytest.raises(MalformedInput, match="junk.cubin.*not an ELF file"):
+        dev.load(b"\x7fELF nonsense", "junk.cubin")
+    other = "sm_90" if dev.target != "sm_90" else "sm_86"
+    with pytest.raises(GPUError, match=f"is {other} code; {dev.target} .* does not run it"):
+        dev.load(cubin_path("saxpy", other))
+    prg = dev.load(cubin_path("saxpy", dev.target))
+    k = prg["saxpy"]
+    buf = dev.alloc(64)
+    with pytest.raises(KernargError, match="kernel saxpy takes 4 arguments, got 3"):
+        k(1.0, buf, buf, grid=(1,), block=(32,))
+    with pytest.raises(KernargError, match=r"argument 3 \(4-byte parameter at \+24\): 4294967296 does not fit"):
+        k(1.0, buf, buf, 1 << 32, grid=(1,), block=(32,))
+    with pytest.raises(KernargError, match=r"argument 0 \(4-byte parameter at \+0\): a pointer where the kernel expects 4"):
+        k(buf, buf, buf, 4, grid=(1,), block=(32,))
+    with pytest.raises(ValueError, match=r"block \(2048, 1, 1\) has 2048 threads"):
+        k(1.0, buf, buf, 4, grid=(1,), block=(2048,))
+    with pytest.raises(KeyError, match="no kernel 'nope' in this program \\(has: saxpy\\)"):
+        prg["nope"]
+    buf.free()
+    prg.free()
