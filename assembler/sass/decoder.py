@@ -87,9 +87,14 @@ def _bf16_view(op):
 
 
 def decode_word(word, arch, pc=0):
-    stall = (word >> 105) & 15
-    if (word >> 109) & 1 and (stall == 0 or stall >= 12):
-        raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11" % stall)
+    stall, reuse = (word >> 105) & 15, (word >> 122) & 15
+    if (word >> 109) & 1:
+        if stall == 0 or stall >= 12:
+            raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11"
+                       % stall)
+    elif reuse and (stall == 0 or reuse & 6 == 6):
+        # reuse flags with the yield bit clear (where nvdisasm does not print them)
+        raise _bad(word, pc, "reuse flags 0x%x with yield and a stall of %d, which nvdisasm refuses" % (reuse, stall))
     tables = load(arch)
     cls = tables.CLASSES.get(word & 0xfff)
     if cls is None:
