@@ -226,11 +226,12 @@ def _descriptors(arch, stmts, words, parsed, base):
 def _indirect(w, st, ops, arch, pc):
     """Unprinted bits that still change nvdisasm's text: the blank before ';' (see
     decoder.semicolon), and an IMAD whose operands call
-    for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed)."""
+    for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed; nvdisasm
+    takes that only with a stall of 1 and more)."""
     from . import aliases
     from .decoder import decode_word, semicolon
     tokens = (st.opcode,) + tuple(st.modifiers)
-    if st.opcode == "IMAD" and not (w >> 109) & 1 and aliases.strip(tokens) == tokens \
+    if st.opcode == "IMAD" and not (w >> 109) & 1 and (w >> 105) & 15 and aliases.strip(tokens) == tokens \
             and aliases.add(tokens, ops) != tokens:
         w |= 3 << 122
     if st.semicolon and semicolon(w) != st.semicolon:

@@ -67,10 +67,12 @@ def _getbits(w, bits):
     return v
 
 
-def semicolon(word):
+def semicolon(word, variable=False):
     """nvdisasm writes ';' without the blank only when bits 102..103 and 126..127 are clear, the
     stall is 0, the yield bit is 0 and no scoreboard is waited on (those set do not matter)."""
     c = word >> 105
+    if variable and (c >> 5) & 63 != 63:
+        return " ;"
     return ";" if (word >> 102) & 3 == 0 and word >> 126 == 0 and c & 0x1f == 0 and (c >> 11) & 63 == 0 \
         else " ;"
 
@@ -85,9 +87,14 @@ def _bf16_view(op):
 
 
 def decode_word(word, arch, pc=0):
-    stall = (word >> 105) & 15
-    if (word >> 109) & 1 and (stall == 0 or stall >= 12):
-        raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11" % stall)
+    stall, reuse = (word >> 105) & 15, (word >> 122) & 15
+    if (word >> 109) & 1:
+        if stall == 0 or stall >= 12:
+            raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11"
+                       % stall)
+    elif reuse and (stall == 0 or reuse & 6 == 6):
+        # reuse flags with the yield bit clear (where nvdisasm does not print them)
+        raise _bad(word, pc, "reuse flags 0x%x with yield and a stall of %d, which nvdisasm refuses" % (reuse, stall))
     tables = load(arch)
     cls = tables.CLASSES.get(word & 0xfff)
     if cls is None:
@@ -98,12 +105,20 @@ def decode_word(word, arch, pc=0):
         fmt = fmt["formats"].get(_getbits(word, fmt["split"]))
     if fmt is None:
         raise _bad(word, pc, "opcode class 0x%03x has no format for these bits" % (word & 0xfff))
-    ins = decode_with_format(word, fmt, pc)
+    var = _VARIABLE.get(tables.ARCH)
+    if var is None:
+        sched = getattr(tables, "SCHEDULE", {})
+        var = _VARIABLE[tables.ARCH] = frozenset(sched.get("variable_write", ())) | \
+            frozenset(sched.get("variable_read", ()))
+    ins = decode_with_format(word, fmt, pc, var)
     ins.arch, ins.fkey = tables.ARCH, fkey
     return ins
 
 
-def decode_with_format(word, fmt, pc=0):
+_VARIABLE = {}
+
+
+def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
     """Decode a word with a given format entry of the tables (the table generator checks
     formats it is learning with this)."""
     ins = Instruction()
@@ -161,7 +176,7 @@ def decode_with_format(word, fmt, pc=0):
     text = head + ".".join(tokens)
     if ops:
         text += " " + ", ".join(o.render() for o in ops)
-    ins.text = text + semicolon(word)
+    ins.text = text + semicolon(word, tokens[0] in variable_ops)
     return ins
 
 

@@ -20,13 +20,14 @@ after each opcode are measured on ptxas's own output (tables SCHEDULE, from
 scripts/gen_sass_tables.py); registers come from assembler.sass.usage, which over-approximates.
 Explicit controls in the source are kept and their scoreboards tracked.
 """
-from .control import Control
+from .control import CONTROL_MASK, Control
 from .decoder import decode_word
 from .tables import load
 from .usage import usage
 
 BRANCHES = frozenset("BRA BRX JMP JMX CALL RET EXIT BREAK BSYNC WARPSYNC KILL".split())
 NUM_SB = 6
+_NEUTRAL = Control(stall=1, yield_=False).bits()
 
 
 def _yield_for(stall):
@@ -73,7 +74,8 @@ def schedule(words, arch, controls, labels=()):
     prev = None
     words_ops = [None] * n
     for i, w in enumerate(words):
-        ins = decode_word(w, arch, 16 * i)
+        # decoded under a neutral control (the word's own may not be set yet)
+        ins = decode_word(w & ~CONTROL_MASK | _NEUTRAL, arch, 16 * i)
         op = ins.opcode
         reads, writes = usage(ins)
         given = controls[i]

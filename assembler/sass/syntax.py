@@ -360,9 +360,12 @@ def _render_imm(shape, holes):
 
 def _render_addr(reg_present, suff, reg, ureg_present, ureg, off, desc=False):
     """reg_present: the instruction has a base register; RZ prints when nothing else does, or
-    with its suffix beside a uniform register or a descriptor (RZ.X8+URZ, desc[UR6][RZ.64])."""
+    with its suffix inside a descriptor (desc[UR6][RZ.64]) or scaled beside a uniform register
+    (RZ.X8+URZ)."""
     parts = []
-    if reg_present and (reg != 255 or (suff and (ureg_present or desc)) or (not ureg_present and not off)):
+    scaled = any(x[:1] == "X" for x in suff)
+    if reg_present and (reg != 255 or (suff and ((ureg_present and scaled) or desc)) or
+                        (not ureg_present and not off)):
         parts.append(reg_name("R", reg) + "".join("." + s for s in suff))
     if ureg_present:
         parts.append(reg_name("UR", ureg))
