@@ -199,6 +199,7 @@ def test_a_release_to_an_unmapped_va_is_gpu_fault_naming_it(dev, page):
         dev.submit_raw(PushBuffer().release(LOW_BAD_VA, 1), "a release to nowhere")
     # the timestamp (+8) is written before the payload, so a waiter that sees the payload sees its time
     assert e.value.va == LOW_BAD_VA + 8 and f"0x{LOW_BAD_VA + 8:x}" in str(e.value) and "write" in str(e.value)
+    assert "compute channel was running: a release to nowhere" in str(e.value)
     after_recovery_works(dev, page)
 
 

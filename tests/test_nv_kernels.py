@@ -94,6 +94,7 @@ def test_a_kernel_reading_unmapped_memory_is_gpu_fault_with_the_va(dev):
     with pytest.raises(GPUFault) as e:
         prg["saxpy"](np.float32(1), Pointer(BAD_VA), out, 64, grid=(1,), block=(64,), wait=True)
     assert e.value.va == BAD_VA and f"0x{BAD_VA:x}" in str(e.value)
+    assert "compute channel was running: launch of saxpy grid (1, 1, 1) block (64, 1, 1)" in str(e.value)
     x = np.arange(64, dtype=np.float32)
     dev.copyin(out, x)
     prg["saxpy"](np.float32(2), out, out, 64, grid=(1,), block=(64,), wait=True)     # the device recovered

@@ -245,7 +245,12 @@ class NVDevice(Device):
         for ch in (self.compute, self.copy_channel):
             xid = ch.error() if ch is not None else 0
             if xid:
-                raise report(self, xid)
+                exc = report(self, xid)
+                t = ch.timeline
+                pending = sorted(v for v in t.in_flight if v > t.value)
+                if pending:                  # the oldest unfinished submission of the stopped channel
+                    exc.args = (f"{exc}; {ch.name} channel was running: {describe(t.in_flight[pending[0]])}",)
+                raise exc
 
     def wait(self, timeline, value, timeout=None):
         try:
