@@ -123,6 +123,7 @@ def test_a_missing_scoreboard_wait_is_a_hazard_naming_the_pc(dev):
         prg["saxpy"](np.float32(1), x, x, 64, grid=(1,), block=(64,), wait=True)
     assert e.value.esr == 0x3F and "scoreboard" in str(e.value)
     assert e.value.pc == waiter and f"at PC 0x{waiter:x}" in str(e.value)      # from the kernel's entry
+    assert "is read before SB" in str(e.value) and "was waited for" in str(e.value)
     x.free()
 
 

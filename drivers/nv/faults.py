@@ -73,7 +73,11 @@ def report(dev, xid):
                 for i in range(n):
                     s = p.smErrorStateArray[i]
                     if s.hwwWarpEsr or s.hwwGlobalEsr:
-                        return ShaderError(xid, s.hwwWarpEsr, s.hwwWarpEsrPc64, start + i, s.hwwEsrAddr)
+                        exc = ShaderError(xid, s.hwwWarpEsr, s.hwwWarpEsrPc64, start + i, s.hwwEsrAddr)
+                        said = xid_line(dev, xid).split(f"at PC 0x{s.hwwWarpEsrPc64:x}: ", 1)
+                        if len(said) == 2:          # the kernel log says more (the instruction, the register)
+                            exc.args = (f"{exc}: {said[1].split(' (while executing ')[0]}",)
+                        return exc
     except RMError as e:
         return ChannelError(xid, f"the debugger could not say more ({e})")
     return ChannelError(xid, xid_line(dev, xid))
