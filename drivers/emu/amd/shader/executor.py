@@ -24,6 +24,7 @@ MAX_PROGRAMS = 64                    # decoded programs kept per executor (oldes
 BATCH_VGPR_BYTES = 64 << 20          # a batch's VGPR file stays below this (256 VGPRs: 2048 waves)
 BATCH_LDS_BYTES = 64 << 20           # and its LDS (64 KiB workgroups: 1024 at a time)
 BUDGET_ENV = "GPU_EMULATE_BUDGET"
+MAX_TABLES = 16                      # workgroup tables kept per executor
 
 
 @dataclass
@@ -127,6 +128,8 @@ class WaveExecutor:
         self.env = ValuEnv(valu)
         self.batch_waves = batch_waves
         self.programs = {}
+        self.templates = {}                   # initial batch states per launch shape (launch.py)
+        self._tables = {}                     # workgroup_table() per grid shape
         self.stats = Stats()
         self.last = None
         self._budget = None                   # [remaining, allowed] of the dispatch in progress
@@ -166,7 +169,7 @@ class WaveExecutor:
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
         budget = self._budget = [allowed, allowed]        # remaining, allowed
         self._preempted = False
-        ids, extents, waves = workgroup_table(d)
+        ids, extents, waves = self._workgroups(d)
         if scratch is not None and scratch[3] and int(waves.max()) > scratch[3]:
             raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
                               f"the {int(waves.max())} waves of one workgroup")
@@ -193,8 +196,20 @@ class WaveExecutor:
                f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
+    def _workgroups(self, d):
+        """workgroup_table(d), kept per grid shape (the arrays are never written)."""
+        key = (tuple(d.grid_workgroups), tuple(d.workgroup_size), tuple(d.grid_size or ()))
+        table = self._tables.get(key)
+        if table is None:
+            if len(self._tables) >= MAX_TABLES:
+                self._tables.pop(next(iter(self._tables)))
+            table = self._tables[key] = workgroup_table(d)
+            for a in table:
+                a.flags.writeable = False
+        return table
+
     def _run(self, d, ids, extents, vgprs, program, scratch, stats, budget):
-        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None)
+        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None, self.templates)
         stats.workgroups += len(ids)
         stats.waves += st.W
         if self.keep_state:
