@@ -48,3 +48,36 @@ def test_template_copy_equals_a_fresh_build(kw):
         again.vregs[:] = 1
         again.pc[:] = 4
         states_equal(fresh, build_state(d, ids, extents, 32, scratch, templates))
+
+
+def test_small_batch_scheduler_picks_the_groups_the_array_path_picks(monkeypatch):
+    """The list-based scheduler of small batches (up to 64 waves) against the numpy one of large
+    batches, on random PCs with waves done or parked at a barrier (contiguous and scattered
+    groups, whole and partial, barrier release)."""
+    from drivers.emu.amd.shader import executor
+    from drivers.emu.amd.shader.state import WaveState
+
+    rng = np.random.default_rng(5)
+    for trial in range(400):
+        W = int(rng.integers(1, 65))
+        st = WaveState(W, 8, 1, 0, None)
+        st.pc[:] = rng.choice([0x100, 0x104, 0x200, 0x1000], W, p=[0.5, 0.2, 0.2, 0.1])
+        st.done[:] = rng.random(W) < (0.3 if trial % 3 else 0.0)
+        st.at_barrier[:] = ~st.done & (rng.random(W) < (0.3 if trial % 4 else 0.0))
+        if trial % 7 == 0:
+            st.at_barrier[:] = ~st.done                    # every live wave parked: released
+        small_state, big_state = st, WaveState(W, 8, 1, 0, None)
+        for name in ("pc", "done", "at_barrier"):
+            getattr(big_state, name)[:] = getattr(st, name)
+        small = executor._next_group(small_state)
+        monkeypatch.setattr(executor, "SMALL_BATCH", 0)
+        big = executor._next_group(big_state)
+        monkeypatch.setattr(executor, "SMALL_BATCH", 64)
+        assert np.array_equal(small_state.at_barrier, big_state.at_barrier)
+        if big is None:
+            assert small is None
+            continue
+        (pc, sel, n, whole), (pc2, sel2, n2, whole2) = small, big
+        assert (pc, n, whole) == (pc2, n2, whole2) and type(pc) is int
+        assert type(sel) is type(sel2)
+        assert np.array_equal(np.arange(W)[sel], np.arange(W)[sel2])

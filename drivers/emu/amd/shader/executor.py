@@ -298,6 +298,7 @@ def run_waves(st, program, budget, blocks=True):
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists
+_PAST_EVERY_PC = 1 << 64   # the PC a blocked wave sorts at
 
 
 def _next_group(st):
@@ -306,21 +307,26 @@ def _next_group(st):
     is runnable), after releasing a barrier every live wave waits in; None when all are done."""
     W = st.W
     if W <= SMALL_BATCH:
-        pcs, blocked = st.pc.tolist(), (st.done | st.at_barrier).tolist()
-        runnable = [i for i in range(W) if not blocked[i]]
-        if not runnable:
+        blocked = (st.done | st.at_barrier).tolist()
+        idle = blocked.count(True)
+        if idle == W:
             if st.at_barrier.any():
                 st.at_barrier[:] = False
                 return _next_group(st)
             return None
-        pc = min(pcs[i] for i in runnable)
-        members = [i for i in runnable if pcs[i] == pc]
-        n = len(members)
-        first, last = members[0], members[-1]
-        sel = slice(first, last + 1) if last - first + 1 == n else np.array(members)
+        pcs = st.pc.tolist()
+        if idle:                                   # blocked waves sort after every real PC
+            pcs = [_PAST_EVERY_PC if b else p for p, b in zip(pcs, blocked)]
+        pc = min(pcs)
+        n = pcs.count(pc)
         if n == W:
-            sel = slice(None)
-        return pc, sel, n, n == len(runnable)
+            return pc, slice(None), n, True
+        first = pcs.index(pc)
+        if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
+            sel = slice(first, first + n)
+        else:
+            sel = np.array([i for i in range(first, W) if pcs[i] == pc])
+        return pc, sel, n, n == W - idle
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
         if st.at_barrier.any():
