@@ -487,7 +487,14 @@ class ComputeQueue:
         value = timeline.last_submitted + 1
         if wptr + 2 - hw.retired > cap:               # room first: the signal slot is free only then
             hw.make_room(2, timeline)
-        last = self._signal_packet(value)
+        signal = self._signal_mv
+        if signal is None:
+            last = self._signal_packet(value)
+        else:                                         # _signal_packet, inline
+            slot = (value & (cap - 1)) * 16
+            signal[slot + _SIGNAL_VALUE] = value & _M32
+            signal[slot + _SIGNAL_VALUE + 1] = value >> 32
+            last = self._signal_aql_mv[slot:slot + 16]
         bx, by, bz = block
         gx, gy, gz = grid
         dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
@@ -502,7 +509,11 @@ class ComputeQueue:
         hw.wptr_mv[0] = wptr
         hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
         hw.pending.append((value, wptr))
-        timeline.next_value(description)
+        timeline.last_submitted = value               # TimelineSignal.next_value, inline
+        in_flight = timeline.in_flight
+        in_flight[value] = description
+        if len(in_flight) > timeline.RECORD_LIMIT:
+            timeline.forget(timeline.value)
         return value
 
     def aql_dispatch_packet(self, kernel, kernarg_va, grid, block, lds):
