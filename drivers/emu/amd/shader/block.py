@@ -20,6 +20,10 @@ function it compiles to executes every instruction of the block for a group of w
   carry-in (the chains of 64-bit address arithmetic);
 * instructions that only order or hint (s_waitcnt, s_delay_alu, s_nop, s_clause...) emit no
   code; the executor adds the block's instruction and lane-operation counts once;
+* the integer ops that are one uint32 ufunc in the VALU library (adds, subs, logic, shifts,
+  min/max, v_mul_lo_u32, moves; INLINE_OPS), without modifiers, are emitted as that ufunc and
+  written in place: an augmented operator (``x += ...``) when the destination is a source,
+  ``out=`` (``where=`` EXEC) otherwise;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
   instruction's own closure, exactly as the per-instruction path does.
 
@@ -341,6 +345,9 @@ def _emit_step(e, s, i):
         return
     if isinstance(fn, VectorOp) and fn.dpp is None:
         e.need_em()
+        if _inline_form(fn) is not None:
+            _emit_inline_in_place(e, fn)
+            return
         _commit(e, _emit_valu(e, fn, "a"))
         return
     if isinstance(fn, DualOp):
@@ -397,6 +404,9 @@ def _vector_source(e, op, o, bits, reader):
 def _emit_valu(e, op, tag):
     """Emit the computation of one VALU op now; return the lines that write its results."""
     v = tag                 # names reused per instruction: a finished result is freed at once
+    if _inline_form(op) is not None:
+        e.emit(f"d{v} = {_inline_expr(e, op)}")
+        return _write_lines(op.vdst, f"d{v}")
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -436,9 +446,7 @@ def _emit_valu(e, op, tag):
     else:
         e.emit(f"d{v} = r{v}")
     if bits == 32:
-        post.append(f"if em is None: V[{op.vdst}, sel] = d{v}")
-        post.append(f"elif IX: V[{op.vdst}, sel] = np.where(em, d{v}, V[{op.vdst}, sel])")
-        post.append(f"else: CP(V[{op.vdst}, sel], d{v}, casting='unsafe', where=em)")
+        post += _write_lines(op.vdst, f"d{v}")
     elif bits == 64:
         post.append(f"PUT64(V, {op.vdst}, sel, d{v}, em)")
     elif bits:
@@ -456,6 +464,87 @@ def _emit_valu(e, op, tag):
         if k == EXEC_LO:
             post.append(None)
     return post
+
+
+def _write_lines(vdst, value):
+    """The lines writing a 32-bit result ``value`` to VGPR ``vdst`` under EXEC."""
+    return [f"if em is None: V[{vdst}, sel] = {value}",
+            f"elif IX: V[{vdst}, sel] = np.where(em, {value}, V[{vdst}, sel])",
+            f"else: CP(V[{vdst}, sel], {value}, casting='unsafe', where=em)"]
+
+
+# Integer ops whose result is one numpy ufunc of uint32 operands, exactly what the VALU library
+# computes for them (uint32 arithmetic wraps modulo 2**32; shift counts are S0[4:0]), emitted
+# inline when the instruction has no modifiers: (ufunc, source order), "shift" ufuncs take
+# (S1, S0 & 31), None is a move.
+INLINE_OPS = {"v_add_nc_u32": ("np.add", (0, 1)), "v_sub_nc_u32": ("np.subtract", (0, 1)),
+              "v_subrev_nc_u32": ("np.subtract", (1, 0)), "v_and_b32": ("np.bitwise_and", (0, 1)),
+              "v_or_b32": ("np.bitwise_or", (0, 1)), "v_xor_b32": ("np.bitwise_xor", (0, 1)),
+              "v_mul_lo_u32": ("np.multiply", (0, 1)), "v_min_u32": ("np.minimum", (0, 1)),
+              "v_max_u32": ("np.maximum", (0, 1)), "v_lshlrev_b32": ("np.left_shift", "shift"),
+              "v_lshrrev_b32": ("np.right_shift", "shift"), "v_mov_b32": None}
+
+
+def _inline_form(op):
+    """The INLINE_OPS entry of ``op`` when it may be inlined (the library's own op, no source or
+    output modifiers, every source a VGPR, SGPR or constant), else None."""
+    form = INLINE_OPS.get(op.mnemonic, False)
+    if form is False or any(op.kw.values()) or op.dst_bits != 32:
+        return None
+    from .valu import VALU
+    if VALU.get(op.mnemonic) is not op.op:                # a replacement registry decides itself
+        return None
+    for o in op.sources:
+        if not (o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)):
+            return None
+    return form or ("", None)
+
+
+def _inline_call(e, op):
+    """(ufunc, its arguments) computing an inlined op's result; (None, [source]) for a move."""
+    srcs = [_vector_source(e, op, o, 32, r) for o, r in zip(op.sources, op.readers)]
+    ufunc, order = _inline_form(op)
+    if order is None:
+        return None, srcs[:1]
+    if order == "shift":
+        o = op.sources[0]
+        if o.kind in ("const", "literal"):            # the shift count folded at compile time
+            count = e.name(U32(int(constant_value(o, 32, op.mnemonic)) & 31), "k")
+        else:
+            count = f"np.bitwise_and({srcs[0]}, U32(31))"
+        return ufunc, [srcs[1], count]
+    return ufunc, [srcs[order[0]], srcs[order[1]]]
+
+
+def _inline_expr(e, op):
+    """The expression of an inlined op's result (for a move, the source itself: a view)."""
+    ufunc, args = _inline_call(e, op)
+    return args[0] if ufunc is None else f"{ufunc}({', '.join(args)})"
+
+
+def _emit_inline_in_place(e, op):
+    """An inlined op written straight into its destination register when the group is a slice
+    of the batch (``out=``, masked by ``where=``): no result array, no copy."""
+    ufunc, args = _inline_call(e, op)
+    d = op.vdst
+    if ufunc is None:                                   # a move
+        _commit(e, _write_lines(d, args[0]))
+        return
+    call = f"{ufunc}({', '.join(args)}"
+    e.emit(f"if IX: da = {call}); V[{d}, sel] = da if em is None else np.where(em, da, V[{d}, sel])")
+    dest, augmented = f"V[{d}, sel]", _AUGMENTED.get(ufunc)
+    other = args[1] if args[0] == dest else args[0] if ufunc in _COMMUTATIVE and args[1] == dest else None
+    if augmented and other is not None:               # D = D op X: the operator form, in place
+        e.emit(f"elif em is None: x = {dest}; x {augmented} {other}")
+    else:
+        e.emit(f"elif em is None: {call}, out={dest})")
+    e.emit(f"else: {call}, out={dest}, where=em)")
+
+
+_AUGMENTED = {"np.add": "+=", "np.subtract": "-=", "np.bitwise_and": "&=", "np.bitwise_or": "|=",
+              "np.bitwise_xor": "^=", "np.multiply": "*=", "np.left_shift": "<<=", "np.right_shift": ">>="}
+_COMMUTATIVE = frozenset(("np.add", "np.bitwise_and", "np.bitwise_or", "np.bitwise_xor", "np.multiply",
+                          "np.minimum", "np.maximum"))
 
 
 # -- SALU -------------------------------------------------------------------------------------
