@@ -501,8 +501,10 @@ def _inline_form(op):
 
 
 def _inline_call(e, op):
-    """(ufunc, its arguments) computing an inlined op's result; (None, [source]) for a move."""
-    srcs = [_vector_source(e, op, o, 32, r) for o, r in zip(op.sources, op.readers)]
+    """(ufunc, its arguments) computing an inlined op's result; (None, [source]) for a move.
+    An SGPR is a column (w, 1) the ufunc or the write broadcasts over the lanes."""
+    srcs = [f"S[{o.value}, sel][:, None]" if o.kind == "sgpr" else _vector_source(e, op, o, 32, r)
+            for o, r in zip(op.sources, op.readers)]
     ufunc, order = _inline_form(op)
     if order is None:
         return None, srcs[:1]
