@@ -23,7 +23,7 @@ function it compiles to executes every instruction of the block for a group of w
 * the integer ops that are one uint32 ufunc in the VALU library (adds, subs, logic, shifts,
   min/max, v_mul_lo_u32, moves; INLINE_OPS), without modifiers, are emitted as that ufunc and
   written in place: an augmented operator (``x += ...``) when the destination is a source,
-  ``out=`` (``where=`` EXEC) otherwise;
+  ``out=`` (``where=`` EXEC) otherwise; 32-bit integer compares are one numpy comparison;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
   instruction's own closure, exactly as the per-instruction path does.
 
@@ -407,6 +407,10 @@ def _emit_valu(e, op, tag):
     if _inline_form(op) is not None:
         e.emit(f"d{v} = {_inline_expr(e, op)}")
         return _write_lines(op.vdst, f"d{v}")
+    compare = _inline_compare(e, op)
+    if compare is not None:
+        e.emit(f"m{v} = {compare}")
+        return _mask_lines(e, op, v)
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -451,8 +455,17 @@ def _emit_valu(e, op, tag):
         post.append(f"PUT64(V, {op.vdst}, sel, d{v}, em)")
     elif bits:
         post.append(f"WV(st, sel, {op.vdst}, {bits}, d{v}, em, o{v})")
+    if op.op.mask_out:
+        post += _mask_lines(e, op, v)
+    return post
+
+
+def _mask_lines(e, op, v):
+    """The lines writing the lane mask ``m{v}`` of ``op`` (a carry, a compare's VCC or SGPR, or
+    EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins."""
+    post = []
     k = op.mask_dst
-    if op.op.mask_out and k != NULL:
+    if k != NULL:
         if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
             post.append(f"k{k} = MK(m{v}, n, em)")
             if id(op) not in e.dead:
@@ -464,6 +477,32 @@ def _emit_valu(e, op, tag):
         if k == EXEC_LO:
             post.append(None)
     return post
+
+
+_COMPARES = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater", "ne": "np.not_equal",
+             "ge": "np.greater_equal"}
+
+
+def _inline_compare(e, op):
+    """The numpy expression of a 32-bit integer v_cmp/v_cmpx without modifiers (the library's
+    own op; signed ones compare the bits as int32), or None."""
+    parts = op.mnemonic.split("_")
+    if len(parts) != 4 or parts[0] != "v" or parts[1] not in ("cmp", "cmpx") or parts[3] not in ("u32", "i32") \
+            or parts[2] not in _COMPARES or any(op.kw.values()):
+        return None
+    from .valu import VALU
+    if VALU.get(op.mnemonic) is not op.op:
+        return None
+    args = []
+    for o, r in zip(op.sources, op.readers):
+        if o.kind == "sgpr" and o.value < SGPR_CODES:
+            a = f"S[{o.value}, sel][:, None]"
+        elif o.kind in ("vgpr", "const", "literal"):
+            a = _vector_source(e, op, o, 32, r)
+        else:
+            return None
+        args.append(f"{a}.view(I32)" if parts[3] == "i32" else a)
+    return f"{_COMPARES[parts[2]]}({args[0]}, {args[1]})"
 
 
 def _write_lines(vdst, value):
