@@ -211,6 +211,16 @@ INLINE_BODY = """
   v_mov_b32_e32 v26, s7
   v_mov_b32_e32 v27, s8
   v_mov_b32_e32 v28, vcc_lo
+  v_add_co_u32 v29, s9, s6, v2
+  v_add_co_ci_u32_e64 v29, s9, v29, s2, s9
+  v_cndmask_b32_e64 v28, v28, v3, s9
+  v_sub_co_u32 v30, vcc_lo, v2, v3
+  v_sub_co_ci_u32_e32 v30, vcc_lo, v2, v2, vcc_lo
+  v_subrev_co_ci_u32_e32 v30, vcc_lo, v30, v30, vcc_lo
+  v_not_b32_e32 v31, v2
+  v_add_co_ci_u32_e32 v31, vcc_lo, v2, v31, vcc_lo
+  v_add_co_ci_u32_e32 v27, vcc_lo, v27, v27, vcc_lo
+  v_subrev_co_u32 v27, vcc_lo, v27, v3
   v_cmpx_lt_u32_e32 3, v0
   global_store_b128 v1, v[5:8], s[4:5] offset:{0}
   global_store_b128 v1, v[9:12], s[4:5] offset:{1}
@@ -218,6 +228,7 @@ INLINE_BODY = """
   global_store_b128 v1, v[17:20], s[4:5] offset:{3}
   global_store_b128 v1, v[21:24], s[4:5] offset:{4}
   global_store_b128 v1, v[25:28], s[4:5] offset:{5}
+  global_store_b96 v1, v[29:31], s[4:5] offset:{6}
 """
 
 
@@ -225,9 +236,10 @@ def test_inlined_integer_ops_match_the_library_under_every_exec_and_grouping():
     """The integer ops the compiler inlines (destination equal to either source or neither,
     VGPR/SGPR/constant/literal sources, shift counts past 31, VOPD halves, a half reading the
     other's destination; 32-bit integer compares into VCC, an SGPR and EXEC, signed and
-    unsigned) give the per-instruction path's registers and memory: in a scattered
+    unsigned; selects and carry chains) give the per-instruction path's registers and memory:
+    in a scattered
     group of waves (index arrays), under a partial EXEC and with every lane on."""
-    body = [INLINE_BODY.format(*(96 * k + 16 * j for j in range(6))) for k in range(3)]
+    body = [INLINE_BODY.format(*(112 * k + 16 * j for j in range(7))) for k in range(3)]
     co = code_object(assemble(f"""
   s_load_b64 s[4:5], s[0:1], 0x0
   s_waitcnt lgkmcnt(0)
@@ -253,11 +265,11 @@ odd:
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
     for form in ("x += ", "x -= ", "x <<= ", "out=V[", "where=em", "if IX: da = np.add(", "np.greater(",
-                 ".view(I32)"):
+                 ".view(I32)", "ta = np.subtract(", "np.where(ca, "):
         assert form in source
     got = a[0].reshape(4, 32, 128)
     lanes = np.arange(32, dtype=np.uint64)
     x, y = lanes * 0x9e3779b9 % 2**32, lanes * 0x85ebca6b % 2**32
     assert (got[0, 4:, 0] == ((x + y + lanes + y) % 2**32)[4:]).all()   # wave 0, first body: v5
     assert (got[0, :4] == 0).all() and (got[0, 4:, 18] == (x < y)[4:]).all()    # v_cmpx; v23
-    assert (got[1, :, 0] == 0).all() and (got[1, 23:, 24] == 0).all()  # wave 1 skipped it; EXEC
+    assert (got[1, :, 0] == 0).all() and (got[1, 23:, 28] == 0).all()  # wave 1 skipped it; EXEC

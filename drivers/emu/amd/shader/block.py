@@ -23,7 +23,9 @@ function it compiles to executes every instruction of the block for a group of w
 * the integer ops that are one uint32 ufunc in the VALU library (adds, subs, logic, shifts,
   min/max, v_mul_lo_u32, moves; INLINE_OPS), without modifiers, are emitted as that ufunc and
   written in place: an augmented operator (``x += ...``) when the destination is a source,
-  ``out=`` (``where=`` EXEC) otherwise; 32-bit integer compares are one numpy comparison;
+  ``out=`` (``where=`` EXEC) otherwise; 32-bit integer compares are one numpy comparison, the
+  wrapping carry ops (v_add_co_u32, v_sub_co_ci_u32...) and v_cndmask_b32 the library's own
+  expressions, their masks read from the forwarded lanes;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
   instruction's own closure, exactly as the per-instruction path does.
 
@@ -411,6 +413,11 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v)
+    lines = _inline_lines(e, op, v)
+    if lines is not None:
+        for line in lines:
+            e.emit(line)
+        return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -427,15 +434,7 @@ def _emit_valu(e, op, tag):
         else:
             old = f"{e.name(op.old_reader, 'r')}(st, sel)"
     if op.op.mask_in:
-        m = op.mask_operand
-        k = VCC_LO if m is None else m.value if m.kind == "sgpr" and m.value < SGPR_CODES else None
-        if k in e.fwd:
-            mask = e.fwd[k]
-        elif k is not None:
-            mask = f"UL(S[{k}, sel])"
-        else:
-            mask = f"UL({e.name(op.mask_reader, 'r')}(st, sel))"
-        e.emit(f"c{v} = {ctx}; c{v}.mask = {mask}")
+        e.emit(f"c{v} = {ctx}; c{v}.mask = {_mask_in(e, op)}")
         ctx = f"c{v}"
     if bits > 64:
         e.emit(f"o{v} = {old}")
@@ -477,6 +476,55 @@ def _mask_lines(e, op, v):
         if k == EXEC_LO:
             post.append(None)
     return post
+
+
+def _mask_in(e, op):
+    """The carry-in / select mask of ``op`` as bool lanes: forwarded lanes, or the SGPR unpacked."""
+    m = op.mask_operand
+    k = VCC_LO if m is None else m.value if m.kind == "sgpr" and m.value < SGPR_CODES else None
+    if k in e.fwd:
+        return e.fwd[k]
+    if k is not None:
+        return f"UL(S[{k}, sel])"
+    return f"UL({e.name(op.mask_reader, 'r')}(st, sel))"
+
+
+# The VALU library's wrapping uint32 forms of the carry ops and v_cndmask_b32 (without clamp or
+# source modifiers), as lines computing d{v} (and the carry or borrow m{v}) from a, b and the
+# carry-in / select mask c: they are the library's expressions, operand for operand.
+_CARRY_LINES = {
+    "v_add_co_u32": ("d{v} = np.add({a}, {b})", "m{v} = np.less(d{v}, {a})"),
+    "v_sub_co_u32": ("d{v} = np.subtract({a}, {b})", "m{v} = np.greater({b}, {a})"),
+    "v_subrev_co_u32": ("d{v} = np.subtract({b}, {a})", "m{v} = np.greater({a}, {b})"),
+    "v_add_co_ci_u32": ("t{v} = np.add({a}, {b})", "d{v} = np.add(t{v}, {c})",
+                        "m{v} = np.less(t{v}, {a}) | np.less(d{v}, t{v})"),
+    "v_sub_co_ci_u32": ("t{v} = np.subtract({a}, {b})", "d{v} = np.subtract(t{v}, {c})",
+                        "m{v} = np.greater({b}, {a}) | np.less(t{v}, {c})"),
+    "v_subrev_co_ci_u32": ("t{v} = np.subtract({b}, {a})", "d{v} = np.subtract(t{v}, {c})",
+                           "m{v} = np.greater({a}, {b}) | np.less(t{v}, {c})"),
+    "v_cndmask_b32": ("d{v} = np.where({c}, {b}, {a})",),
+}
+
+
+def _inline_lines(e, op, v):
+    """The lines of an inlined carry op or v_cndmask_b32 (see _CARRY_LINES), or None."""
+    lines = _CARRY_LINES.get(op.mnemonic)
+    if lines is None or any(op.kw.values()) or op.dst_bits != 32:
+        return None
+    from .valu import VALU
+    if VALU.get(op.mnemonic) is not op.op:
+        return None
+    args = []
+    for o, r in zip(op.sources, op.readers):
+        if o.kind == "sgpr" and o.value < SGPR_CODES:
+            args.append(f"S[{o.value}, sel][:, None]")
+        elif o.kind in ("vgpr", "const", "literal"):
+            args.append(_vector_source(e, op, o, 32, r))
+        else:
+            return None
+    if op.op.mask_in:
+        e.emit(f"c{v} = {_mask_in(e, op)}")
+    return [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
 
 
 _COMPARES = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater", "ne": "np.not_equal",
@@ -550,7 +598,7 @@ def _inline_call(e, op):
     if order == "shift":
         o = op.sources[0]
         if o.kind in ("const", "literal"):            # the shift count folded at compile time
-            count = e.name(U32(int(constant_value(o, 32, op.mnemonic)) & 31), "k")
+            count = e.name(U32(int(constant_value(o, 32, op.mnemonic)) & 31), "shift")
         else:
             count = f"np.bitwise_and({srcs[0]}, U32(31))"
         return ufunc, [srcs[1], count]
