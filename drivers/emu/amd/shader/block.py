@@ -509,19 +509,11 @@ _CARRY_LINES = {
 def _inline_lines(e, op, v):
     """The lines of an inlined carry op or v_cndmask_b32 (see _CARRY_LINES), or None."""
     lines = _CARRY_LINES.get(op.mnemonic)
-    if lines is None or any(op.kw.values()) or op.dst_bits != 32:
+    if lines is None or op.dst_bits != 32 or not _library_op(op):
         return None
-    from .valu import VALU
-    if VALU.get(op.mnemonic) is not op.op:
+    args = _inline_sources(e, op)
+    if args is None:
         return None
-    args = []
-    for o, r in zip(op.sources, op.readers):
-        if o.kind == "sgpr" and o.value < SGPR_CODES:
-            args.append(f"S[{o.value}, sel][:, None]")
-        elif o.kind in ("vgpr", "const", "literal"):
-            args.append(_vector_source(e, op, o, 32, r))
-        else:
-            return None
     if op.op.mask_in:
         e.emit(f"c{v} = {_mask_in(e, op)}")
     return [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
@@ -536,20 +528,13 @@ def _inline_compare(e, op):
     own op; signed ones compare the bits as int32), or None."""
     parts = op.mnemonic.split("_")
     if len(parts) != 4 or parts[0] != "v" or parts[1] not in ("cmp", "cmpx") or parts[3] not in ("u32", "i32") \
-            or parts[2] not in _COMPARES or any(op.kw.values()):
+            or parts[2] not in _COMPARES or not _library_op(op):
         return None
-    from .valu import VALU
-    if VALU.get(op.mnemonic) is not op.op:
+    args = _inline_sources(e, op)
+    if args is None:
         return None
-    args = []
-    for o, r in zip(op.sources, op.readers):
-        if o.kind == "sgpr" and o.value < SGPR_CODES:
-            a = f"S[{o.value}, sel][:, None]"
-        elif o.kind in ("vgpr", "const", "literal"):
-            a = _vector_source(e, op, o, 32, r)
-        else:
-            return None
-        args.append(f"{a}.view(I32)" if parts[3] == "i32" else a)
+    if parts[3] == "i32":
+        args = [f"{a}.view(I32)" for a in args]
     return f"{_COMPARES[parts[2]]}({args[0]}, {args[1]})"
 
 
@@ -576,10 +561,7 @@ def _inline_form(op):
     """The INLINE_OPS entry of ``op`` when it may be inlined (the library's own op, no source or
     output modifiers, every source a VGPR, SGPR or constant), else None."""
     form = INLINE_OPS.get(op.mnemonic, False)
-    if form is False or any(op.kw.values()) or op.dst_bits != 32:
-        return None
-    from .valu import VALU
-    if VALU.get(op.mnemonic) is not op.op:                # a replacement registry decides itself
+    if form is False or op.dst_bits != 32 or not _library_op(op):
         return None
     for o in op.sources:
         if not (o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)):
@@ -587,11 +569,30 @@ def _inline_form(op):
     return form or ("", None)
 
 
+def _inline_sources(e, op):
+    """The sources of an inlined op: VGPRs and constants as the compiler reads them, an SGPR as
+    a column (w, 1) the ufunc or the write broadcasts over the lanes; None for other operands."""
+    out = []
+    for o, r in zip(op.sources, op.readers):
+        if o.kind == "sgpr" and o.value < SGPR_CODES:
+            out.append(f"S[{o.value}, sel][:, None]")
+        elif o.kind in ("vgpr", "const", "literal"):
+            out.append(_vector_source(e, op, o, 32, r))
+        else:
+            return None
+    return out
+
+
+def _library_op(op):
+    """Whether ``op`` runs the VALU library's own function (a replacement registry decides
+    itself) without source or output modifiers, on 32-bit results or none."""
+    from .valu import VALU
+    return VALU.get(op.mnemonic) is op.op and not any(op.kw.values()) and op.dst_bits in (0, 32)
+
+
 def _inline_call(e, op):
-    """(ufunc, its arguments) computing an inlined op's result; (None, [source]) for a move.
-    An SGPR is a column (w, 1) the ufunc or the write broadcasts over the lanes."""
-    srcs = [f"S[{o.value}, sel][:, None]" if o.kind == "sgpr" else _vector_source(e, op, o, 32, r)
-            for o, r in zip(op.sources, op.readers)]
+    """(ufunc, its arguments) computing an inlined op's result; (None, [source]) for a move."""
+    srcs = _inline_sources(e, op)
     ufunc, order = _inline_form(op)
     if order is None:
         return None, srcs[:1]
