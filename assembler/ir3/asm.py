@@ -13,7 +13,7 @@ import re
 from assembler.errors import AssemblerError
 
 from .decoder import gpu_id
-from .encoder import encode_line
+from .encoder import encode_line, to_int
 from .program import Program, parse_header
 
 _LABEL = re.compile(r"^\s*([A-Za-z_.$][A-Za-z0-9_.$]*)\s*:\s*(.*)$")
@@ -63,7 +63,7 @@ def assemble_program(text, gpu=None, source=None):
     for pc, (lineno, col, stmt) in enumerate(stmts):
         m = _RAW.match(stmt)
         if m:
-            words.append(int(m.group(1), 0) & ((1 << 64) - 1))
+            words.append(to_int(m.group(1)) & ((1 << 64) - 1))
             continue
         key = (stmt, gpu)
         word = _CACHE.get(key)

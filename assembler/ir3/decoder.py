@@ -133,11 +133,13 @@ class _Scope:
 
     # -- fields
 
-    def case_holds(self, case):
-        """A case's expression, as a decision."""
+    def case_holds(self, case, display=False):
+        """A case's expression, as a decision (display: one that picks the display)."""
         v = self.evaluate(case.expr)
         tr = self.state.trace
         if tr is not None:
+            if display:
+                tr.display.add(tr.last)
             tr.decide(("case", tr.last), bool(v))
         return v
 
@@ -179,7 +181,7 @@ class _Scope:
         tr = self.state.trace
         while bitset is not None:
             for case in bitset.cases:
-                if case.expr is not None and not self.case_holds(case):
+                if case.expr is not None and not self.case_holds(case, True):
                     continue
                 for f in case.fields.values():
                     if f.kind == "assert":
@@ -514,6 +516,25 @@ def _decode_word(word, gpu, state):
     else:
         STATS["refused"] += 1
     return got
+
+
+def learn(word, gpu):
+    """Make sure the plan of word's form has the path word decodes along (the assembler's
+    templates are read from plans)."""
+    leaf = _leaf_of(word)
+    if leaf is None:
+        return
+    plan = _PLANS.get((leaf, gpu))
+    if plan is None:
+        plan = _PLANS[(leaf, gpu)] = _trace.Plan(leaf, gpu, emit_value, value_text)
+    try:
+        _trace.replay(plan, word, _State(gpu))
+        return
+    except _trace.Miss:
+        pass
+    state = _State(gpu)
+    _reference(word, state, True)
+    plan.insert(state.trace, lambda: _State(gpu))
 
 
 def decode(data, offset=0, gpu=None):

@@ -7,32 +7,43 @@ text does not show (FULL, DST_CONV, the (r) bits that hold (nopN)...) are then s
 first, until the word decodes to exactly the text the match implies; the decoder is the judge,
 so an assembled word always disassembles back to the canonical form of its source.
 """
+import os
 import re
 import struct
+from itertools import product
 
 from assembler.errors import AssemblerError
 
 from . import isa
-from .decoder import _c_float, _Scope, _State, find_bitset
+from . import templates
+from .templates import to_int
+from .decoder import _c_float, _decode_word, _State, learn
 
 _U64 = (1 << 64) - 1
 _INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|\d+)")
 _HEX = re.compile(r"(?:0[xX])?[0-9a-fA-F]+")
 _FLOAT = re.compile(r"[-+]?(?:nan|inf|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", re.I)
 _LABEL = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
+
+
 _MAX_TRIES = 4096
+_MAX_TRIES_PER_FORM = 512
 
 
 class _Frame:
-    """Bits bound so far in one bitset scope (the instruction, or an operand inside it)."""
-    __slots__ = ("bitset", "case", "val", "known", "params", "parent", "low")
+    """Bits bound so far in one bitset scope (the instruction, or an operand inside it), and
+    the values still allowed for fields that derived fields constrain without fixing
+    (`allowed`: {(low, width): frozenset})."""
+    __slots__ = ("bitset", "case", "val", "known", "params", "parent", "low", "allowed")
 
-    def __init__(self, bitset, case, val, known, params, parent, low):
+    def __init__(self, bitset, case, val, known, params, parent, low, allowed=None):
         self.bitset, self.case, self.val, self.known = bitset, case, val, known
         self.params, self.parent, self.low = params, parent, low
+        self.allowed = allowed or {}
 
     def copy(self):
-        return _Frame(self.bitset, self.case, self.val, self.known, self.params, self.parent, self.low)
+        return _Frame(self.bitset, self.case, self.val, self.known, self.params, self.parent,
+                      self.low, self.allowed)
 
 
 def _reachable_cases(leaf):
@@ -59,10 +70,21 @@ def _head(leaf, case):
     return ""
 
 
+_LOOKUP = {}
+
+
 def _field_lookup(bitset, case, name):
     """The fields `name` may be when `case` supplies the display: the case's own, those of
     overrides without a display (find_field may pick them while the display comes from another
     case), then the default case; up the chain."""
+    key = (bitset.name, id(case), name)
+    out = _LOOKUP.get(key)
+    if out is None:
+        out = _LOOKUP[key] = _lookup(bitset, case, name)
+    return out
+
+
+def _lookup(bitset, case, name):
     out = []
     b = bitset
     while b is not None:
@@ -89,6 +111,9 @@ def _bind(frame, f, raw):
     m = f.mask << f.low
     if frame.known & m:
         return frame if (frame.val >> f.low) & f.mask == raw else None
+    allowed = frame.allowed.get((f.low, f.width))
+    if allowed is not None and raw not in allowed:
+        return None
     nf = frame.copy()
     nf.val = (nf.val & ~m) | (raw << f.low)
     nf.known |= m
@@ -109,7 +134,8 @@ def _new_frame(leaf, case, params, parent, low):
 
 
 def _invert(f, target, frame):
-    """Values of the real fields a derived field reads that make it `target`, or None."""
+    """The assignments [[(field, value)]] of the real fields a derived field reads that make it
+    `target` ([] when none does), or None when the expression cannot be inverted here."""
     names = isa.tables.EXPR_FIELDS.get(f.expr_name, ())
     fields = []
     for n in names:
@@ -148,16 +174,173 @@ def _invert(f, target, frame):
                 values[x.name] |= 1 << b
                 rest &= ~out
         if rest == 0 and ev(values) & f.mask == target & f.mask:
-            return [(x, values[x.name]) for x in free]
-        return None
+            return [[(x, values[x.name]) for x in free]]
+        return []
     if sum(x.width for x in free) > 10:
         return None
     from itertools import product
+    out = []
     for combo in product(*[range(1 << x.width) for x in free]):
         values = {x.name: v for x, v in zip(free, combo)}
         if ev(values) == target:
-            return [(x, values[x.name]) for x in free]
+            out.append([(x, values[x.name]) for x in free])
+    return out
+
+
+def _solve(frame, f, target):
+    """frame with derived field f made `target`: the fields it reads bound where the solutions
+    agree, a field they leave open constrained to their values; None when impossible."""
+    sols = _invert(f, target, frame)
+    if sols is None:
+        return frame              # not invertible here: the decode check holds it to the text
+    if not sols:
+        return None
+    fr = frame
+    varying = []
+    for i, (x, v) in enumerate(sols[0]):
+        vals = {s[i][1] for s in sols}
+        if len(vals) == 1:
+            fr = _bind(fr, x, v)
+            if fr is None:
+                return None
+        else:
+            varying.append((x, vals))
+    if len(varying) == 1:
+        x, vals = varying[0]
+        key = (x.low, x.width)
+        if fr.known & (x.mask << x.low):
+            return fr if (fr.val >> x.low) & x.mask in vals else None
+        vals = frozenset(vals) & fr.allowed.get(key, frozenset(vals))
+        if not vals:
+            return None
+        if len(vals) == 1:
+            return _bind(fr, x, next(iter(vals)))
+        fr = fr.copy()
+        fr.allowed = dict(fr.allowed)
+        fr.allowed[key] = vals
+        return fr
+    for x, _ in varying:      # several open fields: take the first solution
+        fr = _bind(fr, x, sols[0][[y for y, _ in sols[0]].index(x)][1]) if fr is not None else None
+    return fr
+
+
+def _resolve(frames, fid, name):
+    """(frame id, Field) that `name` is from frame fid, following <param> renames; or None."""
+    for _ in range(8):
+        frame = frames[fid]
+        cands = _field_lookup(frame.bitset, frame.case, name)
+        if cands:
+            return fid, cands[0]
+        for pname, alias in frame.params:
+            if alias == name:
+                fid, name = frame.parent, pname
+                break
+        else:
+            return None
+        if fid is None:
+            return None
     return None
+
+
+def _gather(frames, fid, expr_name, out, depth=0):
+    """The raw fields an expression reads, through derived fields and params: out[(frame id,
+    low, width)] = Field for the open ones. False when it reads something else (a bitset)."""
+    if depth > 6:
+        return False
+    for name in isa.tables.EXPR_FIELDS.get(expr_name, ()):
+        r = _resolve(frames, fid, name)
+        if r is None:
+            return False
+        rfid, fld = r
+        if fld.expr is not None:
+            if not _gather(frames, rfid, fld.expr_name, out, depth + 1):
+                return False
+        elif fld.kind in ("bitset", "assert"):
+            return False
+        elif not frames[rfid].known & (fld.mask << fld.low):
+            out[(rfid, fld.low, fld.width)] = fld
+    return True
+
+
+def _evaluate(frames, fid, fn, assign, where):
+    """An expression's value with open raw fields taken from `assign` (`where` caches name
+    resolutions)."""
+    def field(name):
+        r = where.get((fid, name))
+        if r is None:
+            r = where[(fid, name)] = _resolve(frames, fid, name)
+        rfid, fld = r
+        if fld.expr is not None:
+            return _evaluate(frames, rfid, fld.expr, assign, where)
+        frame = frames[rfid]
+        if frame.known & (fld.mask << fld.low):
+            return (frame.val >> fld.low) & fld.mask
+        return assign.get((rfid, fld.low, fld.width), 0)
+    return fn(field, isa.GPU_ID) & ((1 << 64) - 1)
+
+
+_EQUALS = re.compile(r"int\(f\('(\w+)'\) == (\d+)\)$")
+
+
+def _require(frames, fid, fn, expr_name, truth):
+    """frames where expression fn (in frame fid) is true / false: the open fields it reads
+    bound or constrained to the values that make it so; None when no value does. Left alone
+    when it reads too much to enumerate (the decode check still judges)."""
+    opened = {}
+    if not _gather(frames, fid, expr_name, opened):
+        return frames
+    keys = list(opened)
+    if sum(k[2] for k in keys) > 10:
+        return frames
+    domains = []
+    for key in keys:
+        rfid, low, width = key
+        allowed = frames[rfid].allowed.get((low, width))
+        domains.append(sorted(allowed) if allowed is not None else range(1 << width))
+    eq = _EQUALS.match(isa.tables.EXPR_SOURCE.get(expr_name, ""))
+    if eq and len(keys) == 1 and opened[keys[0]].name == eq.group(1):
+        n = int(eq.group(2))         # {FIELD} == N on an open field (a0.x / p0.x registers)
+        sols = [(v,) for v in domains[0] if (v == n) == truth]
+    else:
+        where = {}
+        sols = [combo for combo in product(*domains)
+                if bool(_evaluate(frames, fid, fn, dict(zip(keys, combo)), where)) == truth]
+    if not sols:
+        return None
+    if not keys:
+        return frames
+    frames = dict(frames)
+    varying = [i for i in range(len(keys)) if len({s[i] for s in sols}) > 1]
+    for i, key in enumerate(keys):
+        rfid, low, width = key
+        fld = opened[key]
+        if i not in varying:
+            fr = _bind(frames[rfid], fld, sols[0][i])
+        elif len(varying) == 1:
+            fr = frames[rfid].copy()
+            fr.allowed = dict(fr.allowed)
+            fr.allowed[(low, width)] = frozenset(s[i] for s in sols)
+        else:
+            continue
+        if fr is None:
+            return None
+        frames[rfid] = fr
+    return frames
+
+
+def _case_requirements(leaf, case):
+    """[(fn, expr name, truth)] that make find_display() choose `case` for `leaf`: every
+    override before it with a display is false, its own expression true."""
+    out = []
+    for b in leaf.chain:
+        for c in b.cases:
+            if c is case:
+                if c.expr is not None:
+                    out.append((c.expr, c.expr_name, True))
+                return out
+            if c.expr is not None and c.parts is not None:
+                out.append((c.expr, c.expr_name, False))
+    return out
 
 
 # per leaf: [(case, head)], per root leaf: reachable cases
@@ -174,11 +357,26 @@ def _forms():
     return _FORMS
 
 
-def _subforms(root):
-    forms = _SUBFORMS.get(root)
+# cat2 opcodes mesa's encoder treats as integer (ir3.h ir3_cat2_int()): an immediate source
+# of these is an integer; of every other cat2 opcode, an index into the float lookup table
+# (encode.c __multisrc_case), also where the index prints as a plain number (12..1023)
+_CAT2_INT = frozenset(("add.u", "add.s", "sub.u", "sub.s", "cmps.u", "cmps.s", "min.u", "min.s",
+                       "max.u", "max.s", "cmpv.u", "cmpv.s", "mul.u24", "mul.s24", "mull.u", "clz.s",
+                       "absneg.s", "and.b", "or.b", "not.b", "xor.b", "bfrev.b", "clz.b", "shl.b",
+                       "shr.b", "ashr.b", "mgen.b", "getbit.b", "cbits.b", "bary.f", "flat.b"))
+
+
+def _subforms(root, leaf=None):
+    """(leaf, case) forms of a sub-field, in the order the matcher tries them: the order of
+    the description, but a float ALU op's immediate source tries the lookup table first."""
+    flut = root == "#multisrc" and leaf is not None and leaf.category == 2 and \
+        leaf.name not in _CAT2_INT
+    forms = _SUBFORMS.get((root, flut))
     if forms is None:
-        forms = [(leaf, case) for leaf in isa.LEAVES[root] for case in _reachable_cases(leaf)]
-        _SUBFORMS[root] = forms
+        forms = [(lf, case) for lf in isa.LEAVES[root] for case in _reachable_cases(lf)]
+        if flut:
+            forms.sort(key=lambda fc: 0 if "flut" in fc[0].name else 1)
+        _SUBFORMS[(root, flut)] = forms
     return forms
 
 
@@ -198,12 +396,25 @@ def _mnemonic(text):
     return text[pos:end if end >= 0 else len(text)]
 
 
+_COMMA = re.compile(r"\s*,\s*")
+_TIGHT = re.compile(r"\s*([-+<>\[\]])\s*")
+_TIGHT_NEEDED = re.compile(r"\s[-+<>\[\]]|[-+<>\[\]]\s")
+_POSTFIX_FLAGS = re.compile(r"([a-z][a-z0-9._]*)((?:\((?:sy|ss|jp|ul|sat|eq)\))+)")
+
+
 def normalize(text):
+    """One spelling per line: single spaces, ", " between operands, none around -+<>[], and
+    sync flags in front ("nop(sy)" -> "(sy)nop")."""
     text = " ".join(text.split())
-    text = re.sub(r"\s*,\s*", ", ", text)
-    text = re.sub(r"\s*([-+<>\[\]])\s*", r"\1", text)   # "p[r0.x + 0]" -> "p[r0.x+0]"
-    m = re.fullmatch(r"([a-z][a-z0-9._]*)((?:\((?:sy|ss|jp|ul|sat|eq)\))+)", text)
-    return m.group(2) + m.group(1) if m else text           # "nop(sy)" -> "(sy)nop"
+    if " ," in text or "," in text.replace(", ", ""):
+        text = _COMMA.sub(", ", text)
+    if _TIGHT_NEEDED.search(text):
+        text = _TIGHT.sub(r"\1", text)                 # "p[r0.x + 0]" -> "p[r0.x+0]"
+    if text[-1:] == ")" and " " not in text:
+        m = _POSTFIX_FLAGS.fullmatch(text)
+        if m:
+            return m.group(2) + m.group(1)
+    return text
 
 
 class _Matcher:
@@ -254,12 +465,9 @@ class _Matcher:
                 continue
             for p2, raw, canon in self.values(f, pos):
                 if f.expr is not None:
-                    # derived: bind what it reads when that can be solved; the decode check
-                    # at the end holds the rest to what the text says
-                    solved = _invert(f, raw, frames[fid])
-                    fr = frames[fid]
-                    for x, v in solved or ():
-                        fr = _bind(fr, x, v) if fr is not None else None
+                    # derived: bind or constrain what it reads; the decode check at the end
+                    # holds the rest to what the text says
+                    fr = _solve(frames[fid], f, raw)
                     if fr is None:
                         continue
                     yield p2, dict(frames, **{fid: fr}), out + (canon,)
@@ -270,13 +478,31 @@ class _Matcher:
                 yield p2, dict(frames, **{fid: nf}), out + (canon,)
 
     def match_bitset(self, f, pos, fid, frames, out):
-        for leaf, case in _subforms(f.type):
+        # an override that prints nothing here comes after the cases that print nothing
+        # by default: its expression would set fields the text says nothing about (isam's
+        # SRC2_IMM_OFFSET under an empty offset), which mesa's encoder leaves 0
+        deferred = []
+        for r in self._match_bitset(f, pos, fid, frames, out):
+            if r[3] and r[0] == pos:
+                deferred.append(r[:3])
+            else:
+                yield r[:3]
+        yield from deferred
+
+    def _match_bitset(self, f, pos, fid, frames, out):
+        for leaf, case in _subforms(f.type, frames["i"].bitset):
             sub_id = "%s/%s@%d" % (fid, f.name, len(frames))
             sub = _new_frame(leaf, case, f.params, fid, f.low)
             if sub is None:
                 continue
             fr = dict(frames)
             fr[sub_id] = sub
+            for fn, name, truth in _case_requirements(leaf, case):
+                fr = _require(fr, sub_id, fn, name, truth)
+                if fr is None:
+                    break
+            if fr is None:
+                continue
             for p2, fr2, out2 in self.match_parts(case.parts, 0, pos, sub_id, fr, out):
                 s = fr2[sub_id]
                 parent = fr2[fid]
@@ -287,10 +513,14 @@ class _Matcher:
                 np = parent.copy()
                 np.val = (np.val & ~m) | (val << f.low)
                 np.known |= (s.known & f.mask) << f.low   # operand bits its text left open stay open
+                if s.allowed:                             # and so do their constraints
+                    np.allowed = dict(np.allowed)
+                    for (low, width), vals in s.allowed.items():
+                        np.allowed[(f.low + low, width)] = vals
                 fr3 = dict(fr2)
                 fr3[fid] = np
                 del fr3[sub_id]
-                yield p2, fr3, out2
+                yield p2, fr3, out2, case.expr is not None
 
     def values(self, f, pos):
         """(new pos, raw field value, canonical text) for each reading of the text at pos."""
@@ -322,7 +552,7 @@ class _Matcher:
         if kind in ("offset", "uoffset"):
             m = _INT.match(text, pos)
             if m and m.group()[0] in "+-":
-                v = int(m.group(), 0)
+                v = to_int(m.group())
                 if kind == "uoffset" and v > 0 and v <= mask:
                     yield m.end(), v, "+%d" % v
                 if kind == "offset" and v != 0 and -(1 << (width - 1)) <= v < (1 << (width - 1)):
@@ -343,7 +573,7 @@ class _Matcher:
                 v = target - self.pc if kind == "branch" else target
                 end = lm.end()
             else:
-                v, end = int(m.group(), 0), m.end()
+                v, end = to_int(m.group()), m.end()
             if -(1 << (width - 1)) <= v < (1 << width):
                 raw = v & mask
                 yield end, raw, str(_sext(raw, width) if kind == "branch" or v < 0 else raw)
@@ -351,7 +581,7 @@ class _Matcher:
         if kind == "int":
             m = _INT.match(text, pos)
             if m:
-                v = int(m.group(), 0)
+                v = to_int(m.group())
                 if -(1 << (width - 1)) <= v < (1 << width):
                     raw = v & mask
                     yield m.end(), raw, str(_sext(raw, width))
@@ -359,7 +589,7 @@ class _Matcher:
         if kind == "uint":
             m = _INT.match(text, pos)
             if m:
-                v = int(m.group(), 0)
+                v = to_int(m.group())
                 if f.expr is not None or 0 <= v <= mask:
                     yield m.end(), v, str(v)
             return
@@ -394,11 +624,10 @@ def _sext(v, w):
 
 
 def _render(word, gpu, pc, labels):
+    """The decoder's text for a candidate word, and its errors (dontcare bits aside)."""
     state = _State(gpu)
-    leaf = find_bitset(state, "#instruction", word)
-    if leaf is None:
+    if _decode_word(word, gpu, state) is None:
         return None, None
-    _Scope(state, leaf, word, None).display()
     errors = [e for e in state.errors if not e.startswith("dontcare")]
     return "".join(state.out), errors
 
@@ -436,16 +665,90 @@ def _assignments(spans):
                 yield dict(zip(combo, vals))
 
 
+# IR3_ASM_VERIFY=1: every word a template gives is checked against the matcher's
+VERIFY = os.environ.get("IR3_ASM_VERIFY", "") not in ("", "0")
+USE_TEMPLATES = True
+
+
 def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
-    """Encode one instruction in mesa's syntax. Raises AssemblerError naming the problem."""
+    """Encode one instruction in mesa's syntax. Raises AssemblerError naming the problem.
+
+    A line shaped like one the matcher has encoded before takes that line's template
+    (templates.py); any other goes through the matcher below, which teaches the decoder's plan
+    the line's path and indexes its template for the next line of that shape."""
     norm = normalize(text)
     if not norm:
         raise AssemblerError("empty instruction")
+    word = templates.lookup(norm, gpu, pc, labels) if USE_TEMPLATES else None
     mnem = _mnemonic(norm)
-    forms = [(h, leaf, case) for h, leaf, case in _forms().get(mnem[:1], ())
-             if mnem.startswith(h)]
+    forms, leaves = _forms_for(mnem)
     if not forms:
         raise AssemblerError("unknown instruction %r" % mnem)
+    if USE_TEMPLATES:
+        if word is not None:
+            if VERIFY:
+                slow = _match(norm, forms, gpu, pc, labels)
+                if slow != word:
+                    raise AssemblerError("template gave %016x for %r, the matcher %016x"
+                                         % (word, norm, slow))
+            return word
+    word = _match(norm, forms, gpu, pc, labels)
+    if USE_TEMPLATES:
+        learn(word, gpu)
+        templates.learned(norm, word, gpu, pc, labels)
+    return word
+
+
+_HALF_OPERAND = re.compile(r"(?:\((?:neg|abs|absneg|r|last|ei)\))*h")
+
+
+def _operands(norm):
+    """The operand texts of a normalized line (after the mnemonic)."""
+    pos = 0
+    while norm.startswith("(", pos):
+        pos = norm.index(")", pos) + 1
+        while norm.startswith(" ", pos):
+            pos += 1
+    sp = norm.find(" ", pos)
+    return norm[sp + 1:].split(", ") if sp >= 0 else []
+
+
+def hint_bits(leaf, norm, known):
+    """Bits for fields the text leaves open that mesa's encoder derives from its IR (isaspec
+    <encode> maps of cat2): FULL = the first source is not half, DST_CONV = the destination's
+    precision differs from the first source's (never for p0). 0 when there is nothing to say."""
+    if leaf.category != 2:
+        return 0
+    ops = _operands(norm)
+    if len(ops) < 2:
+        return 0
+    dst_half = bool(_HALF_OPERAND.match(ops[0]))
+    src_half = bool(_HALF_OPERAND.match(ops[1]))
+    out = 0
+    for b in leaf.chain:
+        for case in b.cases:
+            for name, value in (("FULL", not src_half),
+                                ("DST_CONV", dst_half != src_half and not ops[0].startswith("p0."))):
+                f = case.fields.get(name)
+                if f is not None and f.expr is None and f.width == 1 and not known & (1 << f.low):
+                    out = (out & ~(1 << f.low)) | (int(value) << f.low)
+    return out
+
+
+_FORMS_FOR = {}
+
+
+def _forms_for(mnem):
+    """The (head, leaf, case) forms a mnemonic may be, and their leaves."""
+    r = _FORMS_FOR.get(mnem)
+    if r is None:
+        forms = [(h, leaf, case) for h, leaf, case in _forms().get(mnem[:1], ()) if mnem.startswith(h)]
+        r = _FORMS_FOR[mnem] = (forms, list(dict.fromkeys(leaf for _, leaf, _ in forms)))
+    return r
+
+
+def _match(norm, forms, gpu, pc, labels):
+    """The matcher: display templates read backwards, candidates judged by the decoder."""
     matcher = _Matcher(norm, pc, labels)
     tries = 0
     near = None
@@ -454,6 +757,12 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
         if first is None:
             continue
         frames = {"i": first}
+        for fn, name, truth in _case_requirements(leaf, case):
+            frames = _require(frames, "i", fn, name, truth)
+            if frames is None:
+                break
+        if frames is None:
+            continue
         for pos, fr, out in matcher.match_parts(case.parts, 0, 0, "i", frames, ()):
             if pos != len(norm):
                 near = near if near is not None and near[0] >= pos else (pos, leaf.name)
@@ -466,17 +775,37 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
                     for f in _field_lookup(leaf, case, fname)[:1]:
                         if f.expr is None and not top.known & (f.mask << f.low):
                             base |= (v & f.mask) << f.low
-            spans = _unknown_fields(leaf, top.known)
-            for assign in _assignments(spans):
-                word = base
-                for i, v in assign.items():
-                    low, width = spans[i]
-                    word |= v << low
-                got, errors = _render(word, gpu, pc, labels)
+            # fields the text left open: constrained ones take their allowed values, the others
+            # are searched, fewest non-zero first; the decoder judges each candidate
+            cons = [(k, sorted(v)) for k, v in top.allowed.items()
+                    if not top.known & (((1 << k[1]) - 1) << k[0])]
+            cmask = 0
+            for (low, width), _ in cons:
+                cmask |= ((1 << width) - 1) << low
+            spans = [sp for sp in _unknown_fields(leaf, top.known | cmask)]
+            budget = tries + _MAX_TRIES_PER_FORM
+            hint = hint_bits(leaf, norm, top.known | cmask)
+            if hint:                 # what mesa's encoder would write there, first
+                got, errors = _render(base | hint, gpu, pc, labels)
                 tries += 1
                 if got == canon and not errors:
-                    return word
-                if tries > _MAX_TRIES:
+                    return base | hint
+            for cvals in product(*[v for _, v in cons]):
+                cbase = base
+                for ((low, _), _), v in zip(cons, cvals):
+                    cbase |= v << low
+                for assign in _assignments(spans):
+                    word = cbase
+                    for i, v in assign.items():
+                        low, width = spans[i]
+                        word |= v << low
+                    got, errors = _render(word, gpu, pc, labels)
+                    tries += 1
+                    if got == canon and not errors:
+                        return word
+                    if tries > budget or tries > _MAX_TRIES:
+                        break
+                if tries > budget or tries > _MAX_TRIES:
                     break
     if matcher.label_used is not None and (labels is None or matcher.label_used not in labels):
         raise AssemblerError("undefined label %r" % matcher.label_used)

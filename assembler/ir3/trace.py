@@ -23,9 +23,8 @@ difference can be computed (an evaluation nested in another shows up before the 
 reading is known), they are simply tried in order. An outcome the trie has not seen is a `Miss`:
 the word goes through the reference decoder in recording mode and its path is added.
 """
-import ast
-
 from . import isa
+from .exprcode import expr_lines as _expr_lines, read_mask as _want, code_for as _code
 
 _U64 = (1 << 64) - 1
 
@@ -168,10 +167,11 @@ class Trace:
 
     events: ("lit", text) | ("err", message) | ("errv", format, node) | ("fmt", field, node)
             | ("dc", node, mask, bitset name) | ("as", node, value, low, high, bitset name)
-            | decisions: ("case", node) -> bool | ("leaf", root, node) -> leaf name, None or "!"
+            | decisions: ("case", node) -> bool (in a plan ("case", node, True) when it chose
+              a display) | ("leaf", root, node) -> leaf name, None or "!"
             | ("expr", function) -> the node of its evaluation
     """
-    __slots__ = ("events", "outcomes", "decided", "reads", "last", "broken")
+    __slots__ = ("events", "outcomes", "decided", "reads", "last", "broken", "display")
 
     def __init__(self):
         self.events = []
@@ -180,6 +180,7 @@ class Trace:
         self.reads = []        # one list of (name, node) per expression being evaluated
         self.last = None       # node of the value the decoder produced last
         self.broken = False    # the path cannot be replayed (left to the reference decoder)
+        self.display = set()   # nodes of the case expressions that chose a display
 
     def event(self, ev):
         self.events.append(ev)
@@ -256,8 +257,13 @@ class Plan:
         items, memo = [], {}
         for i, e in enumerate(trace.events):
             kind = e[0]
-            if kind in ("case", "leaf"):
-                if not self.fixed(e[-1]) and not (kind == "leaf" and self._fixed_leaf(e)):
+            if kind == "case":
+                if not self.fixed(e[1]):
+                    # ("case", node, True) when it chose a display (the assembler solves those)
+                    items.append((e + (True,) if e[1] in trace.display else e, trace.outcomes[i]))
+                continue
+            if kind == "leaf":
+                if not self.fixed(e[2]) and not self._fixed_leaf(e):
                     items.append((e, trace.outcomes[i]))
                 continue
             if kind == "expr":
@@ -570,169 +576,6 @@ def _plan_source(plan):
 
     emit(plan.root, 1, set())
     return "def plan(w, st, A, E):\n" + "".join(x + "\n" for x in lines), ns
-
-
-class _ExprCode:
-    """An expression's Python body as code over argument slots: `value(args)` computes it,
-    `mask(args)` the set of its fields it reads (bit i: field i of `names`), `total` when every
-    evaluation reads all of them (no short-circuit can skip one)."""
-
-    def __init__(self, name):
-        src = isa.tables.EXPR_SOURCE[name]
-        tree = ast.parse(src, mode="eval").body
-        self.names = tuple(sorted({n.args[0].value for n in ast.walk(tree) if _is_read(n)}))
-        self.tree = tree
-        self.total = True
-        self._check(tree)
-
-    def _check(self, n):
-        if isinstance(n, (ast.BoolOp, ast.IfExp)):
-            first = n.values[0] if isinstance(n, ast.BoolOp) else n.test
-            rest = n.values[1:] if isinstance(n, ast.BoolOp) else (n.body, n.orelse)
-            if any(_reads(r) - _reads(first) for r in rest):
-                self.total = False
-        for c in ast.iter_child_nodes(n):
-            self._check(c)
-
-    def value(self, args, gpu):
-        return _value(self.tree, args, gpu)
-
-    def mask(self, args, gpu):
-        return _mask(self.tree, args, gpu, self.names)
-
-
-def _is_read(n):
-    return (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "f"
-            and len(n.args) == 1 and isinstance(n.args[0], ast.Constant))
-
-
-def _reads(n):
-    return {x.args[0].value for x in ast.walk(n) if _is_read(x)}
-
-
-_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.LShift: "<<",
-        ast.RShift: ">>", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^"}
-_UN = {ast.USub: "-", ast.Invert: "~", ast.UAdd: "+"}
-
-
-def _wrapped(n):
-    """int(x) / bool(x) -> (name, x), else None."""
-    if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("int", "bool")
-            and len(n.args) == 1 and not n.keywords):
-        return n.func.id, n.args[0]
-    return None
-
-
-def _is_bool(n):
-    """An expression whose value is True/False (numerically 0/1, as int() of it would be)."""
-    w = _wrapped(n)
-    return (isinstance(n, (ast.Compare, ast.BoolOp)) or (isinstance(n, ast.UnaryOp) and
-            isinstance(n.op, ast.Not)) or (w is not None and (w[0] == "bool" or _is_bool(w[1]))))
-
-
-def _truth(n, args, gpu):
-    """Source with the truth value of node n (not necessarily its value)."""
-    w = _wrapped(n)
-    if w is not None:
-        return _truth(w[1], args, gpu)
-    if isinstance(n, ast.BoolOp):
-        op = " and " if isinstance(n.op, ast.And) else " or "
-        return "(" + op.join(_truth(v, args, gpu) for v in n.values) + ")"
-    if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
-        return "(not %s)" % _truth(n.operand, args, gpu)
-    return _value(n, args, gpu)
-
-
-def _value(n, args, gpu):
-    """Source of node n with each field read replaced by its argument ("0" if not read); a
-    boolean result may be True/False where mesa's expression has int(): the same number."""
-    if _is_read(n):
-        return args.get(n.args[0].value, "0")
-    w = _wrapped(n)
-    if w is not None:
-        if _is_bool(w[1]):
-            return _value(w[1], args, gpu)
-        if w[0] == "bool":
-            return "bool(%s)" % _truth(w[1], args, gpu)
-        return "int(%s)" % _value(w[1], args, gpu)
-    if isinstance(n, ast.Name):
-        if n.id == "gpu":
-            return "%d" % gpu
-        raise ValueError(n.id)
-    if isinstance(n, ast.Constant):
-        return repr(n.value)
-    if isinstance(n, ast.BoolOp):
-        return "bool%s" % _truth(n, args, gpu)
-    if isinstance(n, ast.IfExp):
-        return "(%s if %s else %s)" % (_value(n.body, args, gpu), _truth(n.test, args, gpu),
-                                       _value(n.orelse, args, gpu))
-    if isinstance(n, ast.UnaryOp):
-        if isinstance(n.op, ast.Not):
-            return "(not %s)" % _truth(n.operand, args, gpu)
-        return "(%s%s)" % (_UN[type(n.op)], _value(n.operand, args, gpu))
-    if isinstance(n, ast.BinOp):
-        return "(%s %s %s)" % (_value(n.left, args, gpu), _BIN[type(n.op)], _value(n.right, args, gpu))
-    if isinstance(n, ast.Compare) and len(n.ops) == 1:
-        return "(%s %s %s)" % (_value(n.left, args, gpu), _CMP[type(n.ops[0])],
-                               _value(n.comparators[0], args, gpu))
-    raise ValueError(ast.dump(n))
-
-
-def _mask(n, args, gpu, names):
-    """Source computing which fields evaluating node n reads (Python's short-circuits)."""
-    if _is_read(n):
-        return "%d" % (1 << names.index(n.args[0].value))
-    if isinstance(n, ast.BoolOp):
-        vals = n.values
-        out = _mask(vals[-1], args, gpu, names)
-        for v in reversed(vals[:-1]):
-            if isinstance(n.op, ast.Or):
-                out = "(%s | (0 if %s else %s))" % (_mask(v, args, gpu, names), _truth(v, args, gpu), out)
-            else:
-                out = "(%s | (%s if %s else 0))" % (_mask(v, args, gpu, names), out, _truth(v, args, gpu))
-        return out
-    if isinstance(n, ast.IfExp):
-        return "(%s | (%s if %s else %s))" % (_mask(n.test, args, gpu, names),
-                                              _mask(n.body, args, gpu, names),
-                                              _truth(n.test, args, gpu),
-                                              _mask(n.orelse, args, gpu, names))
-    parts = [_mask(c, args, gpu, names) for c in ast.iter_child_nodes(n)
-             if isinstance(c, ast.expr)]
-    parts = [p for p in parts if p != "0"]
-    return "(" + " | ".join(parts) + ")" if parts else "0"
-
-
-_EXPR_CODE = {}
-
-
-def _code(n):
-    code = _EXPR_CODE.get(n.expr_name)
-    if code is None:
-        code = _EXPR_CODE[n.expr_name] = _ExprCode(n.expr_name)
-    return code
-
-
-def _want(n):
-    """The read mask (see _ExprCode.mask) of recorded evaluation n."""
-    code = _code(n)
-    return sum(1 << code.names.index(x) for x in n.names)
-
-
-def _expr_lines(n, val, gpu, assign, mask=True, check=True):
-    """Lines for an evaluation: `m = ` its read mask (mask), raising Diverge unless it is
-    n's (check), and `vN = ` its value (assign)."""
-    code = _code(n)
-    args = {name: val(a) for name, a in zip(n.names, n.args)}
-    exact = code.total and set(n.names) == set(code.names)
-    lines = []
-    if mask and not exact:
-        lines.append("m = %s" % code.mask(args, gpu))
-    if check and assign and not exact:
-        lines.append("if m != %d: raise Diverge()" % _want(n))
-    if assign:
-        lines.append("v%d = %s & %d" % (n.id, code.value(args, gpu), _U64))
-    return lines
 
 
 def pick(seg, w, V, gpu):
