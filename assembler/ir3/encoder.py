@@ -399,21 +399,16 @@ def _mnemonic(text):
 _COMMA = re.compile(r"\s*,\s*")
 _TIGHT = re.compile(r"\s*([-+<>\[\]])\s*")
 _TIGHT_NEEDED = re.compile(r"\s[-+<>\[\]]|[-+<>\[\]]\s")
-_POSTFIX_FLAGS = re.compile(r"([a-z][a-z0-9._]*)((?:\((?:sy|ss|jp|ul|sat|eq)\))+)")
+_TRAILING_FLAGS = re.compile(r".*\S\s*\((?:sy|ss|jp|eq|sat|ul|rpt\d+|nop\d+)\)")
 
 
 def normalize(text):
-    """One spelling per line: single spaces, ", " between operands, none around -+<>[], and
-    sync flags in front ("nop(sy)" -> "(sy)nop")."""
+    """One spelling per line: single spaces, ", " between operands, none around -+<>[]."""
     text = " ".join(text.split())
     if " ," in text or "," in text.replace(", ", ""):
         text = _COMMA.sub(", ", text)
     if _TIGHT_NEEDED.search(text):
         text = _TIGHT.sub(r"\1", text)                 # "p[r0.x + 0]" -> "p[r0.x+0]"
-    if text[-1:] == ")" and " " not in text:
-        m = _POSTFIX_FLAGS.fullmatch(text)
-        if m:
-            return m.group(2) + m.group(1)
     return text
 
 
@@ -679,6 +674,9 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
     norm = normalize(text)
     if not norm:
         raise AssemblerError("empty instruction")
+    if norm[-1] == ")" and _TRAILING_FLAGS.fullmatch(norm):
+        raise AssemblerError("flags after an instruction belong to the next one (as in mesa's "
+                             "assembler): %r" % norm)
     word = templates.lookup(norm, gpu, pc, labels) if USE_TEMPLATES else None
     mnem = _mnemonic(norm)
     forms, leaves = _forms_for(mnem)
