@@ -1,0 +1,142 @@
+"""ir3 assembly against mesa's own assembler (ir3_parse + ir3_shader_assemble of the tinymesa
+25.2.7.2 wheel), frozen in tests/data/ir3/asm.txt and computerator.txt by
+scripts/gen_ir3_corpus.py; the live tests re-ask the wheel and skip without it.
+
+asm.txt holds one line of mesa's disassembly per row: its a6xx test vectors and seeded words of
+every a6xx instruction form. mesa's assembler has three answers:
+  - a word that mesa's disassembler prints as the text again: ours must be that word;
+  - a word that prints as some other text: mesa's parser reads the text differently from what
+    its disassembler meant (an empty cat5 write mask `()` becomes (x); getlast's .wN is always
+    .w8; cov's u8_32 becomes u8; a 16-bit mov's immediate is cut to 16 bits; a half float
+    immediate h(N) takes another encoding; FULL comes from the first source, so an immediate
+    beside a half source changes its spelling; (r) where it shares bits with (nopN) becomes
+    (nopN); a cat3 a0.x destination becomes ha0.x; quad_shuffle's third source is dropped;
+    dsxpp/dsypp's destination becomes full; (nop1) beside an immediate adds (ei)). mesa's word
+    is no encoding of the text, so ours is the word the text came from: it disassembles back;
+  - no word (a syntax error, or an abort in its parser or encoder): ours must disassemble back.
+"""
+import os
+import sys
+
+import pytest
+
+from assembler.errors import AssemblerError
+from assembler.ir3 import assemble_program, decode, encode_line, isa
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data", "ir3")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import gen_ir3_oracle as oracle  # noqa: E402
+
+
+def _rows(name):
+    with open(os.path.join(DATA, name)) as f:
+        return [line.rstrip("\n").split(" ; ") for line in f if not line.startswith("#")]
+
+
+ROWS = [r + [""] * (4 - len(r)) for r in _rows("asm.txt")]
+FAITHFUL = [r for r in ROWS if r[2] != "!reject" and not r[3]]
+MISREAD = [r for r in ROWS if r[2] != "!reject" and r[3]]
+REJECTED = [r for r in ROWS if r[2] == "!reject"]
+
+
+def test_corpus_reaches_every_a6xx_form():
+    forms = {r[0][5:] for r in ROWS if r[0].startswith("form ")}
+    # brax has no a6xx display template: mesa's disassembler cannot print it
+    assert forms == {leaf.name for leaf in isa.INSTRUCTIONS} - {"brax"}
+    assert sum(r[0] == "vector" for r in ROWS) == 276
+    assert len(FAITHFUL) > 900 and len(MISREAD) < 100 and len(REJECTED) < 120
+
+
+def test_mesas_vectors_assemble_as_mesas_assembler_assembles_them():
+    vectors = [r for r in ROWS if r[0] == "vector"]
+    assert all(r in FAITHFUL for r in vectors)
+    bad = [(text, want, "%016x" % encode_line(text)) for _, text, want, _ in vectors
+           if encode_line(text) != int(want, 16)]
+    assert bad == []
+
+
+def test_every_form_assembles_as_mesas_assembler_assembles_it():
+    bad = []
+    for origin, text, want, _ in FAITHFUL:
+        try:
+            got = "%016x" % encode_line(text)
+        except AssemblerError as e:
+            got = str(e)
+        if got != want:
+            bad.append((origin, text, want, got))
+    assert bad == []
+
+
+@pytest.mark.parametrize("which", ["misread", "rejected"])
+def test_texts_mesas_assembler_cannot_take_come_back(which):
+    bad = []
+    for origin, text, verdict, mesa_text in (MISREAD if which == "misread" else REJECTED):
+        word = encode_line(text)
+        if decode(word).text != text:
+            bad.append((origin, text, "%016x" % word))
+        if which == "misread":
+            # mesa's word is no encoding of the text: its disassembly differs
+            assert mesa_text != text and word != int(verdict, 16)
+    assert bad == []
+
+
+def _code_words(prog):
+    return [int.from_bytes(prog.code[i:i + 8], "little") for i in range(0, len(prog.code), 8)]
+
+
+def _check_computerator(name, words, regs, local, bufs, pvtmem, localmem, early):
+    p = assemble_program(open(os.path.join(DATA, "computerator", name)).read(), source=name)
+    ours = _code_words(p)
+    assert ours == words[:len(ours)] and not any(words[len(ours):]), name  # mesa pads with zeros
+    max_reg, max_half, max_const = regs
+    full, half, const = p.footprint()
+    assert (full, half) == (max_reg + 1, max_half + 1), name
+    assert const >= max_const + 1, name        # ours also counts the consts the headers fill
+    assert (p.localsize, [b.size for b in p.bufs]) == (local, bufs), name
+    assert (p.pvtmem, p.localmem, p.earlypreamble) == (pvtmem, localmem, early), name
+
+
+def test_computerator_examples_are_what_mesas_assembler_makes():
+    rows = _rows("computerator.txt")
+    assert len(rows) == 8
+    for name, words, regs, local, bufs, pvtmem, localmem, early in rows:
+        _check_computerator(name, [int(w, 16) for w in words.split()], tuple(map(int, regs.split())),
+                            tuple(map(int, local.split())), [int(b) for b in bufs.split()],
+                            int(pvtmem), int(localmem), early == "1")
+
+
+needs_wheel = pytest.mark.skipif(not oracle.asm_available(),
+                                 reason="mesa's assembler from tinymesa not available "
+                                        "(pip install tinymesa==25.2.7.2)")
+
+
+@needs_wheel
+def test_frozen_verdicts_are_the_wheels():
+    sample = ROWS[::9]
+    got = oracle.mesa_assemble_many([r[1] for r in sample])
+    for (origin, text, verdict, _), r in zip(sample, got):
+        if verdict == "!reject":
+            assert isinstance(r, str), (origin, text)
+        else:
+            assert not isinstance(r, str) and "%016x" % r.words[0] == verdict, (origin, text, r)
+
+
+@needs_wheel
+def test_computerator_examples_live():
+    d = os.path.join(DATA, "computerator")
+    names = sorted(os.listdir(d))
+    for name, p in zip(names, oracle.mesa_assemble_many([open(os.path.join(d, n)).read() for n in names])):
+        assert not isinstance(p, str), (name, p)
+        _check_computerator(name, p.words, (p.max_reg, p.max_half_reg, p.max_const), p.local_size,
+                            p.buf_sizes, p.pvtmem, p.localmem, p.early_preamble)
+
+
+@needs_wheel
+def test_trailing_flags_belong_to_the_next_instruction_as_in_mesa():
+    texts = ["nop(sy)\nadd.u r0.x, r0.x, 1\nend", "nop (rpt2)\nnop", "(sy)\n(ss)\nnop",
+             "nop(nop3)\nadd.f r0.x, r0.x, r0.y"]
+    for text, m in zip(texts, oracle.mesa_assemble_many(texts)):
+        ours = _code_words(assemble_program(text))
+        assert ours == m.words[:len(ours)], text
