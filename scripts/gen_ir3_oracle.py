@@ -2,7 +2,8 @@
 """mesa's own ir3 disassembler and assembler from the `tinymesa` wheel (pip install
 tinymesa==25.2.7.2), via ctypes, as test oracles; and a seeded randomized differential test.
 
-    python scripts/gen_ir3_oracle.py N SEED     N random/mutated words: ours vs ir3_isa_disasm
+    python scripts/gen_ir3_oracle.py N SEED     N random/mutated words: ours vs ir3_isa_disasm,
+                                                and our assembly of each text vs mesa's assembler
 
 ir3_isa_disasm(bin, size, FILE *, struct isa_decode_options *) disassembles. mesa's assembler is
 what its computerator and its disasm test run (ir3_parse_asm in ir3_assembler.c, which the wheel
@@ -339,14 +340,21 @@ def ours(word):
     return ins.text, ins.warnings
 
 
-def differential(n, seed, seeds, reassemble=True):
-    """Compare n words with mesa; returns (stats, problems)."""
+def differential(n, seed, seeds, reassemble=True, mesa_asm=True):
+    """Compare n words with mesa; returns (stats, problems).
+
+    Where mesa decodes a word: our text and warnings must be its. Where it rejects one: so must
+    we. Our re-assembly of the text must decode to the text again, and (mesa_asm, when mesa's
+    assembler can be called) be mesa's assembly of the text wherever mesa's word disassembles
+    to that text (elsewhere mesa's parser misreads the text or rejects it: counted, not judged).
+    """
     from assembler.errors import AssemblerError
     from assembler.ir3.encoder import encode_line
     rng = random.Random(seed)
     words = random_words(rng, n, seeds)
     stats = {"decoded": 0, "rejected": 0, "reassembled": 0, "reassembly_skipped": 0}
     problems = []
+    again = {}
     for w, ref in zip(words, verdicts(words)):
         got = ours(w)
         if ref is None:
@@ -360,14 +368,28 @@ def differential(n, seed, seeds, reassemble=True):
             continue
         if reassemble:
             try:
-                again = encode_line(got[0])
+                word = encode_line(got[0])
             except AssemblerError:
                 stats["reassembly_skipped"] += 1
                 continue
-            if ours(again) is None or ours(again)[0] != got[0]:
-                problems.append(("%016x" % w, "reassembled to %016x" % again, got))
+            if ours(word) is None or ours(word)[0] != got[0]:
+                problems.append(("%016x" % w, "reassembled to %016x" % word, got))
             else:
                 stats["reassembled"] += 1
+                if not got[1]:
+                    again[got[0]] = word
+    if reassemble and mesa_asm and again and asm_available():
+        stats.update(mesa_asm_same=0, mesa_asm_misread=0, mesa_asm_rejected=0)
+        texts = sorted(again)
+        for text, r in zip(texts, mesa_assemble_many(texts)):
+            if isinstance(r, str):
+                stats["mesa_asm_rejected"] += 1
+            elif r.words[0] == again[text]:
+                stats["mesa_asm_same"] += 1
+            elif (verdicts([r.words[0]])[0] or ("",))[0] != text:
+                stats["mesa_asm_misread"] += 1
+            else:
+                problems.append((text, "mesa assembles %016x" % r.words[0], "%016x" % again[text]))
     return stats, problems
 
 

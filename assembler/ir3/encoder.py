@@ -713,9 +713,10 @@ def _operands(norm):
 
 def hint_bits(leaf, norm, known):
     """Bits for fields the text leaves open that mesa's encoder derives from its IR (isaspec
-    <encode> maps of cat2): FULL = the first source is not half, DST_CONV = the destination's
-    precision differs from the first source's (never for p0). 0 when there is nothing to say."""
-    if leaf.category != 2:
+    <encode> maps of cat2 and cat3): FULL = the first source is not half, DST_CONV = the
+    destination's precision differs from the first source's (never for p0). 0 when there is
+    nothing to say."""
+    if leaf.category not in (2, 3):
         return 0
     ops = _operands(norm)
     if len(ops) < 2:

@@ -677,9 +677,17 @@ _PLAN_TEMPLATES = {}   # plan -> (segments, {path: Template or None})
 STATS = {"indexed": 0, "missed": 0}
 
 
+def _number_class(m):
+    # a plain number of a float ALU source is an immediate below 12 and from 1024 on, and an
+    # index into the float lookup table (which prints such indexes plainly) from 12 to 1023:
+    # lines on either side of those bounds must not share a template
+    n = int(m.group())
+    return "#" if n < 12 else "#m" if n < 1024 else "#l"
+
+
 def skeleton(text):
     """A normalized line without its numbers and optional flags: lines of one template share it."""
-    return _DIGITS.sub("#", _OPTIONAL.sub("", text))
+    return _DIGITS.sub(_number_class, _OPTIONAL.sub("", text))
 
 
 def _templates(plan):
