@@ -70,9 +70,10 @@ _V_BRANCHSTACK, _V_CONSTLEN, _V_PVTMEM, _V_EARLY_PREAMBLE, _V_SHARED = 564, 576,
 _V_LOCAL_SIZE = 1466
 _CONST_STATE_SIZE = 1424
 _MESA_SHADER_COMPUTE = 5
-# struct ir3_kernel_info: num_bufs, buf_types[4], buf_sizes[4], buf_addr_regs[4], ...
+# struct ir3_kernel_info: num_bufs, buf_types[4], buf_sizes[4], buf_addr_regs[4],
+# buf_init_data[4] (pointers), buf_init_data_sizes[4], ... numwg (a const regid)
 _K_SIZE = 256
-_K_NUM_BUFS, _K_BUF_SIZES, _K_BUF_ADDR = 0, 20, 36
+_K_NUM_BUFS, _K_BUF_SIZES, _K_BUF_ADDR, _K_BUF_INIT, _K_BUF_INIT_SIZES, _K_NUMWG = 0, 20, 36, 56, 88, 112
 
 
 class _DevId(ctypes.Structure):
@@ -115,7 +116,9 @@ class MesaProgram:
     """What mesa's assembler made of a source: `words` (the code; mesa pads it with zero words
     to its instruction alignment), the register footprint from ir3_collect_info (`max_reg`,
     `max_half_reg`: highest full / half vec4 register index, -1 for none; `max_const`), and
-    the header fields it keeps."""
+    the header fields it keeps: local_size, buf_sizes / buf_addr_regs / buf_init (per @buf),
+    numwg, consts (its immediates: the words @const fills, from c0.x), branchstack, pvtmem,
+    localmem, early_preamble."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -143,7 +146,10 @@ def mesa_assemble(text):
         size = ctypes.c_uint32.from_address(v + _V_INFO + _I_SIZE).value
         data = ctypes.string_at(binary, size)
         u16 = lambda off: ctypes.c_uint16.from_address(v + off).value   # noqa: E731
-        nbufs = ctypes.c_uint32.from_address(ctypes.addressof(kinfo) + _K_NUM_BUFS).value
+        imm_count = ctypes.c_uint32.from_address(v + _V_IMM_COUNT).value     # @const words from c0.x
+        imm_values = ctypes.c_void_p.from_address(v + _V_IMM_VALUES).value
+        k32 = lambda off: ctypes.c_uint32.from_address(ctypes.addressof(kinfo) + off).value  # noqa: E731
+        nbufs = k32(_K_NUM_BUFS)
         return MesaProgram(
             words=[int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)],
             instrs=u16(_V_INFO + _I_INSTRS),
@@ -155,8 +161,13 @@ def mesa_assemble(text):
             pvtmem=ctypes.c_uint32.from_address(v + _V_PVTMEM).value,
             localmem=ctypes.c_uint32.from_address(v + _V_SHARED).value,
             early_preamble=bool(ctypes.c_uint8.from_address(v + _V_EARLY_PREAMBLE).value),
-            buf_sizes=[ctypes.c_uint32.from_address(ctypes.addressof(kinfo) + _K_BUF_SIZES + 4 * i).value
-                       for i in range(nbufs)])
+            buf_sizes=[k32(_K_BUF_SIZES + 4 * i) for i in range(nbufs)],
+            buf_addr_regs=[k32(_K_BUF_ADDR + 4 * i) for i in range(nbufs)],
+            buf_init=[list((ctypes.c_uint32 * k32(_K_BUF_INIT_SIZES + 4 * i)).from_address(
+                ctypes.c_void_p.from_address(ctypes.addressof(kinfo) + _K_BUF_INIT + 8 * i).value))
+                if k32(_K_BUF_INIT_SIZES + 4 * i) else [] for i in range(nbufs)],
+            numwg=k32(_K_NUMWG),
+            consts=list((ctypes.c_uint32 * imm_count).from_address(imm_values)) if imm_count else [])
     finally:
         lib.ralloc_free(v)
 
@@ -188,10 +199,13 @@ def _self_test():
     """The offsets hold if a known program comes out as mesa's vectors and footprint say."""
     global _CHECKED
     if _CHECKED is None:
-        p = mesa_assemble("@localsize 4, 2, 1\n(nop3) cmps.f.lt r1.x, (abs)r1.x, c16.x\nend")
+        p = mesa_assemble("@localsize 4, 2, 1\n@buf 4 (c2.x) 5, 6\n@numwg(c3.x)\n@const(c4.x) 0, 1.0, 7, 0\n"
+                          "(nop3) cmps.f.lt r1.x, (abs)r1.x, c16.x\nend")
         _CHECKED = (isinstance(p, MesaProgram) and p.words[:2] == [0x40b8080410408004, 0x0300000000000000]
                     and (p.max_reg, p.max_half_reg, p.max_const) == (1, -1, 16)
-                    and p.local_size == (4, 2, 1))
+                    and p.local_size == (4, 2, 1) and p.buf_sizes == [4] and p.buf_addr_regs == [8]
+                    and p.buf_init == [[5, 6]] and p.numwg == 12
+                    and p.consts[16:20] == [0, 0x3f800000, 7, 0])
     return _CHECKED
 
 

@@ -86,7 +86,8 @@ def _code_words(prog):
     return [int.from_bytes(prog.code[i:i + 8], "little") for i in range(0, len(prog.code), 8)]
 
 
-def _check_computerator(name, words, regs, local, bufs, pvtmem, localmem, early):
+def _check_computerator(name, words, regs, local, bufs, pvtmem, localmem, early, buf_addrs, buf_init, numwg,
+                        consts):
     p = assemble_program(open(os.path.join(DATA, "computerator", name)).read(), source=name)
     ours = _code_words(p)
     assert ours == words[:len(ours)] and not any(words[len(ours):]), name  # mesa pads with zeros
@@ -96,15 +97,24 @@ def _check_computerator(name, words, regs, local, bufs, pvtmem, localmem, early)
     assert const >= max_const + 1, name        # ours also counts the consts the headers fill
     assert (p.localsize, [b.size for b in p.bufs]) == (local, bufs), name
     assert (p.pvtmem, p.localmem, p.earlypreamble) == (pvtmem, localmem, early), name
+    # mesa keeps 0 for a buffer without an address const and for no @numwg
+    assert [b.addr_const or 0 for b in p.bufs] == buf_addrs, name
+    assert [list(b.init) for b in p.bufs] == buf_init and (p.numwg or 0) == numwg, name
+    # mesa's immediates run from c0.x to the highest const a header names; words no @const
+    # sets are left as its allocator had them
+    for reg, values in p.consts:
+        assert consts[reg:reg + len(values)] == list(values), name
 
 
 def test_computerator_examples_are_what_mesas_assembler_makes():
     rows = _rows("computerator.txt")
     assert len(rows) == 8
-    for name, words, regs, local, bufs, pvtmem, localmem, early in rows:
+    for name, words, regs, local, bufs, pvtmem, localmem, early, per_buf, numwg, consts in rows:
+        per_buf = [[int(x) for x in b.split()] for b in per_buf.split(" / ")]
         _check_computerator(name, [int(w, 16) for w in words.split()], tuple(map(int, regs.split())),
                             tuple(map(int, local.split())), [int(b) for b in bufs.split()],
-                            int(pvtmem), int(localmem), early == "1")
+                            int(pvtmem), int(localmem), early == "1", [b[0] for b in per_buf],
+                            [b[1:] for b in per_buf], int(numwg), [int(w, 16) for w in consts.split()])
 
 
 needs_wheel = pytest.mark.skipif(not oracle.asm_available(),
@@ -130,7 +140,8 @@ def test_computerator_examples_live():
     for name, p in zip(names, oracle.mesa_assemble_many([open(os.path.join(d, n)).read() for n in names])):
         assert not isinstance(p, str), (name, p)
         _check_computerator(name, p.words, (p.max_reg, p.max_half_reg, p.max_const), p.local_size,
-                            p.buf_sizes, p.pvtmem, p.localmem, p.early_preamble)
+                            p.buf_sizes, p.pvtmem, p.localmem, p.early_preamble, p.buf_addr_regs,
+                            p.buf_init, p.numwg, p.consts)
 
 
 @needs_wheel
