@@ -711,27 +711,37 @@ def _operands(norm):
     return norm[sp + 1:].split(", ") if sp >= 0 else []
 
 
-def hint_bits(leaf, norm, known):
-    """Bits for fields the text leaves open that mesa's encoder derives from its IR (isaspec
-    <encode> maps of cat2 and cat3): FULL = the first source is not half, DST_CONV = the
-    destination's precision differs from the first source's (never for p0). 0 when there is
-    nothing to say."""
+_FLAGS = re.compile(r"(?:\([a-z0-9_]+\))*")
+
+
+def hint_fields(leaf, norm):
+    """(mask, value) of the fields mesa's encoder derives from its IR where the text says
+    nothing (isaspec <encode> maps of cat2 and cat3): FULL = the first source is not half,
+    DST_CONV = the destination's precision differs from the first source's (never for p0).
+    (0, 0) when there is nothing to say."""
     if leaf.category not in (2, 3):
-        return 0
+        return 0, 0
     ops = _operands(norm)
     if len(ops) < 2:
-        return 0
+        return 0, 0
     dst_half = bool(_HALF_OPERAND.match(ops[0]))
     src_half = bool(_HALF_OPERAND.match(ops[1]))
-    out = 0
+    to_p0 = ops[0][_FLAGS.match(ops[0]).end():].startswith("p0.")
+    mask = value = 0
     for b in leaf.chain:
         for case in b.cases:
-            for name, value in (("FULL", not src_half),
-                                ("DST_CONV", dst_half != src_half and not ops[0].startswith("p0."))):
+            for name, v in (("FULL", not src_half), ("DST_CONV", dst_half != src_half and not to_p0)):
                 f = case.fields.get(name)
-                if f is not None and f.expr is None and f.width == 1 and not known & (1 << f.low):
-                    out = (out & ~(1 << f.low)) | (int(value) << f.low)
-    return out
+                if f is not None and f.expr is None and f.width == 1:
+                    mask |= 1 << f.low
+                    value = (value & ~(1 << f.low)) | (int(v) << f.low)
+    return mask, value
+
+
+def hint_bits(leaf, norm, known):
+    """hint_fields' bits for the fields not in `known`: what mesa's encoder would write there."""
+    mask, value = hint_fields(leaf, norm)
+    return value & mask & ~known
 
 
 _FORMS_FOR = {}

@@ -324,7 +324,27 @@ class Template:
 
     def encode(self, text, pc=0, labels=None):
         """(word, judged) for normalized line `text`, or None when this path does not fit it;
-        judged: the word decodes along another path (the decoder said it prints the line)."""
+        judged: the word decodes along another path (the decoder said it prints the line).
+
+        None as well when the word leaves FULL / DST_CONV other than mesa's encoder would set
+        them although the text would print the same with mesa's values (a path learned from a
+        line with full sources, met by one with half sources where the destination prints
+        alike): the matcher, which tries mesa's values first, decides such a line."""
+        r = self._encode(text, pc, labels)
+        if r is None:
+            return None
+        mask, value = _hint_fields()(self.plan.leaf, text)
+        if mask and r[0] & mask != value:
+            alt = (r[0] & ~mask) | value
+            st = decoder._State(self.plan.gpu)
+            m = self.regex.fullmatch(text)
+            if (decoder._decode_word(alt, self.plan.gpu, st) is not None
+                    and "".join(st.out) == self._canonical(m.groups(), pc, labels)
+                    and all(e.startswith("dontcare") for e in st.errors)):
+                return None
+        return r
+
+    def _encode(self, text, pc, labels):
         m = self.regex.fullmatch(text)
         if m is None:
             return None
@@ -593,6 +613,17 @@ def _hint_bits():
 
 
 _HINT_BITS = None
+
+
+def _hint_fields():
+    global _HINT_FIELDS
+    if _HINT_FIELDS is None:
+        from .encoder import hint_fields
+        _HINT_FIELDS = hint_fields
+    return _HINT_FIELDS
+
+
+_HINT_FIELDS = None
 
 
 def _assignments():
