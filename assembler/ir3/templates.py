@@ -16,9 +16,10 @@ order leaves this path for another one printing the same text, the decoder judge
 
 The matcher (encoder.py) stays the definition of what a line assembles to: a template is
 indexed by the skeleton of a line (numbers and optional flags taken out) only after it gave
-the matcher's word for that line, and serves the later lines of that skeleton. A line of a new
-shape goes through the matcher (a few milliseconds), one of a known shape through its template
-(tens of microseconds); the words are the same either way (IR3_ASM_VERIFY=1 checks each one).
+the matcher's word for that line, and serves the later lines of that skeleton (it is built when
+the second one comes: a shape met once costs the matcher only). A line of a new shape goes
+through the matcher (a few milliseconds), one of a known shape through its template (tens of
+microseconds); the words are the same either way (IR3_ASM_VERIFY=1 checks each one).
 """
 import re
 import struct
@@ -704,6 +705,7 @@ _OPTIONAL = re.compile(r"\((?:sy|ss|jp|ul|sat|eq|ei|neg|abs|absneg|r|last|even|p
                        r"neg_infinity|rpt\d|nop\d)\)|(?<![A-Za-z0-9_])h(?=[rc][0-9<])")
 _DIGITS = re.compile(r"\d+")
 _INDEX = {}            # (gpu, skeleton) -> [Template]
+_PENDING = {}          # (gpu, skeleton) -> the matcher's first line of it, not yet indexed
 _PLAN_TEMPLATES = {}   # plan -> (segments, {path: Template or None})
 STATS = {"indexed": 0, "missed": 0}
 
@@ -742,7 +744,12 @@ def _templates(plan):
 
 def lookup(text, gpu, pc=0, labels=None):
     """The word for normalized line `text` from a template indexed under its skeleton, or None."""
-    known = _INDEX.get((gpu, skeleton(text)))
+    key = (gpu, skeleton(text))
+    known = _INDEX.get(key)
+    pending = _PENDING.pop(key, None)
+    if pending is not None:          # the second line of this shape: now the template pays off
+        _index(*pending)
+        known = _INDEX.get(key)
     if known:
         for t in known:
             r = t.encode(text, pc, labels)
@@ -754,8 +761,19 @@ def lookup(text, gpu, pc=0, labels=None):
 
 
 def learned(text, word, gpu, pc=0, labels=None):
-    """The matcher gave `word` for `text`, and the decoder's plan has learned word's path: if
-    that path's template gives the same word, index it for lines of this skeleton.
+    """The matcher gave `word` for `text`, and the decoder's plan has learned word's path.
+    Building the template costs more than the matcher did, so it waits for a second line of
+    the skeleton (`lookup` then indexes it): a line of a shape met once costs the matcher only."""
+    key = (gpu, skeleton(text))
+    if key not in _INDEX:
+        _PENDING[key] = (text, word, gpu, pc, labels)
+        return True
+    return _index(text, word, gpu, pc, labels)
+
+
+def _index(text, word, gpu, pc=0, labels=None):
+    """If the path of the matcher's `word` for `text` gives the same word as a template, index
+    that template for lines of this skeleton.
 
     Only the matcher's own choices are indexed: where several paths print the same text, the
     matcher's order decides (an operand encoding listed before another, the display case met
@@ -779,4 +797,5 @@ def learned(text, word, gpu, pc=0, labels=None):
 
 def clear():
     _INDEX.clear()
+    _PENDING.clear()
     _PLAN_TEMPLATES.clear()
