@@ -16,6 +16,7 @@ from assembler.errors import AssemblerError
 
 from . import isa
 from . import templates
+from .frames import bind, case_requirements, field_lookup, new_frame, require, solve
 from .templates import to_int
 from .decoder import _c_float, _decode_word, _State, learn
 
@@ -28,22 +29,6 @@ _LABEL = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
 
 _MAX_TRIES = 4096
 _MAX_TRIES_PER_FORM = 512
-
-
-class _Frame:
-    """Bits bound so far in one bitset scope (the instruction, or an operand inside it), and
-    the values still allowed for fields that derived fields constrain without fixing
-    (`allowed`: {(low, width): frozenset})."""
-    __slots__ = ("bitset", "case", "val", "known", "params", "parent", "low", "allowed")
-
-    def __init__(self, bitset, case, val, known, params, parent, low, allowed=None):
-        self.bitset, self.case, self.val, self.known = bitset, case, val, known
-        self.params, self.parent, self.low = params, parent, low
-        self.allowed = allowed or {}
-
-    def copy(self):
-        return _Frame(self.bitset, self.case, self.val, self.known, self.params, self.parent,
-                      self.low, self.allowed)
 
 
 def _reachable_cases(leaf):
@@ -68,279 +53,6 @@ def _head(leaf, case):
         if kind == "lit" and re.match(r"[a-z]", text):
             return text.split(" ", 1)[0]
     return ""
-
-
-_LOOKUP = {}
-
-
-def _field_lookup(bitset, case, name):
-    """The fields `name` may be when `case` supplies the display: the case's own, those of
-    overrides without a display (find_field may pick them while the display comes from another
-    case), then the default case; up the chain."""
-    key = (bitset.name, id(case), name)
-    out = _LOOKUP.get(key)
-    if out is None:
-        out = _LOOKUP[key] = _lookup(bitset, case, name)
-    return out
-
-
-def _lookup(bitset, case, name):
-    out = []
-    b = bitset
-    while b is not None:
-        if case in b.cases:
-            f = case.fields.get(name)
-            if f is not None:
-                out.append(f)
-        for c in b.cases:
-            if c is not case and c.expr is not None and c.parts is None:
-                f = c.fields.get(name)
-                if f is not None and f not in out:
-                    out.append(f)
-        f = b.cases[-1].fields.get(name)
-        if f is not None and f not in out:
-            out.append(f)
-        if out:
-            return out
-        b = b.parent
-    return out
-
-
-def _bind(frame, f, raw):
-    """frame with field f set to raw, or None when it contradicts what is bound."""
-    m = f.mask << f.low
-    if frame.known & m:
-        return frame if (frame.val >> f.low) & f.mask == raw else None
-    allowed = frame.allowed.get((f.low, f.width))
-    if allowed is not None and raw not in allowed:
-        return None
-    nf = frame.copy()
-    nf.val = (nf.val & ~m) | (raw << f.low)
-    nf.known |= m
-    return nf
-
-
-def _new_frame(leaf, case, params, parent, low):
-    """A frame with the leaf's pattern, and what the case's expression and asserts require."""
-    fr = _Frame(leaf, case, leaf.match & ~leaf.dontcare, leaf.mask, params, parent, low)
-    for f in case.fields.values():
-        if f.kind == "assert":
-            fr = _bind(fr, f, f.val)
-    for fname, val in isa.tables.EXPR_EQ.get(case.expr_name, ()):
-        for f in _field_lookup(leaf, case, fname)[:1]:
-            if f.expr is None and f.kind != "bitset" and fr is not None:
-                fr = _bind(fr, f, val & f.mask)
-    return fr
-
-
-def _invert(f, target, frame):
-    """The assignments [[(field, value)]] of the real fields a derived field reads that make it
-    `target` ([] when none does), or None when the expression cannot be inverted here."""
-    names = isa.tables.EXPR_FIELDS.get(f.expr_name, ())
-    fields = []
-    for n in names:
-        cands = _field_lookup(frame.bitset, frame.case, n)
-        if not cands or cands[0].expr is not None or cands[0].kind == "bitset":
-            return None
-        fields.append(cands[0])
-    bits = sum(x.width for x in fields)
-    if not fields or bits > 16:
-        return None
-    fixed = {x.name: (frame.val >> x.low) & x.mask for x in fields if frame.known & (x.mask << x.low)}
-    free = [x for x in fields if x.name not in fixed]
-
-    def ev(values):
-        env = dict(fixed)
-        env.update(values)
-        return f.expr(lambda n: env.get(n, 0), isa.GPU_ID) & ((1 << 64) - 1)
-
-    # a bit-field concatenation ((HI << 8) | LO): each input bit lands on its own output bit
-    mapping, linear = [], ev({}) == 0 and not fixed
-    if linear:
-        for x in free:
-            for b in range(x.width):
-                out = ev({x.name: 1 << b})
-                if out & (out - 1) or out == 0 or any(o == out for _, _, o in mapping):
-                    linear = False
-                    break
-                mapping.append((x, b, out))
-            if not linear:
-                break
-    if linear:
-        values = {x.name: 0 for x in free}
-        rest = target & f.mask if f.width > 1 else target
-        for x, b, out in mapping:
-            if rest & out:
-                values[x.name] |= 1 << b
-                rest &= ~out
-        if rest == 0 and ev(values) & f.mask == target & f.mask:
-            return [[(x, values[x.name]) for x in free]]
-        return []
-    if sum(x.width for x in free) > 10:
-        return None
-    from itertools import product
-    out = []
-    for combo in product(*[range(1 << x.width) for x in free]):
-        values = {x.name: v for x, v in zip(free, combo)}
-        if ev(values) == target:
-            out.append([(x, values[x.name]) for x in free])
-    return out
-
-
-def _solve(frame, f, target):
-    """frame with derived field f made `target`: the fields it reads bound where the solutions
-    agree, a field they leave open constrained to their values; None when impossible."""
-    sols = _invert(f, target, frame)
-    if sols is None:
-        return frame              # not invertible here: the decode check holds it to the text
-    if not sols:
-        return None
-    fr = frame
-    varying = []
-    for i, (x, v) in enumerate(sols[0]):
-        vals = {s[i][1] for s in sols}
-        if len(vals) == 1:
-            fr = _bind(fr, x, v)
-            if fr is None:
-                return None
-        else:
-            varying.append((x, vals))
-    if len(varying) == 1:
-        x, vals = varying[0]
-        key = (x.low, x.width)
-        if fr.known & (x.mask << x.low):
-            return fr if (fr.val >> x.low) & x.mask in vals else None
-        vals = frozenset(vals) & fr.allowed.get(key, frozenset(vals))
-        if not vals:
-            return None
-        if len(vals) == 1:
-            return _bind(fr, x, next(iter(vals)))
-        fr = fr.copy()
-        fr.allowed = dict(fr.allowed)
-        fr.allowed[key] = vals
-        return fr
-    for x, _ in varying:      # several open fields: take the first solution
-        fr = _bind(fr, x, sols[0][[y for y, _ in sols[0]].index(x)][1]) if fr is not None else None
-    return fr
-
-
-def _resolve(frames, fid, name):
-    """(frame id, Field) that `name` is from frame fid, following <param> renames; or None."""
-    for _ in range(8):
-        frame = frames[fid]
-        cands = _field_lookup(frame.bitset, frame.case, name)
-        if cands:
-            return fid, cands[0]
-        for pname, alias in frame.params:
-            if alias == name:
-                fid, name = frame.parent, pname
-                break
-        else:
-            return None
-        if fid is None:
-            return None
-    return None
-
-
-def _gather(frames, fid, expr_name, out, depth=0):
-    """The raw fields an expression reads, through derived fields and params: out[(frame id,
-    low, width)] = Field for the open ones. False when it reads something else (a bitset)."""
-    if depth > 6:
-        return False
-    for name in isa.tables.EXPR_FIELDS.get(expr_name, ()):
-        r = _resolve(frames, fid, name)
-        if r is None:
-            return False
-        rfid, fld = r
-        if fld.expr is not None:
-            if not _gather(frames, rfid, fld.expr_name, out, depth + 1):
-                return False
-        elif fld.kind in ("bitset", "assert"):
-            return False
-        elif not frames[rfid].known & (fld.mask << fld.low):
-            out[(rfid, fld.low, fld.width)] = fld
-    return True
-
-
-def _evaluate(frames, fid, fn, assign, where):
-    """An expression's value with open raw fields taken from `assign` (`where` caches name
-    resolutions)."""
-    def field(name):
-        r = where.get((fid, name))
-        if r is None:
-            r = where[(fid, name)] = _resolve(frames, fid, name)
-        rfid, fld = r
-        if fld.expr is not None:
-            return _evaluate(frames, rfid, fld.expr, assign, where)
-        frame = frames[rfid]
-        if frame.known & (fld.mask << fld.low):
-            return (frame.val >> fld.low) & fld.mask
-        return assign.get((rfid, fld.low, fld.width), 0)
-    return fn(field, isa.GPU_ID) & ((1 << 64) - 1)
-
-
-_EQUALS = re.compile(r"int\(f\('(\w+)'\) == (\d+)\)$")
-
-
-def _require(frames, fid, fn, expr_name, truth):
-    """frames where expression fn (in frame fid) is true / false: the open fields it reads
-    bound or constrained to the values that make it so; None when no value does. Left alone
-    when it reads too much to enumerate (the decode check still judges)."""
-    opened = {}
-    if not _gather(frames, fid, expr_name, opened):
-        return frames
-    keys = list(opened)
-    if sum(k[2] for k in keys) > 10:
-        return frames
-    domains = []
-    for key in keys:
-        rfid, low, width = key
-        allowed = frames[rfid].allowed.get((low, width))
-        domains.append(sorted(allowed) if allowed is not None else range(1 << width))
-    eq = _EQUALS.match(isa.tables.EXPR_SOURCE.get(expr_name, ""))
-    if eq and len(keys) == 1 and opened[keys[0]].name == eq.group(1):
-        n = int(eq.group(2))         # {FIELD} == N on an open field (a0.x / p0.x registers)
-        sols = [(v,) for v in domains[0] if (v == n) == truth]
-    else:
-        where = {}
-        sols = [combo for combo in product(*domains)
-                if bool(_evaluate(frames, fid, fn, dict(zip(keys, combo)), where)) == truth]
-    if not sols:
-        return None
-    if not keys:
-        return frames
-    frames = dict(frames)
-    varying = [i for i in range(len(keys)) if len({s[i] for s in sols}) > 1]
-    for i, key in enumerate(keys):
-        rfid, low, width = key
-        fld = opened[key]
-        if i not in varying:
-            fr = _bind(frames[rfid], fld, sols[0][i])
-        elif len(varying) == 1:
-            fr = frames[rfid].copy()
-            fr.allowed = dict(fr.allowed)
-            fr.allowed[(low, width)] = frozenset(s[i] for s in sols)
-        else:
-            continue
-        if fr is None:
-            return None
-        frames[rfid] = fr
-    return frames
-
-
-def _case_requirements(leaf, case):
-    """[(fn, expr name, truth)] that make find_display() choose `case` for `leaf`: every
-    override before it with a display is false, its own expression true."""
-    out = []
-    for b in leaf.chain:
-        for c in b.cases:
-            if c is case:
-                if c.expr is not None:
-                    out.append((c.expr, c.expr_name, True))
-                return out
-            if c.expr is not None and c.parts is not None:
-                out.append((c.expr, c.expr_name, False))
-    return out
 
 
 # per leaf: [(case, head)], per root leaf: reachable cases
@@ -417,7 +129,7 @@ class _Matcher:
         self.text, self.pc, self.labels = text, pc, labels
         self.label_used = None
 
-    # Each step yields (pos, frames, out) where frames is a dict id -> _Frame (copied on write)
+    # Each step yields (pos, frames, out) where frames is a dict id -> Frame (copied on write)
     # and out the canonical text so far (a tuple of strings).
 
     def match_parts(self, parts, i, pos, fid, frames, out):
@@ -447,7 +159,7 @@ class _Matcher:
             if self.text.startswith(frame.bitset.name, pos):
                 yield pos + len(frame.bitset.name), frames, out + (frame.bitset.name,)
             return
-        cands = _field_lookup(frame.bitset, frame.case, name)
+        cands = field_lookup(frame.bitset, frame.case, name)
         if not cands:
             for pname, alias in frame.params:
                 if alias == name:
@@ -462,12 +174,12 @@ class _Matcher:
                 if f.expr is not None:
                     # derived: bind or constrain what it reads; the decode check at the end
                     # holds the rest to what the text says
-                    fr = _solve(frames[fid], f, raw)
+                    fr = solve(frames[fid], f, raw)
                     if fr is None:
                         continue
                     yield p2, dict(frames, **{fid: fr}), out + (canon,)
                     continue
-                nf = _bind(frames[fid], f, raw)
+                nf = bind(frames[fid], f, raw)
                 if nf is None:
                     continue
                 yield p2, dict(frames, **{fid: nf}), out + (canon,)
@@ -487,13 +199,13 @@ class _Matcher:
     def _match_bitset(self, f, pos, fid, frames, out):
         for leaf, case in _subforms(f.type, frames["i"].bitset):
             sub_id = "%s/%s@%d" % (fid, f.name, len(frames))
-            sub = _new_frame(leaf, case, f.params, fid, f.low)
+            sub = new_frame(leaf, case, f.params, fid, f.low)
             if sub is None:
                 continue
             fr = dict(frames)
             fr[sub_id] = sub
-            for fn, name, truth in _case_requirements(leaf, case):
-                fr = _require(fr, sub_id, fn, name, truth)
+            for fn, name, truth in case_requirements(leaf, case):
+                fr = require(fr, sub_id, fn, name, truth)
                 if fr is None:
                     break
             if fr is None:
@@ -762,12 +474,12 @@ def _match(norm, forms, gpu, pc, labels):
     tries = 0
     near = None
     for head, leaf, case in forms:
-        first = _new_frame(leaf, case, (), None, 0)
+        first = new_frame(leaf, case, (), None, 0)
         if first is None:
             continue
         frames = {"i": first}
-        for fn, name, truth in _case_requirements(leaf, case):
-            frames = _require(frames, "i", fn, name, truth)
+        for fn, name, truth in case_requirements(leaf, case):
+            frames = require(frames, "i", fn, name, truth)
             if frames is None:
                 break
         if frames is None:
@@ -781,7 +493,7 @@ def _match(norm, forms, gpu, pc, labels):
             base = top.val
             for b in leaf.chain:       # constants mesa's encoder writes (stg's DST_OFF = 1)
                 for fname, v in isa.tables.ENCODE_CONSTS.get(b.name, {}).items():
-                    for f in _field_lookup(leaf, case, fname)[:1]:
+                    for f in field_lookup(leaf, case, fname)[:1]:
                         if f.expr is None and not top.known & (f.mask << f.low):
                             base |= (v & f.mask) << f.low
             # fields the text left open: constrained ones take their allowed values, the others

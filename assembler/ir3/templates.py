@@ -574,7 +574,7 @@ def _plain(node, w, gpu):
 
 def _narrow(node, target, boolean, w, spans, domains, gpu):
     """w with the hidden spans node reads bound where only one value makes node == target,
-    or their domains narrowed when one span is left open (encoder._solve / _require)."""
+    or their domains narrowed when one span is left open (frames.solve / require)."""
     reads = {}
     if not _hidden(node, set(spans), reads) or not reads:
         return w
