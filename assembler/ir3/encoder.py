@@ -431,7 +431,10 @@ def hint_fields(leaf, norm):
     nothing (isaspec <encode> maps of cat2 and cat3): FULL = the first source is not half,
     DST_CONV = the destination's precision differs from the first source's (never for p0).
     (0, 0) when there is nothing to say."""
-    if leaf.category not in (2, 3):
+    bits = _HINT_BITS.get(leaf)
+    if bits is None:
+        bits = _HINT_BITS[leaf] = _hint_positions(leaf)
+    if not bits[0] and not bits[1]:
         return 0, 0
     ops = _operands(norm)
     if len(ops) < 2:
@@ -439,15 +442,25 @@ def hint_fields(leaf, norm):
     dst_half = bool(_HALF_OPERAND.match(ops[0]))
     src_half = bool(_HALF_OPERAND.match(ops[1]))
     to_p0 = ops[0][_FLAGS.match(ops[0]).end():].startswith("p0.")
-    mask = value = 0
-    for b in leaf.chain:
-        for case in b.cases:
-            for name, v in (("FULL", not src_half), ("DST_CONV", dst_half != src_half and not to_p0)):
-                f = case.fields.get(name)
-                if f is not None and f.expr is None and f.width == 1:
-                    mask |= 1 << f.low
-                    value = (value & ~(1 << f.low)) | (int(v) << f.low)
-    return mask, value
+    full, conv = bits
+    return full | conv, (0 if src_half else full) | (conv if dst_half != src_half and not to_p0 else 0)
+
+
+_HINT_BITS = {}
+
+
+def _hint_positions(leaf):
+    """(FULL bit, DST_CONV bit) of a cat2/cat3 form as masks, 0 where it has none (the last
+    plain 1-bit field of that name down the chain, as mesa's encoder fills it)."""
+    out = {"FULL": 0, "DST_CONV": 0}
+    if leaf.category in (2, 3):
+        for b in leaf.chain:
+            for case in b.cases:
+                for name in out:
+                    f = case.fields.get(name)
+                    if f is not None and f.expr is None and f.width == 1:
+                        out[name] = 1 << f.low
+    return out["FULL"], out["DST_CONV"]
 
 
 def hint_bits(leaf, norm, known):
