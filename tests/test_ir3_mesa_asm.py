@@ -178,3 +178,16 @@ def test_lines_of_one_shape_follow_mesas_encoder(first, line, word):
     assert encode_line(line) == word
     templates.clear()
     assert encode_line(line) == word
+
+
+def test_older_spellings_of_the_vectors_are_refused_as_mesa_refuses_them():
+    # the g[...] address forms mesa's disasm.c still spells the older way: the wheel's parser
+    # rejects them (a syntax error at the '<' or '+'), and so do we
+    old = [r[3] for r in (line.rstrip("\n").split(" ; ") for line in open(os.path.join(DATA, "vectors.txt"))
+                          if not line.startswith("#")) if len(r) > 3 and r[3] and r[1] != "!reject"]
+    assert len(old) == 12
+    for text in old:
+        with pytest.raises(AssemblerError, match="cannot encode"):
+            encode_line(text)
+    if oracle.asm_available():
+        assert all(isinstance(r, str) and "syntax error" in r for r in oracle.mesa_assemble_many(old))
