@@ -261,9 +261,7 @@ def require(frames, fid, fn, expr_name, truth):
         n = int(eq.group(2))         # {FIELD} == N on an open field (a0.x / p0.x registers)
         sols = [(v,) for v in domains[0] if (v == n) == truth]
     else:
-        where = {}
-        sols = [combo for combo in product(*domains)
-                if bool(_evaluate(frames, fid, fn, dict(zip(keys, combo)), where)) == truth]
+        sols = _solutions(frames, fid, fn, keys, domains, truth)
     if not sols:
         return None
     if not keys:
@@ -285,6 +283,25 @@ def require(frames, fid, fn, expr_name, truth):
             return None
         frames[rfid] = fr
     return frames
+
+
+def _solutions(frames, fid, fn, keys, domains, truth):
+    """The value combinations of `keys` that give fn the truth value; cut short (to some of
+    them) once two or more keys have each taken two values among them, as then no key is bound
+    or narrowed (see require)."""
+    where = {}
+    sols = []
+    seen = [set() for _ in keys]
+    for combo in product(*domains):
+        if bool(_evaluate(frames, fid, fn, dict(zip(keys, combo)), where)) != truth:
+            continue
+        sols.append(combo)
+        if len(keys) >= 2:
+            for s, v in zip(seen, combo):
+                s.add(v)
+            if all(len(s) > 1 for s in seen):
+                break
+    return sols
 
 
 def case_requirements(leaf, case):
