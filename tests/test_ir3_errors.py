@@ -53,10 +53,17 @@ def test_source_errors_name_line_column_and_problem(source, error):
     ("   ", "empty instruction"),
     ("nop(sy)", "flags after an instruction belong to the next one (as in mesa's assembler): 'nop(sy)'"),
     ("frob", "unknown instruction 'frob'"),
+    ("raw 0x1FFFFFFFFFFFFFFFFF", "raw takes one 64-bit word (0x0123456789abcdef), got '0x1FFFFFFFFFFFFFFFFF'"),
+    ("raw zz", "raw takes one 64-bit word (0x0123456789abcdef), got 'zz'"),
 ])
 def test_single_line_errors(line, error):
     with pytest.raises(AssemblerError, match="^" + re.escape(error)):
         encode_line(line)
+
+
+def test_raw_words_assemble_as_written():
+    assert encode_line("raw 0xFFFFFFFFFFFFFFFF") == (1 << 64) - 1
+    assert assemble("raw 12\nraw 0x10") == (12).to_bytes(8, "little") + (16).to_bytes(8, "little")
 
 
 def test_word_errors():

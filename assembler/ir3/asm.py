@@ -15,13 +15,12 @@ import re
 from assembler.errors import AssemblerError
 
 from .decoder import gpu_id
-from .encoder import encode_line, to_int
+from .encoder import encode_line
 from .program import Program, parse_header
 
 _LABEL = re.compile(r"^\s*([A-Za-z_.$][A-Za-z0-9_.$]*)\s*:\s*(.*)$")
 # (ss)(sy)... at the end of a line: mesa's grammar reads them as the next instruction's flags
 _TRAILING_FLAGS = re.compile(r"^(.*?)\s*((?:\((?:sy|ss|jp|eq|sat|ul|rpt\d+|nop\d+)\)\s*)+)$")
-_RAW = re.compile(r"^raw\s+(0[xX][0-9a-fA-F]{1,16}|\d+)\s*$")
 _CACHE = {}
 
 
@@ -69,7 +68,7 @@ def assemble_program(text, gpu=None, source=None):
             stmt = carry[0] + stmt
             carry = None
         m = _TRAILING_FLAGS.match(stmt)
-        if m and not _RAW.match(stmt):
+        if m and not stmt.startswith("raw "):
             stmt, carry = m.group(1), ("".join(m.group(2).split()), lineno)
         if stmt:
             stmts.append((lineno, col, stmt))
@@ -79,10 +78,6 @@ def assemble_program(text, gpu=None, source=None):
     targets = {name: idx for name, (idx, _) in labels.items()}
     words = []
     for pc, (lineno, col, stmt) in enumerate(stmts):
-        m = _RAW.match(stmt)
-        if m:
-            words.append(to_int(m.group(1)) & ((1 << 64) - 1))
-            continue
         key = (stmt, gpu)
         word = _CACHE.get(key)
         if word is None:

@@ -111,6 +111,7 @@ def _mnemonic(text):
 _COMMA = re.compile(r"\s*,\s*")
 _TIGHT = re.compile(r"\s*([-+<>\[\]])\s*")
 _TIGHT_NEEDED = re.compile(r"\s[-+<>\[\]]|[-+<>\[\]]\s")
+_RAW = re.compile(r"raw (\S+)")
 _TRAILING_FLAGS = re.compile(r".*\S\s*\((?:sy|ss|jp|eq|sat|ul|rpt\d+|nop\d+)\)")
 
 
@@ -386,6 +387,15 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
     norm = normalize(text)
     if not norm:
         raise AssemblerError("empty instruction")
+    raw = _RAW.fullmatch(norm)
+    if raw:                      # mesa's `raw` pseudo-instruction: the word as written
+        try:
+            value = to_int(raw.group(1))
+        except ValueError:
+            value = -1
+        if not 0 <= value <= _U64:
+            raise AssemblerError("raw takes one 64-bit word (0x0123456789abcdef), got %r" % raw.group(1))
+        return value
     if norm[-1] == ")" and _TRAILING_FLAGS.fullmatch(norm):
         raise AssemblerError("flags after an instruction belong to the next one (as in mesa's "
                              "assembler): %r" % norm)
