@@ -98,3 +98,31 @@ def test_container_errors_name_the_file_and_problem(data, error):
     with pytest.raises(MalformedInput, match=re.escape(error)) as e:
         Program.read(data, "k.ir3")
     assert "k.ir3" in str(e.value)
+
+
+def test_cli_errors_name_the_file(tmp_path, capsys):
+    from assembler.ir3.__main__ import main
+    assert main(["disasm", str(tmp_path / "none.ir3")]) == 1
+    assert "No such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.ir3"
+    bad.write_bytes(b"IR3P" + struct.pack("<II", 7, 0))
+    assert main(["disasm", str(bad)]) == 1
+    assert "container version 7" in capsys.readouterr().err
+    words = tmp_path / "w.bin"
+    words.write_bytes(b"\xff" * 8)
+    assert main(["disasm", str(words)]) == 1
+    want = "%s: error: invalid instruction word ffffffffffffffff at offset 0: no match\n" % words
+    assert capsys.readouterr().err == want
+
+
+def test_cli_output_into_a_closed_pipe_ends_quietly(tmp_path):
+    import subprocess
+    import sys
+    src = tmp_path / "k.asm"
+    src.write_text("nop\n" * 20000 + "end\n")
+    code = tmp_path / "k.bin"
+    assert subprocess.run([sys.executable, "-m", "assembler.ir3", "asm", str(src), "--raw", "-o", str(code)],
+                          capture_output=True).returncode == 0
+    r = subprocess.run("%s -m assembler.ir3 disasm %s | head -1" % (sys.executable, code), shell=True,
+                       capture_output=True, text=True)
+    assert r.stdout == "nop\n" and r.stderr == ""
