@@ -18,7 +18,7 @@ from . import isa
 from . import templates
 from .frames import bind, case_requirements, field_lookup, new_frame, require, solve
 from .templates import to_int
-from .decoder import _c_float, _decode_word, _State, learn
+from .decoder import _c_float, _decode_word, _State
 
 _U64 = (1 << 64) - 1
 _INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|\d+)")
@@ -382,8 +382,8 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
     """Encode one instruction in mesa's syntax. Raises AssemblerError naming the problem.
 
     A line shaped like one the matcher has encoded before takes that line's template
-    (templates.py); any other goes through the matcher below, which teaches the decoder's plan
-    the line's path and indexes its template for the next line of that shape."""
+    (templates.py); any other goes through the matcher below, and the next line of its shape
+    gets a template (the decoder's plan learns the line's path then)."""
     norm = normalize(text)
     if not norm:
         raise AssemblerError("empty instruction")
@@ -414,7 +414,6 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
             return word
     word = _match(norm, forms, gpu, pc, labels)
     if USE_TEMPLATES:
-        learn(word, gpu)
         templates.learned(norm, word, gpu, pc, labels)
     return word
 

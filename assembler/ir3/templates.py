@@ -780,6 +780,7 @@ def _index(text, word, gpu, pc=0, labels=None):
     first, hidden fields zero first), and a line shaped like one the matcher took a path for
     is taken along the same path. So templates change how fast a line assembles, never what
     it assembles to, whatever was decoded or assembled before."""
+    decoder.learn(word, gpu)     # the plan gets the path the word decodes along
     plan = decoder._PLANS.get((decoder._leaf_of(word), gpu))
     if plan is None:
         return False
