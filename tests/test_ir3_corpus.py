@@ -99,3 +99,24 @@ def test_decoded_random_words_reassemble_to_the_same_text():
         if decode(word).text != row[1]:
             bad += 1
     assert bad == 0 and n > 200
+
+
+def test_templates_give_the_matchers_words(monkeypatch):
+    # templates change how fast a line assembles, never what it assembles to, whatever was
+    # decoded before: with every random word's path in the plans, each template's word is
+    # checked against the matcher's (encode_line raises on a difference)
+    from assembler.ir3 import encoder, templates
+    monkeypatch.setattr(encoder, "VERIFY", True)
+    templates.clear()
+    texts = []
+    for row in RANDOM:
+        try:
+            ins = decode(int(row[0], 16))
+        except AssemblerError:
+            continue
+        if not ins.warnings:
+            texts.append(ins.text)
+    hits = templates.STATS["indexed"]
+    for text in texts[:700]:
+        encoder.encode_line(text)
+    assert len(texts) > 700 and templates.STATS["indexed"] - hits > 100
