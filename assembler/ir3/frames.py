@@ -286,22 +286,19 @@ def require(frames, fid, fn, expr_name, truth):
 
 
 def _solutions(frames, fid, fn, keys, domains, truth):
-    """The value combinations of `keys` that give fn the truth value; cut short (to some of
-    them) once two or more keys have each taken two values among them, as then no key is bound
-    or narrowed (see require)."""
+    """The value combinations of `keys` that give fn the truth value. With several keys, the
+    first two values of each are tried first: when every key already takes two values among
+    those solutions, require binds and narrows nothing, so they are enough."""
     where = {}
-    sols = []
-    seen = [set() for _ in keys]
-    for combo in product(*domains):
-        if bool(_evaluate(frames, fid, fn, dict(zip(keys, combo)), where)) != truth:
-            continue
-        sols.append(combo)
-        if len(keys) >= 2:
-            for s, v in zip(seen, combo):
-                s.add(v)
-            if all(len(s) > 1 for s in seen):
-                break
-    return sols
+
+    def holds(combo):
+        return bool(_evaluate(frames, fid, fn, dict(zip(keys, combo)), where)) == truth
+
+    if len(keys) >= 2:
+        sols = [c for c in product(*[d[:2] for d in domains]) if holds(c)]
+        if all(len({c[i] for c in sols}) > 1 for i in range(len(keys))):
+            return sols
+    return [c for c in product(*domains) if holds(c)]
 
 
 def case_requirements(leaf, case):
