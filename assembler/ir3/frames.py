@@ -79,9 +79,24 @@ def bind(frame, f, raw):
     return nf
 
 
+_START = {}
+
+
 def new_frame(leaf, case, params, parent, low):
     """A frame with the leaf's pattern, and what the case's expression and asserts require."""
-    fr = Frame(leaf, case, leaf.match & ~leaf.dontcare, leaf.mask, params, parent, low)
+    key = (leaf.name, id(case))
+    start = _START.get(key, False)
+    if start is False:
+        start = _START[key] = _new_frame(leaf, case)
+    if start is None:
+        return None
+    fr = start.copy()
+    fr.params, fr.parent, fr.low = params, parent, low
+    return fr
+
+
+def _new_frame(leaf, case):
+    fr = Frame(leaf, case, leaf.match & ~leaf.dontcare, leaf.mask, (), None, 0)
     for f in case.fields.values():
         if f.kind == "assert":
             fr = bind(fr, f, f.val)
@@ -301,9 +316,20 @@ def _solutions(frames, fid, fn, keys, domains, truth):
     return [c for c in product(*domains) if holds(c)]
 
 
+_REQUIREMENTS = {}
+
+
 def case_requirements(leaf, case):
     """[(fn, expr name, truth)] that make find_display() choose `case` for `leaf`: every
     override before it with a display is false, its own expression true."""
+    key = (leaf.name, id(case))
+    out = _REQUIREMENTS.get(key)
+    if out is None:
+        out = _REQUIREMENTS[key] = _case_requirements(leaf, case)
+    return out
+
+
+def _case_requirements(leaf, case):
     out = []
     for b in leaf.chain:
         for c in b.cases:
