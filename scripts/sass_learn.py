@@ -772,8 +772,18 @@ def format_dict(fmt, corpus_for_key=()):
         pref = vals.most_common(1)[0][0] if vals else getbits(fmt.seed, bits)
         groups.append((tuple(bits), {v: ".".join(t) for v, t in sorted(table.items()) if t is not None},
                        pref))
-    return {"guard": fmt.guard, "mnem": list(fmt.mnem), "groups": groups, "ops": ops,
-            "default": (dmask, dval & dmask), "uses": len(corpus_for_key)}
+    # unprinted bits whose flip makes nvdisasm refuse the seed, where every corpus word of the
+    # format agrees with the seed: a word with another value there is refused
+    smask = 0
+    for b in sorted(set(fmt.invalid) & set(free)):
+        v = getbits(fmt.seed, [b])
+        if all(getbits(w, [b]) == v for w in corpus_for_key):
+            smask |= 1 << b
+    out = {"guard": fmt.guard, "mnem": list(fmt.mnem), "groups": groups, "ops": ops,
+           "default": (dmask, dval & dmask), "uses": len(corpus_for_key)}
+    if smask:
+        out["strict"] = (smask, fmt.seed & smask)
+    return out
 
 
 

@@ -110,6 +110,11 @@ def decode_word(word, arch, pc=0):
         sched = getattr(tables, "SCHEDULE", {})
         var = _VARIABLE[tables.ARCH] = frozenset(sched.get("variable_write", ())) | \
             frozenset(sched.get("variable_read", ()))
+    strict = fmt.get("strict")
+    if strict is not None and word & strict[0] != strict[1]:
+        bad = strict[0] & (word ^ strict[1])
+        raise _bad(word, pc, "bits %s, which nvdisasm does not print, hold values it refuses"
+                   % [b for b in range(128) if bad >> b & 1])
     ins = decode_with_format(word, fmt, pc, var)
     ins.arch, ins.fkey = tables.ARCH, fkey
     return ins

@@ -19,6 +19,8 @@ The value of the word's `fbits` selects a format:
                           ("const", value)
                 hide    (bits, value): the operand is not printed when these bits hold value
     default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
+    strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
+              value (the decoder refuses it too)
 """
 import importlib
 
