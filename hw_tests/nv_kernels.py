@@ -291,7 +291,7 @@ class Sgemm(Case):
 
 
 class Half2(Case):
-    name = kernel = "half2"
+    name, kernel = "half2", "half2_fma"
 
     def run(self, dev, prg):
         n = 300

@@ -8,6 +8,10 @@ oracle the SASS decoder is held to before the simulator runs a kernel.
     python scripts/build_nv_kernels.py            # every kernel, every target
     python scripts/build_nv_kernels.py --check    # rebuild in a temporary directory and compare
     python scripts/build_nv_kernels.py --listings # only the nvdisasm listings of the committed cubins
+    python scripts/build_nv_kernels.py --ptx      # their PTX into the SASS tables' corpus
+
+`--ptx` writes tests/sass_kernels/nv_stage_kernels.ptx: every kernel as nvcc -ptx writes it (the same
+PTX for every target), so scripts/gen_sass_tables.py learns each instruction form these kernels use.
 
 The cubins are committed (small, and the tests run without nvcc); `--check` tells whether they still
 match what this nvcc writes.  nvcc and nvdisasm (the nvidia-cuda-nvdisasm wheel, or NVDISASM=...) are
@@ -87,6 +91,34 @@ def listings(names=None, verbose=True):
             print(f"wrote {os.path.relpath(out, ROOT)}")
 
 
+PTX_CORPUS = os.path.join(ROOT, "tests", "sass_kernels", "nv_stage_kernels.ptx")
+
+
+def corpus_ptx(verbose=True):
+    """Every kernel's PTX (nvcc -ptx, lowest target) in one module for the SASS tables' corpus."""
+    exe = nvcc()
+    if exe is None:
+        raise SystemExit("build_nv_kernels: nvcc not found (CUDA 13 toolkit; set NVCC=...)")
+    out = ["// The kernels of the NVIDIA bring-up stages and tests (hw_tests/kernels/nv/*.cu) as nvcc -ptx -O3",
+           "// writes them (the same PTX for sm_86, sm_89 and sm_90), so the tables learn every instruction form",
+           "// those kernels use. Regenerate: python scripts/build_nv_kernels.py --ptx",
+           ".version 9.0", f".target sm_{TARGETS[0]}", ".address_size 64", ""]
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in sorted(f for f in os.listdir(SRC) if f.endswith(".cu")):
+            ptx = os.path.join(tmp, src[:-3] + ".ptx")
+            cmd = [exe, "-ptx", "-O3", f"-arch=sm_{TARGETS[0]}", "-o", ptx, os.path.join(SRC, src)]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode != 0:
+                raise SystemExit(f"build_nv_kernels: {' '.join(cmd)} failed:\n{res.stderr}")
+            with open(ptx) as f:
+                body = f.read().split(".address_size 64", 1)[1]
+            out += [f"// ---- {src}", body.strip() + "\n"]
+    with open(PTX_CORPUS, "w") as f:
+        f.write("\n".join(out))
+    if verbose:
+        print(f"wrote {os.path.relpath(PTX_CORPUS, ROOT)}")
+
+
 def build(out_dir, names=None, verbose=True):
     exe = nvcc()
     if exe is None:
@@ -115,7 +147,11 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="rebuild into a temporary directory and compare")
     ap.add_argument("--listings", action="store_true", help="only write nvdisasm's listings of the committed cubins")
     ap.add_argument("names", nargs="*", help="kernels to build (default: all)")
+    ap.add_argument("--ptx", action="store_true", help="write the kernels' PTX into the SASS tables' corpus")
     args = ap.parse_args(argv)
+    if args.ptx:
+        corpus_ptx()
+        return 0
     if args.listings:
         listings(args.names)
         return 0

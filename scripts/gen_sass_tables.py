@@ -103,7 +103,7 @@ def schedule_stats(arch, corpus):
     from assembler.sass import decoder, tables
     importlib.reload(importlib.import_module("assembler.sass.tables." + arch))
     tables._cache.clear()
-    from assembler.sass.usage import first_dest, usage
+    from assembler.sass.usage import first_dest, sources, usage
     seqs = collections.defaultdict(list)
     for w, text, name, section in corpus:
         seqs[(name, section)].append(w)
@@ -130,8 +130,8 @@ def schedule_stats(arch, corpus):
             dist = 0
             for j in range(i + 1, min(len(seq), i + 24)):
                 dist += seq[j - 1].control.stall
-                r, wr = usage(seq[j])
-                if r & dest:
+                wr = usage(seq[j])[1]
+                if sources(seq[j]) & dest:
                     lat[ins.opcode] = min(lat.get(ins.opcode, 99), dist)
                     break
                 dest = dest - wr
@@ -189,6 +189,31 @@ class _Source:
         return src
 
 
+def _getbits(w, bits):
+    return sum(((w >> b) & 1) << i for i, b in enumerate(bits))
+
+
+def record_spellings(classes, corpus):
+    """Each format gets the mnemonics (opcode and modifiers) ptxas wrote with it: where two
+    classes print the same text (I2F.U32.RP: the narrow-integer class and the general one) the
+    assembler picks the one ptxas uses for that spelling."""
+    fmts, seen = {}, collections.defaultdict(set)
+    for w, text, _, _ in corpus:
+        cls = classes.get(w & 0xfff)
+        if cls is None:
+            continue
+        fmt = cls["formats"].get(_getbits(w, cls["fbits"]))
+        while fmt is not None and "split" in fmt:
+            fmt = fmt["formats"].get(_getbits(w, fmt["split"]))
+        words = text.split()
+        if fmt is not None and words:
+            fmts[id(fmt)] = fmt
+            seen[id(fmt)].add(words[1] if words[0].startswith("@") and len(words) > 1 else words[0])
+    for key, fmt in fmts.items():
+        fmt["spellings"] = sorted(seen[key])
+    return classes
+
+
 def write_tables(arch, classes, nvd_version, problems, sched=None):
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, arch + ".py")
@@ -215,6 +240,7 @@ def main(argv):
     nvd = Nvdisasm(cache=False)
     for arch in archs:
         classes, problems, corpus = learn_arch(arch, nvd)
+        record_spellings(classes, corpus)
         path = write_tables(arch, classes, nvd.version, problems)
         sched = schedule_stats(arch, corpus)
         path = write_tables(arch, classes, nvd.version, problems, sched)

@@ -3,9 +3,9 @@
 `encode(statement, arch, pc, control, labels)` tries the formats whose opcode matches: the
 opcode tokens must be printable by the format's fixed tokens and modifier groups (in order),
 and the operands must fit its operand list (operands a format hides at their default value may
-be left out). The first format that fits, in the order ptxas uses them most, gives the word;
-bits nvdisasm does not print get ptxas's usual value. Problems raise EncodeError with the
-0-based column of the offending part.
+be left out). The first format that fits (those ptxas wrote this spelling with first, then the
+ones ptxas uses most) gives the word; bits nvdisasm does not print get ptxas's usual value.
+Problems raise EncodeError with the 0-based column of the offending part.
 """
 import functools
 
@@ -225,6 +225,9 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
         raise EncodeError("%s: no %s form takes the modifiers %s (modifiers seen with %s: %s)"
                           % (".".join(toks), arch, "." + ".".join(toks[1:]) if toks[1:] else "(none)",
                              toks[0], " ".join("." + m for m in mods)))
+    # the same text can fit formats of two classes: the one ptxas wrote with this spelling first
+    spelled = ".".join(toks)
+    mnem_ok.sort(key=lambda c: spelled not in c[3].get("spellings", ()))
     errors = []
     bf16_view = (toks[:2] == ("HFMA2", "MMA") and "BF16_V2" in toks) or \
         (toks[0] == "MUFU" and "BF16" in toks)                          # see decoder._bf16_view

@@ -80,7 +80,8 @@ def _is_dest_reg(op, files):
 
 
 def usage(ins):
-    """(reads, writes): sets of (file, index) for a decoded Instruction."""
+    """(reads, writes): sets of (file, index) for a decoded Instruction. The destination
+    registers count as reads too (a guarded write keeps the old value; ordering stays safe)."""
     width = data_width(ins)
     reads, writes = set(), set()
     for op in ins.operands:
@@ -89,18 +90,39 @@ def usage(ins):
         reads.add((ins.guard[0], ins.guard[1]))
     if ins.opcode in NO_DEST or ins.mnemonic in NO_DEST:
         return reads, writes
+    writes.update(_regs_of(ins.operands[:_dest_count(ins)], width))
+    return reads, writes
+
+
+def sources(ins):
+    """The registers an instruction's source operands and guard read (destinations excluded):
+    what a result must be ready for."""
+    width = data_width(ins)
+    skip = 0 if ins.opcode in NO_DEST or ins.mnemonic in NO_DEST else _dest_count(ins)
+    reads = set(_regs_of(ins.operands[skip:], width))
+    if ins.guard is not None:
+        reads.add((ins.guard[0], ins.guard[1]))
+    return reads
+
+
+def _regs_of(ops, width):
+    out = []
+    for op in ops:
+        out += _regs(op, width)
+    return out
+
+
+def _dest_count(ins):
+    """How many leading operands are destinations: predicates, a register, predicates."""
     ops = ins.operands
     i = 0
     while i < len(ops) and _is_dest_reg(ops[i], ("P", "UP")):
-        writes.update(_regs(ops[i], 1))
         i += 1
     if i < len(ops) and _is_dest_reg(ops[i], ("R", "UR")):
-        writes.update(_regs(ops[i], width))
         i += 1
     while i < len(ops) and _is_dest_reg(ops[i], ("P", "UP")):
-        writes.update(_regs(ops[i], 1))
         i += 1
-    return reads, writes
+    return i
 
 
 def first_dest(ins):

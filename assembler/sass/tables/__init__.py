@@ -21,6 +21,9 @@ The value of the word's `fbits` selects a format:
     default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
     strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
               value (the decoder refuses it too)
+    uses      how many corpus words ptxas wrote in this format
+    spellings the mnemonics (opcode.MODIFIERS) ptxas wrote in it: the assembler prefers, among
+              formats of several classes that print the same text, one ptxas wrote it with
 """
 import importlib
 
