@@ -66,20 +66,26 @@ def disassemble_probes(probes):
 
 
 def assemble_lines(lines):
-    """Assemble each line separately; return (bytes or None, error text or None) per line."""
+    """Assemble each line separately; return (bytes or None, error text or None) per line.
+    A line llvm-mc encodes with a fixup (an operand naming a symbol) gets 'reloc' for bytes."""
     if not lines:
         return []
-    r = subprocess.run([MC, *MC_ARGS, "-show-encoding"], input="\n".join(lines) + "\n",
+    # a blank line after each statement: llvm-mc's recovery from some lexer errors (an invalid
+    # character) swallows the next line, which must not be a statement
+    r = subprocess.run([MC, *MC_ARGS, "-show-encoding"], input="\n\n".join(lines) + "\n",
                        capture_output=True, text=True)
     errs = {}
     for m in _WARN.finditer(r.stderr):
         if m.group(3) == "error":
-            errs.setdefault(int(m.group(1)) - 1, m.group(4))
+            errs.setdefault((int(m.group(1)) - 1) // 2, m.group(4))
     encs = []
     for line in r.stdout.splitlines():
         if "; encoding: [" in line:
             enc = line.partition("; encoding: [")[2].rstrip("]")
-            encs.append(bytes(int(x, 16) for x in enc.split(",")))
+            if all(x.startswith("0x") for x in enc.split(",")):
+                encs.append(bytes(int(x, 16) for x in enc.split(",")))
+            else:
+                encs.append("reloc")          # a fixup: the operand names a symbol
     res, k = [], 0
     for i, line in enumerate(lines):
         if i in errs:
