@@ -116,6 +116,11 @@ class Kernel(abc.ABC):
         """Where ``path`` really lives, for error messages (a captured tree's file, say)."""
         return path
 
+    def node_owner(self, path):
+        """(user, group, mode) of a device node, e.g. ("system", "system", 0o666), or None when
+        unknown; a probe uses it to say which group a permission error asks for."""
+        return None
+
 
 def ioctl_buffer(arg):
     """The writable bytes behind an ioctl argument (cffi pointer/cdata or buffer object)."""
@@ -128,17 +133,19 @@ def ioctl_buffer(arg):
 
 
 class RealKernel(Kernel):
-    """System calls on this host.  ``sysfs_root``/``dev_root`` redirect /sys and /dev so a
-    captured tree (``tar c /sys/devices/virtual/kfd``) can be replayed."""
+    """System calls on this host.  ``sysfs_root``/``dev_root``/``proc_root`` redirect /sys, /dev and
+    /proc so a captured tree (``tar c /sys/devices/virtual/kfd``, a copy of /proc/driver/nvidia) can
+    be replayed."""
 
-    def __init__(self, sysfs_root="/sys", dev_root="/dev"):
+    def __init__(self, sysfs_root="/sys", dev_root="/dev", proc_root="/proc"):
         self.sysfs_root, self.dev_root = sysfs_root.rstrip("/") or "/", dev_root.rstrip("/") or "/"
+        self.proc_root = proc_root.rstrip("/") or "/"
 
     def source_path(self, path):
         return self.host_path(path)
 
     def host_path(self, path):
-        for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root)):
+        for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root), ("/proc", self.proc_root)):
             if path == prefix or path.startswith(prefix + "/"):
                 return root + path[len(prefix):]
         return path
@@ -184,6 +191,20 @@ class RealKernel(Kernel):
 
     def exists(self, path):
         return os.path.exists(self.host_path(path))
+
+    def node_owner(self, path):
+        import grp
+        import pwd
+        try:
+            st = os.stat(self.host_path(path))
+        except OSError:
+            return None
+        def name(lookup, number):
+            try:
+                return lookup(number)[0]
+            except KeyError:
+                return str(number)
+        return name(pwd.getpwuid, st.st_uid), name(grp.getgrgid, st.st_gid), st.st_mode & 0o777
 
 
 class _Reservation(Mapping):
