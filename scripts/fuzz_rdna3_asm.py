@@ -79,7 +79,14 @@ SGPRS = ["s0", "s1", "s5", "s101", "s104", "s105", "s106", "s[0:1]", "s[2:3]", "
 VGPRS = ["v0", "v1", "v127", "v128", "v255", "v256", "v[0:1]", "v[1:2]", "v[254:255]",
          "v[255:256]", "v[0:3]", "v[1:4]", "v[0:7]", "v[8:15]", "v[0:2]", "v[4:4]", "v[5:4]",
          "v1.l", "v1.h", "v200.l", "v[1:2].l", "[v0,v1]", "[v1,v3]", "v", "V1", "a0", "a[0:1]",
-         "off", "OFF", "v[0:1:2]", "v[-1:0]"]
+         "off", "OFF", "v[0:1:2]", "v[-1:0]", "v[0:4]", "v[2:6]", "v[0:5]", "v[0:8]",
+         "v[0:10]", "v[0:11]", "v[0:12]", "v[250:255]",
+         # image address lists (NSA)
+         "[v4]", "[v[4:5]]", "[v4, v8]", "[v4, v5]", "[v4, v9, v2]", "[v4, v5, v6, v7]",
+         "[v4, v5, v6, v7, v8]", "[v4, v5, v6, v7, v[8:9]]", "[v4, v5, v6, v7, v[8:11]]",
+         "[v4, v[5:6]]", "[v4, v5, v6, v7, v8, v9]", "[v4, s5]", "[v4,]", "[v4 v5]", "[]",
+         "[v255, v0]", "[v4, v5, v[6:8], v[9:11], v[12:14]]", "[v4, v5, v[6:8], v[9:11]]",
+         "[v[4:5], v6, v[7:9], v[10:12], v[13:15]]", "[v4, v5, v6, v7, v[254:256]]"]
 SRCMODS = ["-{x}", "|{x}|", "-|{x}|", "neg({x})", "abs({x})", "neg(abs({x}))", "neg(|{x}|)",
            "abs(|{x}|)", "|abs({x})|", "abs(neg({x}))", "|neg({x})|", "-neg({x})", "sext({x})",
            "sext(-{x})", "-sext({x})", "neg(sext({x}))", "--{x}", "- {x}", "-(-{x})",
@@ -104,7 +111,16 @@ MODS = ["clamp", "mul:2", "mul:4", "div:2", "mul:3", "mul:1", "div:4", "glc", "s
         "dpp8:[0,1,2,3,4,5,6]", "dpp8:[0,1,2,3,4,5,6,7", "dpp8:[0,1,2,3,4,5,6,7]]",
         "wait_exp:3", "wait_exp:8", "wait_vdst:2", "wait_vdst:16", "format:[BUF_FMT_32_FLOAT]",
         "format:22", "format:127", "format:128", "format:[BUF_FMT_8_UNORM]", "done", "row_en",
-        "vm", "compr", "high", "neg:[1,0]", "abs:[0,1]"]
+        "vm", "compr", "high", "neg:[1,0]", "abs:[0,1]",
+        # image instructions, and the no- forms of named bits (llvm-mc takes noglc, noclamp...)
+        "dmask:0x1", "dmask:0xf", "dmask:0x3", "dmask:0x2", "dmask:0", "dmask:0x10", "dmask:-1",
+        "dmask:1.0", "dmask:(1<<2)", "dmask", "dmask:0x10000000000000001", "dim:1D", "dim:2D",
+        "dim:3D", "dim:CUBE", "dim:cube", "dim:1d", "dim:SQ_RSRC_IMG_2D_ARRAY", "dim:2D_MSAA",
+        "dim:SQ_RSRC_IMG_2D_MSAA_ARRAY", "dim:2d_msaa_array", "dim:0", "dim:4D", "dim",
+        "dim:sq_rsrc_img_1D", "dim:SQ_RSRC_IMG_1D_ARRAY", "unorm", "r128", "a16", "d16", "lwe",
+        "da", "a16:1", "unorm:1", "noglc", "noslc", "nodlc", "nounorm", "nor128", "noa16", "notfe",
+        "nolwe", "nod16", "noclamp", "nogds", "nooffen", "noidxen", "nodone", "nolds", "noscc",
+        "nosc0", "NOGLC", "no glc"]
 SUFFIXES = ["", "_e32", "_e64", "_dpp", "_e64_dpp", "_sdwa"]
 
 
@@ -180,12 +196,36 @@ _FAMILY_MODS = {"v_": ["clamp", "mul:2", "mul:4", "div:2", "op_sel:[0,1]", "op_s
                 "ds_": ["offset:256", "offset0:1 offset1:2", "gds", "offset:65535"],
                 "buffer_": ["offset:4095", "offen", "idxen", "glc", "tfe", "idxen offen"],
                 "tbuffer_": ["format:[BUF_FMT_32_FLOAT]", "format:22", "offset:12"],
-                "s_load": ["offset:0x10", "glc", "dlc"], "s_buffer": ["glc"]}
+                "s_load": ["offset:0x10", "glc", "dlc"], "s_buffer": ["glc"],
+                "image_": ["glc", "dlc slc", "unorm", "r128", "a16", "tfe", "lwe", "d16",
+                           "noa16", "nod16", "notfe", "dmask:0x3", "dmask:0xf", "dmask:0x1",
+                           "dmask:0x8", "dim:2D", "dim:SQ_RSRC_IMG_3D", "dim:1D_ARRAY",
+                           "dim:2D_MSAA", "tfe lwe", "unorm glc"]}
+_VGPR_RANGE = re.compile(r"^v(?:(\d+)|\[(\d+):(\d+)\])$")
+
+
+def _nsa(rng, n):
+    """An NSA address list of n registers (the fifth entry a range when n > 5)."""
+    regs = ["v%d" % rng.randrange(0, 256) for _ in range(min(n, 5))]
+    if n > 5:
+        lo = rng.randrange(0, 256 - (n - 4) + 1)
+        regs[4] = "v[%d:%d]" % (lo, lo + n - 5)
+    return "[" + ", ".join(regs) + "]"
 
 
 def _near(rng, mnem, ops, mods):
     """A change that usually keeps the statement valid."""
     r = rng.random()
+    if mnem.startswith("image_") and len(ops) > 1 and r < 0.15:
+        m = _VGPR_RANGE.match(ops[1])                  # the address as an NSA list, or back
+        if m:
+            n = 1 if m.group(1) else int(m.group(3)) - int(m.group(2)) + 1
+            ops[1] = _nsa(rng, n + rng.choice((0, 0, 0, 1, -1)))
+        elif ops[1].startswith("["):
+            n = ops[1].count(",") + 1
+            lo = rng.randrange(0, 250)
+            ops[1] = "v%d" % lo if n == 1 else "v[%d:%d]" % (lo, lo + n - 1)
+        return
     if ops and r < 0.35:
         i = rng.randrange(len(ops))
         m = _REG.match(ops[i])

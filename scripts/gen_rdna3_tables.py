@@ -11,6 +11,7 @@ and how wide it is. Further probes learn, per opcode:
   * which operand codes each source accepts (SGPR alignment, constants, literal...),
   * the constant type of each source (assembling 1.5 / 0x3c00 / 0xffff and reading the bytes),
   * which modifier bits exist (neg, abs, op_sel, clamp, omod ...), whether DPP16/DPP8 exist.
+Image instructions (MIMG) are learned by gen_rdna3_mimg.py.
 The encoder and decoder in assembler/rdna3 are ours; only these facts come from the oracle.
 """
 import itertools
@@ -1042,6 +1043,8 @@ def main():
     out.write("# older spellings llvm-mc-19 accepts for gfx11 mnemonics: alias -> mnemonic\n")
     out.write("ALIASES = %s\n" % pprint.pformat(aliases, width=100))
     symbol_names(out)
+    from gen_rdna3_mimg import emit as emit_mimg, learn_mimg
+    emit_mimg(out, *learn_mimg())
     with open(OUT, "w") as f:
         f.write(out.getvalue())
     print("wrote", OUT, sum(1 for _ in entries), "ALU opcodes")

@@ -10,7 +10,8 @@ from .encode_alu import DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_vopd
 from .encode_mem import MEM_BY_NAME, encode_export, encode_mem
 from .fastpath import encoder
 from .syntax import SyntaxErr, split_instruction, split_top
-from .tables import ALIASES, ALU, FORCED_SUFFIX, LDSDIR_OPS
+from .mimg import encode as encode_mimg
+from .tables import ALIASES, ALU, FORCED_SUFFIX, LDSDIR_OPS, MIMG
 
 S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2align
 
@@ -60,6 +61,8 @@ def _build_index():
         index[name] = seen
     for name, (seg, op, entry) in MEM_BY_NAME.items():
         index.setdefault(name, []).append(("mem", seg, op, entry, None))
+    for op, entry in MIMG.items():
+        index[entry["mnem"]] = [("mimg", "MIMG", op, entry, None)]
     for name in list(LDSDIR_OPS.values()) + ["exp"]:
         index[name] = [("exp", "EXP" if name == "exp" else "LDSDIR", 0, None, None)]
     return index
@@ -262,6 +265,8 @@ def _try_candidates(text, mnem, cands, ops, mods, ctx):
                 enc, fix = encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
             elif kind == "mem":
                 enc, fix = encode_mem(fam, op, entry, mnem, ops, mods, ctx)
+            elif kind == "mimg":
+                enc, fix = encode_mimg(op, entry, mnem, ops, mods, ctx)
             else:
                 enc, fix = encode_export(mnem, ops, mods, ctx)
         except SyntaxErr as e:

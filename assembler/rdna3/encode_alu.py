@@ -768,6 +768,10 @@ def _encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx, written=None):
             if dpp is None:
                 raise SyntaxErr("%s is a DPP control; %s has no DPP form here" % (name, mnem), c)
             continue
+        if m == "noclamp" and (vop3 or vinterp or vop3p):
+            if not mmask >> 15 & 1:
+                raise SyntaxErr("%s does not support clamp" % mnem, c)
+            continue                                     # clamp left clear, as llvm-mc takes it
         if vop3:
             if m == "clamp":
                 if not mmask >> 15 & 1:
@@ -904,7 +908,9 @@ def encode_vopd(x, y, xops, yops, ctx, cols):
     X, Y = regs["X"], regs["Y"]
     scalars = {r["src0"][0] for r in (X, Y) if _is_scalar(r["src0"][0])}
     if "v_dual_cndmask_b32" in (x[1][0], y[1][0]):
-        scalars.add(106)                                   # cndmask reads vcc_lo
+        # cndmask reads vcc: llvm-mc-19 counts that read apart from an explicit vcc_lo source
+        # (v_dual_cndmask_b32 v0, vcc_lo, v1 :: v_dual_mov_b32 v3, s1 is three scalar values)
+        scalars.add(-1)
     if len(scalars) + (lit is not None) > 2:
         raise SyntaxErr("VOPD pair reads %d scalar values (SGPRs, literal) but gfx11 allows 2 "
                         "(constant bus)" % (len(scalars) + (lit is not None)), Y["src0"][1])

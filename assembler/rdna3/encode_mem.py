@@ -99,6 +99,10 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
         raise SyntaxErr("%s takes no modifiers" % mnem, mods[0][1])
     for m, c in mods:
         key, _, val = m.partition(":")
+        if key in ("noglc", "noslc", "nodlc") and fam != "DS":
+            continue            # llvm-mc takes a cleared cache bit even where the bit does not exist
+        if key == "nogds" and fam == "DS" and (mmask >> w.fields["gds"][0]) & 1:
+            continue
         if key in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen") and not val:
             if key not in w.fields or not (mmask >> w.fields[key][0]) & 1:
                 raise SyntaxErr("%s does not support %s" % (mnem, key), c)
@@ -126,8 +130,10 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
         raise SyntaxErr("too %s operands for %s: expected %d, got %d" % (what, mnem, len(want), len(ops)),
                         col)
     for (pos, s), (tok, col) in zip(want, ops):
-        if tok.strip() in ("scc", "sc0", "sc1", "nt", "nv"):
+        if tok.strip() in ("scc", "sc0", "sc1", "nt", "nv") and not (
+                tok.strip() == "scc" and fam in ("MUBUF", "MTBUF")):
             # llvm-mc reads these as cache-policy names of other GPUs here, not as registers
+            # (but scc is src_scc as the buffer soffset, an operand that cannot be left out)
             raise SyntaxErr("%s is a cache-policy modifier gfx11 does not have" % tok.strip(), col)
         role = s[1] if s[0] != "off" else "addr"
         key = (name, op, pos)

@@ -366,7 +366,7 @@ def _compile_vopd(xm):
         scalars = {c for c in (xs, ys) if c < 128 and c != 124 or 235 <= c <= 239
                    or 251 <= c <= 253}
         if "v_dual_cndmask_b32" in (xm, ym):
-            scalars.add(106)
+            scalars.add(-1)                       # its implicit vcc (see encode_vopd)
         if len(scalars) + (lit is not None) > 2 or X["vdst"] & 1 == Y["vdst"] & 1:
             return None
         px, py = _vopd_banks(xm, X), _vopd_banks(ym, Y)

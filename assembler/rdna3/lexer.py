@@ -405,7 +405,8 @@ def _reg_end(cur, is_reg):
                     return i + 1
             i += 1
         raise LexError("expected a closing square bracket", toks[i].col)
-    if toks[i + 1].is_punct("[") and is_reg(toks[i].text, True):
+    if toks[i + 1].is_punct("[") and not is_reg(toks[i].text, False):
+        # v[...]: only a bare prefix takes an index (v1 [v2] is two operands)
         j = i + 2
         while toks[j].kind != END and not toks[j].is_punct("]"):
             j += 1

@@ -44,7 +44,13 @@ def split_top(text, start, seps):
 # identifiers that are instruction modifiers on their own
 BARE_MODIFIERS = frozenset(("clamp", "glc", "slc", "dlc", "gds", "tfe", "offen", "idxen", "done",
                             "row_en", "row_mirror", "row_half_mirror", "lds", "nv", "unorm",
-                            "r128", "a16", "d16", "lwe", "da", "tfe", "noa16"))
+                            "r128", "a16", "d16", "lwe", "da", "tfe"))
+# named bits llvm-mc also reads as no<name> (a bit left clear, in the bit's place in the order);
+# which ones an instruction takes is up to its encoder
+NEGATED = {"no" + n: n for n in ("clamp", "glc", "slc", "dlc", "gds", "tfe", "unorm", "r128",
+                                 "a16", "d16", "lwe", "offen", "idxen", "lds", "done", "row_en",
+                                 "da", "scc", "nv", "sc0", "sc1", "nt")}
+BARE_MODIFIERS = BARE_MODIFIERS | frozenset(NEGATED)
 _OPERAND_NAMES = ("neg", "abs", "sext", "lit")
 
 
@@ -124,7 +130,7 @@ def _operand_end(toks, i, is_reg):
     if is_register_start(cur, is_reg):
         if t.is_punct("["):
             return _group_end(toks, i, "[", "]")
-        if toks[i + 1].is_punct("["):
+        if toks[i + 1].is_punct("[") and not is_reg(t.text, False):    # v[...], not v1 [...]
             return _group_end(toks, i + 1, "[", "]")
         return i + 1
     return _expression_end(toks, i)
@@ -160,7 +166,10 @@ def split_instruction(line, col0=0, mnem=None, bare=True):
                 # name:value
                 j = k + 2
                 v = toks[j]
-                if v.is_punct("["):
+                if t.text == "dim" and v.kind == INT and toks[j + 1].kind == IDENT and \
+                        toks[j + 1].col == v.end:
+                    j += 2                               # dim:2D is an integer and a name
+                elif v.is_punct("["):
                     j = _group_end(toks, j, "[", "]")
                 elif v.kind == END or v.is_punct(","):
                     raise SyntaxErr("missing value of %s" % t.text, v.col)
@@ -210,6 +219,7 @@ ORDER = {
 
 
 def _key(name):
+    name = NEGATED.get(name, name)
     return "omod" if name in ("mul", "div") else ("dpp" if name in _DPP else name)
 
 
