@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the gfx1100 golden corpus under tests/data/rdna3/ with llvm-mc-19 as the oracle.
 
-Run:  python scripts/gen_rdna3_corpus.py        (needs llvm-mc-19; a few seconds)
+Run:  python scripts/gen_rdna3_corpus.py        (needs llvm-mc-19; under a minute)
 
 For every opcode of every supported family it builds several instruction words (VGPR, SGPR,
 inline-constant and literal sources, each modifier bit, DPP16/DPP8, memory offsets and cache

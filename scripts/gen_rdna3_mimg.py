@@ -293,16 +293,22 @@ def learn_asm(ops, bits, sizes):
             for total in range(2, 17):
                 lines.append(_statement(mnem, kind, nd, _nsa_text(total), dmask, dim, mods))
                 keys.append((op, "nsa", dim * 2 + a16, total))
+        for dm, tfe in itertools.product((1, 2, 3, 7, 15), (0, 1)):
+            lines.append(_statement(mnem, kind, 1, addr(op, 6), dm, 6, ("tfe",) * tfe)
+                         .replace(" v20,", " off,", 1))
+            keys.append((op, "off", (dm, tfe), 0))
         d16s = (0, 1) if bits[op][2] >> 17 & 1 else (0,)
         for dm, d16, tfe in itertools.product(range(16), d16s, (0, 1)):
             for n in range(1, 7):
                 mods = ("tfe",) * tfe + ("d16",) * d16
                 lines.append(_statement(mnem, kind, n, addr(op, 6), dm, 6, mods))
                 keys.append((op, "data", (dm, d16, tfe), n))
-    plain, nsa, data = {}, {}, {}
+    plain, nsa, data, off = {}, {}, {}, {}
     for (op, what, k, n), (enc, _) in zip(keys, assemble_lines(lines)):
         ok = enc is not None and enc != "reloc"
-        if what == "plain":
+        if what == "off":
+            off.setdefault(op, {})[k] = ok
+        elif what == "plain":
             plain.setdefault(op, {}).setdefault(k, 0)
             plain[op][k] |= ok << n
         elif what == "nsa":
@@ -335,8 +341,15 @@ def learn_asm(ops, bits, sizes):
                 raise ValueError("MIMG %s data probe %r count %d: rule %r, llvm-mc %r"
                                  % (mnem, (dm, d16, tfe), n, bool(want), ok))
         msaa = not any(plain[op][k] for k in range(12)) and any(plain[op][k] for k in (12, 13))
+        # image_sample* take `off` for the data registers (encoded v0), with any data size and
+        # the atomic dmask rule (0x1, 0x3, 0xf)
+        off_data = any(off[op].values())
+        for (dm, tfe), ok in off[op].items():
+            if ok != (off_data and dm in (1, 3, 15)):
+                raise ValueError("MIMG %s: off as data, dmask 0x%x tfe %d: llvm-mc %r"
+                                 % (mnem, dm, tfe, ok))
         out[op] = (counts, atomic, msaa, tuple(plain[op][k] for k in range(16)),
-                   tuple(nsa[op][k] for k in range(16)))
+                   tuple(nsa[op][k] for k in range(16)), off_data)
     return out
 
 
@@ -403,9 +416,9 @@ def learn_mimg():
             e.update(asm_plain=bvh[op][0], asm_nsa=bvh[op][1], asm_data=bvh[op][2])
         else:
             gather, lay = sizes[op]
-            counts, atomic, msaa, plain, nsa = asm[op]
+            counts, atomic, msaa, plain, nsa, off_data = asm[op]
             e.update(gather=gather, atomic=atomic, msaa=msaa, dec=lay[0], dec_nsa=lay[1],
-                     asm_data=counts, asm_plain=plain, asm_nsa=nsa)
+                     asm_data=counts, asm_plain=plain, asm_nsa=nsa, off_data=off_data)
         table[op] = e
     return table, regs
 
@@ -415,7 +428,8 @@ def emit(out, table, regs):
               "# fmask/fval: bits that must keep their value; mods: modifier bits the opcode has;\n"
               "# nsa_blanks: blanks llvm-mc prints after the mnemonic of the NSA form;\n"
               "# gather: data is 4 registers whatever dmask (one channel); atomic: dmask 0x1/0x3/0xf;\n"
-              "# msaa: the dim must be an MSAA one.\n"
+              "# msaa: the dim must be an MSAA one; off_data: llvm-mc's assembler takes `off` for\n"
+              "# the data registers (encoded v0), with dmask 0x1, 0x3 or 0xf and no data size check.\n"
               "# dec / dec_nsa (decoder, plain / NSA layout): (default (data, address) counts,\n"
               "#   address count per dim*2+a16 (0: never widened), data count per data size (0: never\n"
               "#   widened)); llvm-mc prints the default unless both are widened and fit below v256.\n"

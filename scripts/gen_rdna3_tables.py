@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate assembler/rdna3/tables.py from llvm-mc-19 (the oracle), for gfx1100.
 
-Run:  python scripts/gen_rdna3_tables.py      (needs llvm-mc-19 on PATH; ~1 minute)
+Run:  python scripts/gen_rdna3_tables.py      (needs llvm-mc-19 on PATH; ~2.5 minutes)
 
 For every encoding family it enumerates every opcode value through
 `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 --disassemble`, with probe values in each operand field

@@ -92,6 +92,9 @@ def _lex_float_tail(s, i):
     n = len(s)
     while i < n and s[i] in _DIGITS:
         i += 1
+    if i < n and s[i] in "+-":
+        # llvm's lexer: 1.0+1 is an error token, not 1.0 followed by +1 (1.0 +1 is two operands)
+        raise LexError("invalid sign in float literal", i)
     if i < n and s[i] in "eE":
         i += 1
         if i < n and s[i] in "+-":

@@ -223,7 +223,8 @@ def encode(op, e, mnem, ops, mods, ctx):
     for name in MOD_ORDER:
         if vals.get(name):
             w |= 1 << _BIT[name]
-    vfirst, nd = _vgprs(ops[0][0], ops[0][1], "vdata", mnem)
+    off_data = ops[0][0].strip() == "off" and e.get("off_data")
+    vfirst, nd = (0, 0) if off_data else _vgprs(ops[0][0], ops[0][1], "vdata", mnem)
     entries = _address(ops[1][0], ops[1][1], mnem)
     acol = ops[1][1]
     a16 = vals.get("a16", 0)
@@ -261,13 +262,13 @@ def encode(op, e, mnem, ops, mods, ctx):
             if not (e["asm_nsa"][k] >> total) & 1:
                 raise SyntaxErr("image address size does not match dim and a16 (%d registers)"
                                 % total, acol)
-        if e["atomic"] and dmask not in (1, 3, 15):
+        if (e["atomic"] or off_data) and dmask not in (1, 3, 15):
             raise SyntaxErr("invalid atomic image dmask 0x%x" % dmask, cols.get("dmask", ctx.mnem_end))
         if e["gather"] and dmask not in (1, 2, 4, 8):
             raise SyntaxErr("invalid %s dmask: only one bit must be set" % mnem,
                             cols.get("dmask", ctx.mnem_end))
         need = data_size(dmask, vals.get("d16", 0), tfe, e["gather"])
-        if nd != need or not (e["asm_data"] >> nd) & 1:
+        if not off_data and (nd != need or not (e["asm_data"] >> nd) & 1):
             raise SyntaxErr("image data size does not match dmask, d16 and tfe (%d registers, %s "
                             "takes %d)" % (nd, mnem, need), ops[0][1])
     w |= vfirst << _F["vdata"][0] | entries[0][0] << _F["vaddr"][0]
