@@ -1,7 +1,7 @@
 """Float operand and result rules shared by every float VALU op.
 
-Inputs: bits -> |x| (abs) -> -x (neg) -> denormal flush when MODE says so.
-Results: NaN quieting -> denormal flush -> output modifier -> clamp -> bits.
+Inputs: bits -> |x| (abs) -> -x (neg) -> denormal flush when MODE says so (FP_DENORM bit 0).
+Results: NaN quieting -> output modifier -> denormal flush (FP_DENORM bit 1) -> clamp -> bits.
 The ISA rules encoded here (RDNA3 ISA guide, "Output modifiers", "Denormals", V_MIN/V_MAX):
 - output modifiers (omod) are ignored in IEEE mode and when output denormals are kept; when
   applied they flush denormals and turn -0 into +0;
@@ -43,7 +43,13 @@ class Fmt:
         return (1 << (self.width - 1 - self.mant)) - 1
 
     def keep(self, mode):
+        """Denormal results of this format are kept (else flushed to zero)."""
         return getattr(mode, self.keep_attr)
+
+    def keep_in(self, mode):
+        """Denormal operands of this format are used as they are (else read as zero)."""
+        v = getattr(mode, "denorm_in_" + self.keep_attr[len("denorm_"):])
+        return getattr(mode, self.keep_attr) if v is None else v
 
     def view(self, bits):
         return bits.astype(self.utype).view(self.dtype)
@@ -103,7 +109,7 @@ def neg_abs(fmt, bits, neg, abs_):
 def operand(fmt, bits, mode, neg=0, abs_=0, flush_denorm=True):
     """A float operand from raw bits: abs, neg, then the input denormal rule of MODE."""
     x = neg_abs(fmt, bits, neg, abs_).view(fmt.dtype)
-    if flush_denorm and not fmt.keep(mode):
+    if flush_denorm and not fmt.keep_in(mode):
         x = flush(fmt, x)
     return x
 
@@ -113,17 +119,24 @@ def modify(ctx, fmt, bits, i, flush_denorm=True):
     return operand(fmt, bits, ctx.mode, ctx.neg >> i & 1, ctx.abs >> i & 1, flush_denorm)
 
 
-def finish(ctx, fmt, r, omod=True, clamp=True):
-    """Result bits of a float op: quiet NaN, output denormal flush, omod, clamp."""
+def finish(ctx, fmt, r, omod=True, clamp=True, quiet_nans=True):
+    """Result bits of a float op: quiet NaN, output modifier, output denormal flush, clamp.
+    omod scales the rounded result (exact unless it over- or underflows) before the flush, so a
+    denormal that mul:2 / mul:4 brings into the normal range survives; it turns -0 into +0.
+    quiet_nans=False: NaNs are operands passed through unchanged (pseudocode `D = S0`); a bool
+    array: quiet the NaNs of those lanes only."""
     r = np.asarray(r, fmt.dtype)
     keep = fmt.keep(ctx.mode)
-    r = quiet(fmt, r)
+    if quiet_nans is True:
+        r = quiet(fmt, r)
+    elif quiet_nans is not False:
+        r = np.where(quiet_nans, quiet(fmt, r), r).astype(fmt.dtype)
+    if omod and ctx.omod and not ctx.mode.ieee and not keep:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            r = np.where(np.isnan(r), r, r * fmt.dtype((1.0, 2.0, 4.0, 0.5)[ctx.omod]))
+        r = np.where(r == 0, fmt.dtype(0), r).astype(fmt.dtype)     # omod drops the zero sign
     if not keep:
         r = flush(fmt, r)
-    if omod and ctx.omod and not ctx.mode.ieee and not keep:
-        with np.errstate(over="ignore", under="ignore"):
-            r = r * fmt.dtype((1.0, 2.0, 4.0, 0.5)[ctx.omod])
-        r = flush(fmt, r) + fmt.dtype(0)             # -0 + 0 = +0: omod drops the zero sign
     if clamp and ctx.clamp:
         nan = np.isnan(r)
         c = np.minimum(np.maximum(r, fmt.dtype(0)), fmt.dtype(1)) + fmt.dtype(0)
@@ -134,13 +147,17 @@ def finish(ctx, fmt, r, omod=True, clamp=True):
 # ---- IEEE-mode min / max (RDNA3 ISA V_MIN_F32 / V_MAX_F32 pseudocode) --------------------------
 
 def _nan_pick(ctx, fmt, a, b, chosen):
-    """Apply the NaN rules around an ordinary min/max choice."""
+    """The NaN rules around an ordinary min/max choice, in the pseudocode's order: IEEE mode:
+    a signalling S0, then S1, returns it quieted; a quiet NaN S1 returns S0, a quiet NaN S0
+    returns S1. Otherwise: NaN S1 returns S0, NaN S0 returns S1. Returned operands are passed
+    through unchanged (a signalling NaN stays signalling outside IEEE mode): the caller must not
+    quiet the result."""
     ieee = ctx.mode.ieee
     an, bn = np.isnan(a), np.isnan(b)
     if not (an.any() or bn.any()):
         return chosen.astype(fmt.dtype, copy=False)
-    r = np.where(bn, a, chosen)
-    r = np.where(an, b, r)
+    r = np.where(an, b, chosen)
+    r = np.where(bn, a, r)                       # a NaN S1 wins over a NaN S0: D = S0
     if ieee:
         r = np.where(is_snan(fmt, b), quiet(fmt, b), r)
         r = np.where(is_snan(fmt, a), quiet(fmt, a), r)
@@ -163,7 +180,7 @@ def fmed3(ctx, fmt, a, b, c):
     """V_MED3_F*: with any NaN it is min3; otherwise the max of the two not-largest."""
     anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
     mx = fmax(ctx, fmt, fmax(ctx, fmt, a, b), c)
-    same = lambda x: fmt.bits(mx) == fmt.bits(x)
+    same = lambda x: mx == x                     # a float compare: +0 == -0, as the pseudocode
     med = np.where(same(a), fmax(ctx, fmt, b, c),
                    np.where(same(b), fmax(ctx, fmt, a, c), fmax(ctx, fmt, a, b)))
     return np.where(anynan, fmin(ctx, fmt, fmin(ctx, fmt, a, b), c), med).astype(fmt.dtype)
@@ -227,7 +244,8 @@ def _fma_exact_lane(a, b, c):
 
 def fma64(a, b, c):
     """Correctly rounded double fma. Error-free product + round-to-odd sum where no intermediate
-    can overflow or lose bits to underflow; the rare remaining lanes use exact rationals."""
+    can overflow or lose bits to underflow; the rare remaining lanes use exact rationals. A finite
+    product with an infinite addend is the addend (the exact product does not overflow)."""
     with np.errstate(all="ignore"):
         ph, pl = two_prod(a, b)
         th, tl = two_sum(c, ph)
@@ -242,6 +260,7 @@ def fma64(a, b, c):
             | ((np.abs(c) < 2.0 ** -900) & (c != 0)) | (np.abs(c) > 2.0 ** 1000))
         plain = ~finite | (a == 0) | (b == 0)
         r = np.where(plain, a * b + c, r)
+        r = np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, r)
         r = np.where(finite & ~plain & (r == 0) & (ph + c == 0), ph + c, r)
     if risky.any():
         r = np.array(r, np.float64)
