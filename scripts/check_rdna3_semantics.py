@@ -487,6 +487,592 @@ def salu_sim(cases):
             for i in range(len(cases))]
 
 
+# ---- the instruction path: assembled, decoded and executed by the WaveExecutor ------------------
+
+CODE_VA, DATA_VA = 0x10000, 0x200000
+
+
+def _reg(first, bits):
+    n = max(1, bits // 32)
+    return "v%d" % first if n == 1 else "v[%d:%d]" % (first, first + n - 1)
+
+
+def _src_text(case, i, first, bits, fkind):
+    t = _reg(first, bits)
+    if fkind:
+        if case.abs >> i & 1:
+            t = "|%s|" % t
+        if case.neg >> i & 1:
+            t = "-" + t
+    return t
+
+
+def kernel_statement(case):
+    """The VOP3 instruction of a case (e64 form) with its modifiers, or None when the op has no
+    plain VOP3 form this path builds (VOP3P, lane-crossing, 128-bit operands)."""
+    from assembler.rdna3.tables import ALU
+    found = _vop3_entry(case.op)
+    if found is None or found[0] == "VOP3P":
+        return None
+    fam, e = found
+    op = R.OPS[case.op]
+    if any(k == "u128" for k in op.srcs) or op.dst == "u128" or case.op.startswith("v_cmpx"):
+        return None
+    from drivers.emu.amd.shader.valu import VALU
+    sop = VALU[case.op]
+    parts, si = [], 0
+    for spec in e[1]:
+        if spec[0] == "reg" and spec[2] == "s":
+            parts.append("s20")                           # the lane mask written (VOPC, carry)
+        elif spec[0] == "reg" and spec[1] == "vdst":
+            parts.append(_reg(40, max(sop.dst_bits, 32)))
+        elif spec[0] == "src":
+            if si < len(sop.src_bits):
+                parts.append(_src_text(case, si, 10 + 4 * si, sop.src_bits[si],
+                                       op.srcs[si] in ("f16", "f32", "f64")))
+                si += 1
+            else:
+                parts.append("s21")                       # the lane mask (cndmask, carry in)
+        elif spec[0] == "fixed":
+            parts.append(spec[1])
+    text = e[0] + " " + ", ".join(parts)
+    mods = []
+    if case.opsel and e[8] is not None:
+        n = e[8][0]
+        bits = [0] * n
+        for b in range(4):
+            idx = e[8][1 + b]
+            if idx >= 0 and case.opsel >> b & 1:
+                bits[idx] = 1
+        mods.append("op_sel:[%s]" % ",".join(map(str, bits)))
+    if case.clamp:
+        mods.append("clamp")
+    if case.omod:
+        mods.append(("", "mul:2", "mul:4", "div:2")[case.omod])
+    return text + (" " + " ".join(mods) if mods else "")
+
+
+def run_kernel_group(cases):
+    """Run cases that share op, modifiers and MODE as one instruction in a kernel: each lane loads
+    its operands, executes it, stores the result. -> [(main, mask)] like sim_results."""
+    from assembler.rdna3 import assemble
+    from drivers.emu.amd.dispatch import Dispatch
+    from drivers.emu.amd.shader import WaveExecutor
+    from drivers.emu.amd.shader.valu import VALU
+    from drivers.emu.vm import GpuVM
+    c0 = cases[0]
+    sop = VALU[c0.op]
+    stmt = kernel_statement(c0)
+    n = len(cases)
+    waves = -(-n // 32)
+    lanes = waves * 32
+    bufs = []                                   # (name, bytes per lane, values)
+
+    def add(name, nbytes, vals):
+        vals = vals + [vals[-1]] * (lanes - n)
+        bufs.append((name, nbytes, vals))
+    for j, b in enumerate(sop.src_bits):
+        add("s%d" % j, b // 8, [c.srcs[j] for c in cases])
+    add("old", max(sop.dst_bits, 32) // 8, [c.old for c in cases])
+    add("vcc", 4, [c.vcc for c in cases])
+    add("out", max(sop.dst_bits, 32) // 8, [0] * n)
+    add("mask", 4, [0] * n)
+    offs, off = {}, 0
+    for name, nb, _ in bufs:
+        offs[name] = off
+        off += nb * lanes
+    data = np.zeros(-(-off // 4096) * 4096, np.uint8)
+    for name, nb, vals in bufs:
+        raw = b"".join(int(v).to_bytes(nb, "little") for v in vals)
+        data[offs[name]:offs[name] + len(raw)] = np.frombuffer(raw, np.uint8)
+    src = ["s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 10), 0x%x" % c0.mode,
+           "s_lshl_b32 s3, s2, 5", "v_add_nc_u32 v1, s3, v0",
+           "v_lshlrev_b32 v2, 2, v1", "v_lshlrev_b32 v3, 3, v1"]
+
+    def base(name, sreg):
+        src.extend(["s_add_u32 s%d, s0, 0x%x" % (sreg, offs[name]), "s_addc_u32 s%d, s1, 0" % (sreg + 1)])
+
+    def load(name, nb, dst):
+        base(name, 4)
+        addr = "v2" if nb == 4 else "v3"
+        kind = {4: "b32", 8: "b64"}[nb]
+        src.append("global_load_%s %s, %s, s[4:5]" % (kind, _reg(dst, nb * 8), addr))
+    for j, b in enumerate(sop.src_bits):
+        load("s%d" % j, b // 8, 10 + 4 * j)
+    load("old", max(sop.dst_bits, 32) // 8, 40)
+    load("vcc", 4, 30)
+    src.append("s_waitcnt vmcnt(0)")
+    src.append("v_cmp_ne_u32_e64 s21, 0, v30")
+    src.append("s_mov_b32 vcc_lo, s21")
+    src.append(stmt)
+    nb_out = max(sop.dst_bits, 32) // 8
+    if sop.dst_bits:
+        base("out", 6)
+        src.append("global_store_%s %s, %s, s[6:7]" % ({4: "b32", 8: "b64"}[nb_out],
+                                                       "v2" if nb_out == 4 else "v3", _reg(40, nb_out * 8)))
+    if sop.mask_out or not sop.dst_bits:
+        base("mask", 8)
+        src.append("v_cndmask_b32_e64 v31, 0, 1, s20")
+        src.append("global_store_b32 v2, v31, s[8:9]")
+    src.append("s_endpgm")
+    code = assemble("\n".join(src))
+    vm = GpuVM()
+    mem = np.zeros(-(-(len(code) + 64) // 4096) * 4096, np.uint8)
+    mem[:len(code)] = np.frombuffer(code, np.uint8)
+    vm.map(CODE_VA, mem, writable=False, executable=True)
+    vm.map(DATA_VA, data)
+    rsrc1 = ((64 // 8 - 1) & 0x3F) | 0x60AF0000
+    d = Dispatch(source="check", code_va=CODE_VA, rsrc1=rsrc1, rsrc2=2 << 1 | 1 << 7, rsrc3=0,
+                 user_sgprs=(DATA_VA & 0xFFFFFFFF, DATA_VA >> 32), grid_workgroups=(waves, 1, 1),
+                 workgroup_size=(32, 1, 1), grid_size=(lanes, 1, 1), lds_bytes=0, wave32=True, vm=vm,
+                 scratch_base=0, private_segment_size=0)
+    WaveExecutor()(d)
+    out = []
+    for i in range(n):
+        main = mask = None
+        if sop.dst_bits:
+            o = offs["out"] + i * nb_out
+            main = int.from_bytes(data[o:o + nb_out].tobytes(), "little")
+        if sop.mask_out or not sop.dst_bits:
+            o = offs["mask"] + i * 4
+            mask = int.from_bytes(data[o:o + 4].tobytes(), "little")
+        out.append((main, mask))
+    return out
+
+
+def check_kernels(cases, max_groups=None):
+    """Run cases through assembled kernels; -> (counts, disagreements) as check()."""
+    groups = {}
+    for c in cases:
+        if c.op in R.OPS and kernel_statement(c) is not None:
+            groups.setdefault((c.op,) + c.mods_key(), []).append(c)
+    keys = sorted(groups)
+    if max_groups is not None:
+        keys = keys[:max_groups]
+    bad, ok, n = [], 0, 0
+    for k in keys:
+        cs = groups[k][:256]
+        for i, c in enumerate(cs):
+            c.lane = i % 32                       # the lane each case runs in
+        got = run_kernel_group(cs)
+        op = R.OPS[cs[0].op]
+        for c, g in zip(cs, got):
+            n += 1
+            want = ref_result(c)
+            if op.dst == "mask":
+                g = (None, g[1])
+            if agrees(op, want, g):
+                ok += 1
+            else:
+                bad.append((c, want, g))
+    return dict(kernels=len(keys), cases=n, agree=ok, disagree=len(bad)), bad
+
+
+# ---- SALU through the instruction path ----------------------------------------------------------
+
+def sop_cases(rng, per_op):
+    """SOP1/SOP2 (R.SALU), SOPC and SOPK cases: Case(op, 0, [a, b or simm16], scc=SCC in)."""
+    out = [c for name in sorted(R.SALU) for c in salu_cases(name, rng, per_op)]
+    for name, (bits, fn) in sorted(R.SOPC.items()):
+        edge = U64_EDGE if bits == 64 else U32_EDGE
+        combos = list(itertools.product(edge, edge if not name.startswith("s_bitcmp") else U32_EDGE))
+        rng.shuffle(combos)
+        out += [Case(name, 0, list(c), scc=rng.getrandbits(1)) for c in combos[:per_op]]
+    for name in sorted(R.SOPK):
+        combos = list(itertools.product(U32_EDGE, U16_EDGE + [0x8000, 0xFFF0, 0x7FF0, 0x0010]))
+        rng.shuffle(combos)
+        out += [Case(name, 0, list(c), scc=rng.getrandbits(1)) for c in combos[:per_op]]
+    return out
+
+
+def sop_ref(c):
+    """(D or None, SCC or None) of the reference."""
+    if c.op in R.SALU:
+        return salu_ref(c)
+    if c.op in R.SOPC:
+        return None, R.SOPC[c.op][1](*c.srcs)
+    d, scc = R.SOPK[c.op](c.srcs[0], c.srcs[1], c.scc)
+    return d, scc
+
+
+def _sop_width(c):
+    if c.op in R.SALU:
+        nbits, srcs, fn, _ = R.SALU[c.op]
+        import inspect
+        n = len(inspect.signature(fn).parameters) - (1 if R.SALU[c.op][3] else 0)
+        return nbits, list(srcs or (nbits,) * n)
+    if c.op in R.SOPC:
+        bits = R.SOPC[c.op][0]
+        return 0, [bits, 32 if c.op.startswith("s_bitcmp") else bits]
+    return 32, [32]
+
+
+def run_sop_kernel(cases):
+    """One wave runs the cases one after the other; each case's D and SCC go to lanes of v1..v3
+    (v_writelane) and to memory every 32 cases. -> [(D or None, SCC)]"""
+    from assembler.rdna3 import assemble
+    from drivers.emu.amd.dispatch import Dispatch
+    from drivers.emu.amd.shader import WaveExecutor
+    from drivers.emu.vm import GpuVM
+
+    def movs(reg, v, bits):
+        out = ["s_mov_b32 s%d, 0x%x" % (reg, v & 0xFFFFFFFF)]
+        if bits == 64:
+            out.append("s_mov_b32 s%d, 0x%x" % (reg + 1, v >> 32 & 0xFFFFFFFF))
+        return out
+
+    def sreg(r, bits):
+        return "s%d" % r if bits != 64 else "s[%d:%d]" % (r, r + 1)
+    src = ["v_lshlrev_b32 v0, 2, v0"]
+    chunk = 0
+    for i, c in enumerate(cases):
+        dbits, widths = _sop_width(c)
+        src += ["s_mov_b32 s30, %d" % c.scc, "s_cmp_lg_u32 s30, 0"]
+        if c.op in R.SOPK:
+            src += movs(6, c.srcs[0], 32)
+            src += ["s_cmp_lg_u32 s30, 0", "%s s6, 0x%x" % (c.op, c.srcs[1])]
+        else:
+            src += movs(4, c.srcs[0], widths[0])
+            if len(widths) > 1:
+                src += movs(8, c.srcs[1], widths[1])
+            src += ["s_cmp_lg_u32 s30, 0"]
+            ops = [sreg(4, widths[0])] + ([sreg(8, widths[1])] if len(widths) > 1 else [])
+            if c.op in R.SOPC:
+                src.append("%s %s" % (c.op, ", ".join(ops)))
+            else:
+                src.append("%s %s, %s" % (c.op, sreg(6, dbits), ", ".join(ops)))
+        lane = i % 32
+        src += ["s_cselect_b32 s12, 1, 0", "v_writelane_b32 v1, s6, %d" % lane,
+                "v_writelane_b32 v2, s7, %d" % lane, "v_writelane_b32 v3, s12, %d" % lane]
+        if lane == 31 or i == len(cases) - 1:
+            for k in range(3):
+                src += ["s_add_u32 s20, s0, 0x%x" % ((chunk * 3 + k) * 128), "s_addc_u32 s21, s1, 0",
+                        "global_store_b32 v0, v%d, s[20:21]" % (k + 1)]
+            chunk += 1
+    src.append("s_endpgm")
+    code = assemble("\n".join(src))
+    data = np.zeros(-(-(chunk * 3 * 128) // 4096) * 4096, np.uint8)
+    vm = GpuVM()
+    mem = np.zeros(-(-(len(code) + 64) // 4096) * 4096, np.uint8)
+    mem[:len(code)] = np.frombuffer(code, np.uint8)
+    vm.map(CODE_VA, mem, writable=False, executable=True)
+    vm.map(DATA_VA, data)
+    d = Dispatch(source="check", code_va=CODE_VA, rsrc1=0x60AF0000 | 1, rsrc2=2 << 1, rsrc3=0,
+                 user_sgprs=(DATA_VA & 0xFFFFFFFF, DATA_VA >> 32), grid_workgroups=(1, 1, 1),
+                 workgroup_size=(32, 1, 1), grid_size=(32, 1, 1), lds_bytes=0, wave32=True, vm=vm,
+                 scratch_base=0, private_segment_size=0)
+    WaveExecutor(budget=10 ** 7)(d)
+    words = data.view(np.uint32)
+    out = []
+    for i, c in enumerate(cases):
+        base = (i // 32) * 3 * 32 + i % 32
+        lo, hi, scc = (int(words[base + 32 * k]) for k in range(3))
+        dbits, _ = _sop_width(c)
+        out.append((None if not dbits else lo | (hi << 32 if dbits == 64 else 0), scc))
+    return out
+
+
+def check_sop(cases):
+    bad, ok = [], 0
+    for start in range(0, len(cases), 256):
+        group = cases[start:start + 256]
+        for c, got in zip(group, run_sop_kernel(group)):
+            want_d, want_scc = sop_ref(c)
+            good = (want_d is None or want_d == got[0]) and (want_scc is None or want_scc == got[1])
+            # ops that leave SCC alone: it keeps the value set before them
+            if want_scc is None and got[1] != c.scc:
+                good = False
+            ok += good
+            if not good:
+                bad.append((c, (want_d, want_scc), got))
+    return dict(cases=len(cases), agree=ok, disagree=len(bad)), bad
+
+
+# ---- LLVM 19 constant folding -----------------------------------------------------------------
+
+# intrinsic -> (op, IR result type, IR argument types): the llvm.amdgcn.* (and generic) intrinsics
+# `opt-19 -passes=instcombine` folds on constant arguments, and the instruction each one is
+LLVM_FOLDS = {
+    "llvm.amdgcn.sbfe.i32": ("v_bfe_i32", "i32", ("i32", "i32", "i32")),
+    "llvm.amdgcn.ubfe.i32": ("v_bfe_u32", "i32", ("i32", "i32", "i32")),
+    "llvm.amdgcn.fmed3.f32": ("v_med3_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.fmed3.f16": ("v_med3_f16", "half", ("half",) * 3),
+    "llvm.amdgcn.frexp.mant.f32": ("v_frexp_mant_f32", "float", ("float",)),
+    "llvm.amdgcn.frexp.mant.f64": ("v_frexp_mant_f64", "double", ("double",)),
+    "llvm.amdgcn.frexp.mant.f16": ("v_frexp_mant_f16", "half", ("half",)),
+    "llvm.amdgcn.frexp.exp.i32.f32": ("v_frexp_exp_i32_f32", "i32", ("float",)),
+    "llvm.amdgcn.frexp.exp.i32.f64": ("v_frexp_exp_i32_f64", "i32", ("double",)),
+    "llvm.amdgcn.frexp.exp.i16.f16": ("v_frexp_exp_i16_f16", "i16", ("half",)),
+    "llvm.ldexp.f32.i32": ("v_ldexp_f32", "float", ("float", "i32")),
+    "llvm.ldexp.f64.i32": ("v_ldexp_f64", "double", ("double", "i32")),
+    "llvm.ldexp.f16.i16": ("v_ldexp_f16", "half", ("half", "i16")),
+    "llvm.amdgcn.cvt.pkrtz": ("v_cvt_pk_rtz_f16_f32", "<2 x half>", ("float", "float")),
+    "llvm.amdgcn.class.f32": ("v_cmp_class_f32", "i1", ("float", "i32")),
+    "llvm.amdgcn.class.f64": ("v_cmp_class_f64", "i1", ("double", "i32")),
+    "llvm.amdgcn.class.f16": ("v_cmp_class_f16", "i1", ("half", "i32")),
+    "llvm.amdgcn.fract.f32": ("v_fract_f32", "float", ("float",)),
+    "llvm.amdgcn.fract.f64": ("v_fract_f64", "double", ("double",)),
+    "llvm.amdgcn.fract.f16": ("v_fract_f16", "half", ("half",)),
+    "llvm.amdgcn.sin.f32": ("v_sin_f32", "float", ("float",)),
+    "llvm.amdgcn.cos.f32": ("v_cos_f32", "float", ("float",)),
+    "llvm.amdgcn.sin.f16": ("v_sin_f16", "half", ("half",)),
+    "llvm.amdgcn.cos.f16": ("v_cos_f16", "half", ("half",)),
+    "llvm.amdgcn.rcp.f32": ("v_rcp_f32", "float", ("float",)),
+    "llvm.amdgcn.rcp.f64": ("v_rcp_f64", "double", ("double",)),
+    "llvm.amdgcn.rcp.f16": ("v_rcp_f16", "half", ("half",)),
+    "llvm.amdgcn.rsq.f32": ("v_rsq_f32", "float", ("float",)),
+    "llvm.amdgcn.sqrt.f32": ("v_sqrt_f32", "float", ("float",)),
+    "llvm.amdgcn.exp2.f32": ("v_exp_f32", "float", ("float",)),
+    "llvm.amdgcn.log.f32": ("v_log_f32", "float", ("float",)),
+    "llvm.amdgcn.div.fixup.f32": ("v_div_fixup_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.fma.legacy": ("v_fma_dx9_zero_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.fmul.legacy": ("v_mul_dx9_zero_f32", "float", ("float",) * 2),
+    "llvm.amdgcn.cubeid": ("v_cubeid_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.cubema": ("v_cubema_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.cubesc": ("v_cubesc_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.cubetc": ("v_cubetc_f32", "float", ("float",) * 3),
+    "llvm.amdgcn.trig.preop.f64": ("v_trig_preop_f64", "double", ("double", "i32")),
+    "llvm.amdgcn.perm": ("v_perm_b32", "i32", ("i32",) * 3),
+    "llvm.amdgcn.lerp": ("v_lerp_u8", "i32", ("i32",) * 3),
+    "llvm.amdgcn.sad.u8": ("v_sad_u8", "i32", ("i32",) * 3),
+    "llvm.amdgcn.msad.u8": ("v_msad_u8", "i32", ("i32",) * 3),
+    "llvm.amdgcn.alignbyte": ("v_alignbyte_b32", "i32", ("i32",) * 3),
+    "llvm.fshr.i32": ("v_alignbit_b32", "i32", ("i32",) * 3),
+    "llvm.amdgcn.mul.u24.i32": ("v_mul_u32_u24", "i32", ("i32",) * 2),
+    "llvm.amdgcn.mul.i24.i32": ("v_mul_i32_i24", "i32", ("i32",) * 2),
+    "llvm.amdgcn.mulhi.u24": ("v_mul_hi_u32_u24", "i32", ("i32",) * 2),
+    "llvm.amdgcn.mulhi.i24": ("v_mul_hi_i32_i24", "i32", ("i32",) * 2),
+    "llvm.amdgcn.cvt.pknorm.i16": ("v_cvt_pk_norm_i16_f32", "<2 x i16>", ("float", "float")),
+    "llvm.amdgcn.cvt.pknorm.u16": ("v_cvt_pk_norm_u16_f32", "<2 x i16>", ("float", "float")),
+    "llvm.amdgcn.cvt.pk.i16": ("v_cvt_pk_i16_i32", "<2 x i16>", ("i32", "i32")),
+    "llvm.amdgcn.cvt.pk.u16": ("v_cvt_pk_u16_u32", "<2 x i16>", ("i32", "i32")),
+}
+
+# Where LLVM 19's folding and the pseudocode disagree, which one the simulator follows and why.
+# Each entry: op -> (predicate over (case, llvm result, reference result) telling the class,
+# what is followed, why). A disagreement outside these classes fails the check.
+def _is_nan_op(case, fmt_bits, width):
+    from rdna3_ref import FMTS, decode
+    return any(decode(FMTS[k], v).nan for k, v in zip(R.OPS[case.op].srcs, case.srcs)
+               if k in ("f16", "f32", "f64"))
+
+
+LLVM_DISAGREEMENTS = {
+    "frexp-nan": ("v_frexp_mant_f32 v_frexp_mant_f64 v_frexp_mant_f16", "pseudocode",
+                  "the pseudocode returns a NaN operand unchanged (D = S0); LLVM's fold quiets a "
+                  "signalling one"),
+    "dx9-zero-addend": ("v_fma_dx9_zero_f32", "pseudocode",
+                        "the pseudocode's zero-factor result is S2 exactly (a -0 or NaN addend "
+                        "stays as it is); LLVM folds +0 + S2"),
+    "transcendental-denormals": ("v_rcp_f32 v_rsq_f32 v_sqrt_f32 v_exp_f32 v_log_f32", "hardware",
+                                 "LLVM folds the exact function of a denormal operand or result; "
+                                 "the f32 unit flushes them (rdna3_ref.DEVIATIONS, _FLUSH_WHY)"),
+    "fmed3-nan": ("v_med3_f32 v_med3_f16", "pseudocode",
+                  "with a NaN operand the pseudocode returns v_min3 of the three (IEEE-mode NaN "
+                  "rules: a quiet NaN loses, a signalling one is returned quieted); LLVM's fold "
+                  "takes the median of the other two"),
+    "sin-negative-zero": ("v_sin_f32 v_sin_f16", "pseudocode",
+                          "sin(-0 * 2PI) is sin(-0) = -0 in IEEE arithmetic; LLVM folds +0"),
+    "trig-preop-nan": ("v_trig_preop_f64", "pseudocode",
+                       "the pseudocode reads only S0's exponent field (an inf or NaN S0 selects "
+                       "bits like any huge value); LLVM's fold returns the NaN operand"),
+    "trig-preop-huge": ("v_trig_preop_f64", "pseudocode",
+                        "for the largest exponents (>= 1968) the pseudocode adds 128 to the "
+                        "scale, which keeps late segments normal; LLVM's fold returns 0 for them"),
+}
+
+
+def _llvm_class(case, llvm, ref):
+    """The LLVM_DISAGREEMENTS class of a disagreement, or None."""
+    op = case.op
+    srcs = R.OPS[op].srcs
+    vals = [R.decode(R.FMTS[k], v & ((1 << R.FMTS[k].width) - 1)) if k in R.FMTS else None
+            for k, v in zip(srcs, case.srcs)]
+    if op.startswith("v_frexp_mant") and vals[0].nan:
+        return "frexp-nan"
+    if op == "v_fma_dx9_zero_f32" and (vals[0].zero or vals[1].zero):
+        return "dx9-zero-addend"
+    if op.startswith("v_med3_f") and any(v.nan for v in vals):
+        return "fmed3-nan"
+    if op.startswith("v_sin_f") and vals[0].zero and vals[0].neg:
+        return "sin-negative-zero"
+    if op == "v_trig_preop_f64" and vals[0].kind != "num":
+        return "trig-preop-nan"
+    if op == "v_trig_preop_f64" and R.exponent_field(R.F64, case.srcs[0]) >= 1968 and llvm == 0:
+        return "trig-preop-huge"
+    if op in ("v_rcp_f32", "v_rsq_f32", "v_sqrt_f32", "v_exp_f32", "v_log_f32"):
+        fmt = R.F32
+        tiny = lambda b: R.is_denorm(fmt, b & 0xFFFFFFFF)  # noqa: E731
+        if tiny(case.srcs[0]) or tiny(llvm):
+            return "transcendental-denormals"
+    return None
+
+
+def _ir_const(kind, v):
+    import struct
+    if kind == "float":
+        f = struct.unpack("<f", struct.pack("<I", v))[0]
+        d = struct.unpack("<Q", struct.pack("<d", f))[0]
+        if f != f:                                      # NaN: keep the payload (and quiet bit)
+            d = (0x7FF0000000000000 | (v & 0x80000000) << 32 | (v & 0x7FFFFF) << 29)
+        return "0x%016X" % d
+    if kind == "double":
+        return "0x%016X" % v
+    if kind == "half":
+        return "0xH%04X" % (v & 0xFFFF)
+    if kind == "i16":
+        return str(R.sx(v & 0xFFFF, 16))
+    return str(R.sx(v & 0xFFFFFFFF, 32))
+
+
+def _parse_ret(kind, text):
+    import struct
+    text = text.strip()
+    if kind == "i1":
+        return {"true": 1, "false": 0}.get(text)
+    if kind in ("i32", "i16"):
+        return int(text) & ((1 << int(kind[1:])) - 1)
+    if kind.startswith("<2 x"):
+        sub = kind[5:-1]
+        if text == "zeroinitializer":
+            return 0
+        if text.startswith("splat"):
+            v = _parse_ret(sub, text[text.index("(") + 1:text.rindex(")")].split(" ", 1)[1])
+            return v | v << 16
+        parts = [p.strip().split(" ", 1)[1] for p in text.strip("<>").split(",")]
+        lo, hi = (_parse_ret(sub, p) for p in parts)
+        return lo | hi << 16
+    if kind == "half":
+        return int(text[3:], 16) if text.startswith("0xH") else _half_bits(float(text))
+    if text.startswith("0x"):
+        d = int(text, 16)
+    else:
+        d = struct.unpack("<Q", struct.pack("<d", float(text)))[0]
+    if kind == "double":
+        return d
+    f = struct.unpack("<d", struct.pack("<Q", d))[0]
+    if f != f:
+        return 0x7F800000 | (d >> 32 & 0x80000000) | (d >> 29 & 0x7FFFFF)
+    return struct.unpack("<I", struct.pack("<f", f))[0]
+
+
+def _half_bits(x):
+    return int(np.array(x, np.float16).view(np.uint16))
+
+
+def llvm_cases(rng, per_intrinsic):
+    """(intrinsic, Case) pairs on edge values: the sources in the simulator's operand layout."""
+    out = []
+    for intr, (op, ret, args) in sorted(LLVM_FOLDS.items()):
+        kinds = R.OPS[op].srcs
+        edge = []
+        for a, k in zip(args, kinds):
+            if a == "i32" and k in ("u32",) and op in ("v_bfe_i32", "v_bfe_u32"):
+                edge.append(U32_EDGE)
+            else:
+                edge.append(_edge(k) if a in ("float", "half", "double") else
+                            (U16_EDGE if a == "i16" else U32_EDGE))
+        combos = list(itertools.product(*edge)) if len(edge) <= 2 else \
+            [tuple(rng.choice(e) for e in edge) for _ in range(per_intrinsic * 2)]
+        rng.shuffle(combos)
+        for c in combos[:per_intrinsic]:
+            out.append((intr, Case(op, MODES[0][1], list(c))))
+    return out
+
+
+def llvm_fold(items):
+    """Run opt-19 over one module with a function per item: [bits or None (not folded)]."""
+    import subprocess
+    lines, decls = [], {}
+    for i, (intr, case) in enumerate(items):
+        op, ret, args = LLVM_FOLDS[intr]
+        decls[intr] = "declare %s @%s(%s)" % (ret, intr, ", ".join(args))
+        call_args = ", ".join("%s %s" % (a, _ir_const(a, v)) for a, v in zip(args, case.srcs))
+        lines.append("define %s @f%d() {\n  %%r = call %s @%s(%s)\n  ret %s %%r\n}" % (
+            ret, i, ret, intr, call_args, ret))
+    module = "\n".join(decls.values()) + "\n" + "\n".join(lines) + "\n"
+    r = subprocess.run(["opt-19", "-passes=instcombine", "-S", "-mtriple=amdgcn-amd-amdhsa",
+                        "-mcpu=gfx1100"], input=module, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError("opt-19 failed: " + r.stderr[:2000])
+    out = [None] * len(items)
+    cur = None
+    for line in r.stdout.splitlines():
+        m = re.match(r"define .*@f(\d+)\(", line)
+        if m:
+            cur = int(m.group(1))
+            continue
+        m = re.match(r"\s*ret (.*)$", line)
+        if m and cur is not None:
+            ret = LLVM_FOLDS[items[cur][0]][1]
+            text = m.group(1)[len(ret):].strip()
+            if not text.startswith("%") and text not in ("poison", "undef"):
+                out[cur] = _parse_ret(ret, text)
+            cur = None
+    return out
+
+
+def _llvm_agrees(case, llvm, main, mask, tol=None):
+    """Does a (simulator or reference) result match LLVM's folded value? 1 ulp apart for the
+    approximate ops; any NaN matches any NaN (LLVM's NaN choices are its own)."""
+    op = R.OPS[case.op]
+    if op.dst == "mask":
+        return mask == llvm
+    v = main.bits if isinstance(main, R.Res) else main
+    fmt = R.FMTS.get(op.dst)
+    if op.dst == "u32" and case.op == "v_cvt_pk_rtz_f16_f32":
+        return all(_same_float(R.F16, v >> s & 0xFFFF, llvm >> s & 0xFFFF, 0) for s in (0, 16))
+    if fmt is None:
+        mask_bits = 0xFFFF if op.dst in ("i16", "u16") else (1 << 64) - 1
+        return (v & mask_bits) == (llvm & mask_bits) if op.dst in ("i16", "u16") else v == llvm
+    tol = main if tol is None else tol
+    ulp = tol.ulp if isinstance(tol, R.Res) else 0
+    exact_nan = isinstance(tol, R.Res) and not tol.nan_any
+    return _same_float(fmt, v & ((1 << fmt.width) - 1), llvm, ulp, exact_nan)
+
+
+def _same_float(fmt, a, b, ulp, exact_nan=False):
+    if a == b:
+        return True
+    x, y = R.decode(fmt, a), R.decode(fmt, b)
+    if x.nan and y.nan:
+        return not exact_nan
+    return bool(ulp) and not x.nan and not y.nan and x.neg == y.neg and \
+        abs((a & (fmt.sign - 1)) - (b & (fmt.sign - 1))) <= ulp
+
+
+def check_llvm(per_intrinsic, seed):
+    """-> (counts, [(intrinsic, case, llvm, reference, simulator, class)] disagreements,
+    [(intrinsic, case, llvm, class)] known pseudocode-vs-LLVM differences)."""
+    rng = random.Random(seed)
+    items = llvm_cases(rng, per_intrinsic)
+    folded = llvm_fold(items)
+    items = [(it, f) for it, f in zip(items, folded) if f is not None]
+    by_op = {}
+    for (intr, case), f in items:
+        by_op.setdefault(case.op, []).append((intr, case, f))
+    bad, known = [], []
+    counts = dict(intrinsics=len({i for (i, _), _ in items}), folded=len(items), agree=0,
+                  disagree=0, known=0)
+    for op, rows in by_op.items():
+        sims = sim_results([c for _, c, _ in rows])
+        for (intr, case, llvm), (smain, smask) in zip(rows, sims):
+            rmain, rmask = ref_result(case)
+            s_ok = _llvm_agrees(case, llvm, smain, smask, rmain)
+            r_ok = _llvm_agrees(case, llvm, rmain, rmask)
+            if s_ok and r_ok:
+                counts["agree"] += 1
+                continue
+            cls = _llvm_class(case, llvm, rmain)
+            if cls is not None and not s_ok and agrees(R.OPS[op], (rmain, rmask), (smain, smask)):
+                counts["known"] += 1
+                known.append((intr, case, llvm, cls))
+            else:
+                counts["disagree"] += 1
+                bad.append((intr, case, llvm, (rmain, rmask), (smain, smask), cls))
+    return counts, bad, known
+
+
 # ---- driver -----------------------------------------------------------------------------------
 
 def all_cases(per_op, seed, pattern=None):
@@ -566,7 +1152,185 @@ def _show(v):
     return "%x" % v
 
 
+def main_llvm(argv):
+    per = int(argv[argv.index("--per-op") + 1]) if "--per-op" in argv else 300
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1
+    t0 = time.time()
+    counts, bad, known = check_llvm(per, seed)
+    by_intr = {}
+    for row in bad:
+        by_intr.setdefault(row[0], []).append(row)
+    for intr, rows in sorted(by_intr.items()):
+        print("== %s: %d" % (intr, len(rows)))
+        for _, case, llvm, ref, sim, cls in rows[:5]:
+            print("   %s\n      LLVM %x  reference %s  simulator %s" % (case.text(), llvm, _show(ref),
+                                                                    _show(sim)))
+    by_cls = {}
+    for intr, case, llvm, cls in known:
+        by_cls.setdefault(cls, []).append((intr, case, llvm))
+    for cls, rows in sorted(by_cls.items()):
+        ops, follows, why = LLVM_DISAGREEMENTS[cls]
+        print("pseudocode vs LLVM, %s: %d cases; the simulator follows the %s: %s" % (
+            cls, len(rows), follows, why))
+        for intr, case, llvm in rows[:3]:
+            print("   %s %s -> LLVM %x" % (intr, ",".join("%x" % v for v in case.srcs), llvm))
+    print("intrinsics %(intrinsics)d  folded cases %(folded)d  agree %(agree)d  known "
+          "pseudocode-vs-LLVM %(known)d  disagree %(disagree)d" % counts, "(%.1fs)" % (time.time() - t0))
+    return 1 if bad else 0
+
+
+# ---- golden files --------------------------------------------------------------------------------
+
+FROZEN_SEED, FROZEN_PER_OP, FROZEN_LLVM_PER = 20261124, 24, 40
+
+
+def encode_expected(main, mask):
+    """Text of an expected result: main bits (~nan: any quiet NaN, ~Nulp) and the mask bit."""
+    out = []
+    if main is not None:
+        if isinstance(main, R.Res):
+            out.append("main=%x%s%s" % (main.bits, "~nan" if main.nan_any else "",
+                                        "~%dulp" % main.ulp if main.ulp else ""))
+        else:
+            out.append("main=%x" % main)
+    if mask is not None:
+        out.append("mask=%d" % mask)
+    return " ".join(out)
+
+
+def decode_expected(text):
+    main = mask = None
+    for p in text.split():
+        k, _, v = p.partition("=")
+        if k == "mask":
+            mask = int(v)
+        elif k == "main":
+            bits, *flags = v.split("~")
+            ulp = next((int(f[:-3]) for f in flags if f.endswith("ulp")), 0)
+            main = R.Res(int(bits, 16), "nan" in flags, ulp) if flags else int(bits, 16)
+    return main, mask
+
+
+def load_golden(name):
+    rows = []
+    with open(os.path.join(DATA, name)) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            left, _, right = line.rstrip("\n").partition(" => ")
+            rows.append((Case.parse(left), decode_expected(right)))
+    return rows
+
+
+def check_golden_reference(rows):
+    """The simulator's op implementations on the frozen reference cases -> (counts, bad)."""
+    by_op = {}
+    for c, want in rows:
+        by_op.setdefault(c.op, []).append((c, want))
+    bad, ok = [], 0
+    for name, items in by_op.items():
+        cs = [c for c, _ in items]
+        if name in R.SALU:
+            got = salu_sim(cs)
+            for (c, want), g in zip(items, got):
+                good = want[0] == g[0] and (want[1] is None or want[1] == g[1])
+                ok += good
+                if not good:
+                    bad.append((c, want, g))
+            continue
+        got = sim_results(cs)
+        for (c, want), g in zip(items, got):
+            good = agrees(R.OPS[name], want, g)
+            ok += good
+            if not good:
+                bad.append((c, want, g))
+    return dict(cases=len(rows), ops=len(by_op), agree=ok, disagree=len(bad)), bad
+
+
+def freeze():
+    os.makedirs(DATA, exist_ok=True)
+    cases = all_cases(FROZEN_PER_OP, FROZEN_SEED)
+    head = ("# Generated by scripts/check_rdna3_semantics.py --freeze; do not edit.\n"
+            "# %s\n# case (op, MODE, modifiers, operand bits, old destination) => expected result\n")
+    with open(os.path.join(DATA, "reference.txt"), "w") as f:
+        f.write(head % "expected: scripts/rdna3_ref.py (the ISA pseudocode), every VALU and SALU op")
+        for c in cases:
+            if c.op in R.SALU:
+                r, scc = salu_ref(c)
+                f.write("%s => main=%x%s\n" % (c.text(), r, "" if scc is None else " mask=%d" % scc))
+            else:
+                f.write("%s => %s\n" % (c.text(), encode_expected(*ref_result(c))))
+    counts, bad, known = check_llvm(FROZEN_LLVM_PER, FROZEN_SEED)
+    if bad:
+        raise SystemExit("LLVM disagreements outside LLVM_DISAGREEMENTS: run --llvm")
+    rng = random.Random(FROZEN_SEED)
+    items = llvm_cases(rng, FROZEN_LLVM_PER)
+    folded = llvm_fold(items)
+    known_ids = {(intr, tuple(c.srcs)): cls for intr, c, _, cls in known}
+    n = 0
+    with open(os.path.join(DATA, "llvm.txt"), "w") as f:
+        f.write(head % "expected: LLVM 19's constant folding (opt-19 -passes=instcombine) of the "
+                       "intrinsic named after '@'; where it\n# disagrees with the pseudocode "
+                       "(follow=CLASS, LLVM_DISAGREEMENTS) the pseudocode's value is expected")
+        for (intr, c), llvm in zip(items, folded):
+            if llvm is None:
+                continue
+            cls = known_ids.get((intr, tuple(c.srcs)))
+            if cls is None:
+                ref_main = ref_result(c)[0]
+                if R.OPS[c.op].dst == "mask":
+                    want = "mask=%d" % llvm
+                elif isinstance(ref_main, R.Res):
+                    fmt = R.FMTS.get(R.OPS[c.op].dst, R.F16)
+                    halves = (0, 16) if R.OPS[c.op].dst == "u32" else (0,)
+                    nan = ref_main.nan_any and any(
+                        R.decode(fmt, llvm >> sh & ((1 << fmt.width) - 1)).nan for sh in halves)
+                    want = encode_expected(R.Res(llvm, nan, ref_main.ulp), None)
+                else:
+                    want = encode_expected(llvm, None)
+                f.write("%s @%s => %s\n" % (c.text(), intr, want))
+            else:
+                f.write("%s @%s follow=%s llvm=%x => %s\n" % (c.text(), intr, cls, llvm,
+                                                           encode_expected(*ref_result(c))))
+            n += 1
+    print("wrote %s: %d reference cases, %d LLVM folds (%d where the pseudocode is followed)"
+          % (DATA, len(cases), n, len(known)))
+
+
+def main_kernels(argv):
+    pattern = argv[argv.index("--ops") + 1] if "--ops" in argv else None
+    per_op = int(argv[argv.index("--per-op") + 1]) if "--per-op" in argv else 120
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1
+    t0 = time.time()
+    scases = [c for c in sop_cases(random.Random(seed), per_op)
+              if not pattern or re.search(pattern, c.op)]
+    scounts, sbad = check_sop(scases)
+    for c, want, got in sbad[:20]:
+        print("   %s\n      reference %s  kernel %s" % (c.text(), _show(want), _show(got)))
+    print("SALU (SOP1, SOP2, SOPC, SOPK) cases %(cases)d  agree %(agree)d  disagree %(disagree)d"
+          % scounts)
+    cases = [c for c in all_cases(per_op, seed, pattern) if c.op in R.OPS]
+    counts, bad = check_kernels(cases)
+    by_op = {}
+    for c, want, got in bad:
+        by_op.setdefault(c.op, []).append((c, want, got))
+    for name, rows in sorted(by_op.items()):
+        print("== %s: %d   %s" % (name, len(rows), kernel_statement(rows[0][0])))
+        for c, want, got in rows[:4]:
+            print("   %s\n      reference %s  kernel %s" % (c.text(), _show(want), _show(got)))
+    print("kernels %(kernels)d  cases %(cases)d  agree %(agree)d  disagree %(disagree)d" % counts,
+          "(%.1fs)" % (time.time() - t0))
+    return 1 if bad or sbad else 0
+
+
 def main(argv):
+    if "--freeze" in argv:
+        freeze()
+        return 0
+    if "--llvm" in argv:
+        return main_llvm(argv)
+    if "--kernels" in argv:
+        return main_kernels(argv)
     pattern = None
     if "--ops" in argv:
         pattern = argv[argv.index("--ops") + 1]
