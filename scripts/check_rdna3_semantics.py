@@ -552,9 +552,11 @@ def kernel_statement(case):
     return text + (" " + " ".join(mods) if mods else "")
 
 
-def run_kernel_group(cases):
+def run_kernel_group(cases, blocks=True):
     """Run cases that share op, modifiers and MODE as one instruction in a kernel: each lane loads
-    its operands, executes it, stores the result. -> [(main, mask)] like sim_results."""
+    its operands, executes it, stores the result. -> [(main, mask)] like sim_results. blocks:
+    the executor's compiled straight-line blocks (its default), False: one instruction at a
+    time."""
     from assembler.rdna3 import assemble
     from drivers.emu.amd.dispatch import Dispatch
     from drivers.emu.amd.shader import WaveExecutor
@@ -626,7 +628,7 @@ def run_kernel_group(cases):
                  user_sgprs=(DATA_VA & 0xFFFFFFFF, DATA_VA >> 32), grid_workgroups=(waves, 1, 1),
                  workgroup_size=(32, 1, 1), grid_size=(lanes, 1, 1), lds_bytes=0, wave32=True, vm=vm,
                  scratch_base=0, private_segment_size=0)
-    WaveExecutor()(d)
+    WaveExecutor(blocks=blocks)(d)
     out = []
     for i in range(n):
         main = mask = None
@@ -649,23 +651,27 @@ def check_kernels(cases, max_groups=None):
     keys = sorted(groups)
     if max_groups is not None:
         keys = keys[:max_groups]
-    bad, ok, n = [], 0, 0
+    bad, ok, n, paths = [], 0, 0, 0
     for k in keys:
         cs = groups[k][:256]
         for i, c in enumerate(cs):
             c.lane = i % 32                       # the lane each case runs in
         got = run_kernel_group(cs)
+        one = run_kernel_group(cs, blocks=False)
         op = R.OPS[cs[0].op]
-        for c, g in zip(cs, got):
+        for c, g, o in zip(cs, got, one):
             n += 1
             want = ref_result(c)
             if op.dst == "mask":
-                g = (None, g[1])
-            if agrees(op, want, g):
+                g, o = (None, g[1]), (None, o[1])
+            if g != o:                            # a compiled block must match one-at-a-time
+                paths += 1
+                bad.append((c, ("one instruction at a time",) + o, g))
+            elif agrees(op, want, g):
                 ok += 1
             else:
                 bad.append((c, want, g))
-    return dict(kernels=len(keys), cases=n, agree=ok, disagree=len(bad)), bad
+    return dict(kernels=len(keys), cases=n, agree=ok, disagree=len(bad), paths_differ=paths), bad
 
 
 # ---- SALU through the instruction path ----------------------------------------------------------
@@ -707,9 +713,10 @@ def _sop_width(c):
     return 32, [32]
 
 
-def run_sop_kernel(cases):
+def run_sop_kernel(cases, blocks=True):
     """One wave runs the cases one after the other; each case's D and SCC go to lanes of v1..v3
-    (v_writelane) and to memory every 32 cases. -> [(D or None, SCC)]"""
+    (v_writelane) and to memory every 32 cases. -> [(D or None, SCC)]. blocks as in
+    run_kernel_group."""
     from assembler.rdna3 import assemble
     from drivers.emu.amd.dispatch import Dispatch
     from drivers.emu.amd.shader import WaveExecutor
@@ -761,7 +768,7 @@ def run_sop_kernel(cases):
                  user_sgprs=(DATA_VA & 0xFFFFFFFF, DATA_VA >> 32), grid_workgroups=(1, 1, 1),
                  workgroup_size=(32, 1, 1), grid_size=(32, 1, 1), lds_bytes=0, wave32=True, vm=vm,
                  scratch_base=0, private_segment_size=0)
-    WaveExecutor(budget=10 ** 7)(d)
+    WaveExecutor(budget=10 ** 7, blocks=blocks)(d)
     words = data.view(np.uint32)
     out = []
     for i, c in enumerate(cases):
@@ -776,8 +783,11 @@ def check_sop(cases):
     bad, ok = [], 0
     for start in range(0, len(cases), 256):
         group = cases[start:start + 256]
-        for c, got in zip(group, run_sop_kernel(group)):
+        for c, got, one in zip(group, run_sop_kernel(group), run_sop_kernel(group, blocks=False)):
             want_d, want_scc = sop_ref(c)
+            if got != one:                        # a compiled block must match one-at-a-time
+                bad.append((c, ("one instruction at a time",) + one, got))
+                continue
             good = (want_d is None or want_d == got[0]) and (want_scc is None or want_scc == got[1])
             # ops that leave SCC alone: it keeps the value set before them
             if want_scc is None and got[1] != c.scc:
@@ -1149,6 +1159,8 @@ def _show(v):
         return "(%s)" % ", ".join(_show(x) for x in v)
     if v is None:
         return "-"
+    if isinstance(v, str):
+        return v
     return "%x" % v
 
 
@@ -1318,7 +1330,8 @@ def main_kernels(argv):
         print("== %s: %d   %s" % (name, len(rows), kernel_statement(rows[0][0])))
         for c, want, got in rows[:4]:
             print("   %s\n      reference %s  kernel %s" % (c.text(), _show(want), _show(got)))
-    print("kernels %(kernels)d  cases %(cases)d  agree %(agree)d  disagree %(disagree)d" % counts,
+    print("kernels %(kernels)d  cases %(cases)d  agree %(agree)d  disagree %(disagree)d (compiled "
+          "blocks unlike one instruction at a time: %(paths_differ)d)" % counts,
           "(%.1fs)" % (time.time() - t0))
     return 1 if bad or sbad else 0
 

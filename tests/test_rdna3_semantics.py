@@ -58,7 +58,7 @@ def test_llvm_constant_folds_and_the_documented_disagreements():
 
 def test_a_sample_as_real_instructions():
     """VOP3 instructions with their modifiers and MODE (set by s_setreg), through the decoder and
-    the executor, on frozen reference cases."""
+    the executor, on frozen reference cases: in a compiled block and one instruction at a time."""
     rows = C.load_golden("reference.txt")
     groups = {}
     for c, want in rows:
@@ -75,7 +75,10 @@ def test_a_sample_as_real_instructions():
         for i, (c, _) in enumerate(items):
             c.lane = i % 32
         got = C.run_kernel_group([c for c, _ in items])
-        for (c, want), g in zip(items, got):
+        one = C.run_kernel_group([c for c, _ in items], blocks=False)
+        for (c, want), g, o in zip(items, got, one):
+            if g != o:
+                bad.append((c.text(), "compiled block %s, one at a time %s" % (C._show(g), C._show(o))))
             if R.OPS[c.op].dst == "mask":
                 g = (None, g[1])
             if c.op.startswith("v_mbcnt"):
@@ -102,16 +105,22 @@ def test_live_llvm_fold_sample():
 # ---- the classes, one by one -----------------------------------------------------------------------
 
 def _valu(op, srcs, mode=None, old=0, **mods):
-    """One case through the simulator's op implementation and as an instruction."""
+    """One case through the simulator's op implementation and as an instruction (in a compiled
+    block and one instruction at a time)."""
     case = C.Case(op, R.Mode.of().reg if mode is None else mode, srcs, old=old, **mods)
     per_op = C.sim_results([case])[0]
-    inst = C.run_kernel_group([case])[0] if C.kernel_statement(case) else per_op
-    assert per_op == inst, (per_op, inst)
+    if C.kernel_statement(case):
+        for blocks in (True, False):
+            inst = C.run_kernel_group([case], blocks=blocks)[0]
+            assert per_op == inst, (blocks, per_op, inst)
     return per_op[0]
 
 
 def _salu(op, a, b):
-    return C.run_sop_kernel([C.Case(op, 0, [a, b])])[0]
+    case = C.Case(op, 0, [a, b])
+    got = C.run_sop_kernel([case])[0]
+    assert C.run_sop_kernel([case], blocks=False)[0] == got
+    return got
 
 
 def test_signed_bitfield_extract_fills_with_the_sign():

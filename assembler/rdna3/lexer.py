@@ -175,6 +175,14 @@ def _lex_hex_float(s, start, int_start, j):
 
 def tokenize(s, col0=0):
     """Tokens of an operand string (columns are offsets into `s` plus col0)."""
+    try:
+        return _tokenize(s, col0)
+    except LexError as e:
+        e.col += col0                  # the error points at the character in the line
+        raise
+
+
+def _tokenize(s, col0):
     out = []
     i, n = 0, len(s)
     while i < n:
@@ -293,8 +301,10 @@ def _binop(op, a, b):
 class Cursor:
     """A position in a token list with the parsing steps llvm's operand parser uses."""
 
+    MAX_DEPTH = 100                 # nesting of unary operators and parentheses
+
     def __init__(self, toks):
-        self.toks, self.i = toks, 0
+        self.toks, self.i, self.depth = toks, 0, 0
 
     @property
     def tok(self):
@@ -331,15 +341,20 @@ class Cursor:
         if t.kind == INT:
             self.i += 1
             return t.value
-        if t.kind == PUNCT and t.text in ("-", "+", "~", "!"):
+        if t.kind == PUNCT and t.text in ("-", "+", "~", "!", "("):
+            # Python recursion is bounded where llvm's is not: refuse by name past a depth no
+            # hand-written expression reaches
+            if self.depth >= self.MAX_DEPTH:
+                raise LexError("expression nested more than %d levels deep" % self.MAX_DEPTH, t.col)
+            self.depth += 1
             self.i += 1
-            v = self.primary()
-            return {"-": lambda x: _wrap64(-x), "+": lambda x: x, "~": lambda x: ~x,
-                    "!": lambda x: int(x == 0)}[t.text](v)
-        if t.is_punct("("):
-            self.i += 1
-            v = self.expression()
-            self.expect(")", "expected ')' in expression")
+            if t.text == "(":
+                v = self.expression()
+                self.expect(")", "expected ')' in expression")
+            else:
+                v = {"-": lambda x: _wrap64(-x), "+": lambda x: x, "~": lambda x: ~x,
+                     "!": lambda x: int(x == 0)}[t.text](self.primary())
+            self.depth -= 1
             return v
         if t.kind == IDENT:
             self.i += 1

@@ -102,18 +102,21 @@ def _expression_end(toks, i):
 def _operand_end(toks, i, is_reg):
     """Index after one operand (a source with modifiers, a register or a constant)."""
     from .lexer import is_register_start
-    if toks[i].kind == REAL:                     # a real is a whole operand, as in llvm's parseImm
-        return i + 1
-    if toks[i].is_punct("-") and toks[i + 1].kind == REAL:
-        return i + 2
-    if toks[i].is_punct("-"):
+    while True:                     # leading '-' signs, a loop (a long run must not recurse)
+        if toks[i].kind == REAL:                 # a real is a whole operand, as in llvm's parseImm
+            return i + 1
+        if toks[i].is_punct("-") and toks[i + 1].kind == REAL:
+            return i + 2
+        if not toks[i].is_punct("-"):
+            break
         j = i + 1
         cur = Cursor(toks)
         cur.i = j
         if toks[j].is_punct("|") or toks[j].is_punct("-") or is_register_start(cur, is_reg) or (
                 toks[j].kind == IDENT and toks[j].text in _OPERAND_NAMES
                 and toks[j + 1].is_punct("(")):
-            return _operand_end(toks, j, is_reg)
+            i = j
+            continue
         return _expression_end(toks, i)
     t = toks[i]
     if t.kind == IDENT and t.text in _OPERAND_NAMES and toks[i + 1].is_punct("("):

@@ -20,8 +20,7 @@ def _unary(kind, name, f, passthrough=False):
     @op(name, (bits,), bits)
     def run(ctx, srcs, old):
         x = kind.read(ctx, srcs, 0)
-        with np.errstate(all="ignore"):
-            return kind.write(ctx, old, f(x), quiet_nans=not passthrough)
+        return kind.write(ctx, old, f(x), quiet_nans=not passthrough)
     return run
 
 
