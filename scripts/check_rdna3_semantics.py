@@ -264,8 +264,11 @@ def valu_cases(name, op, rng, per_op):
     n = len(kinds)
     out = []
     edge = [_edge(k) for k in kinds]
+    must = []                   # kept whatever the sample size: the corners a class lives in
     if name in ("v_bfe_u32", "v_bfe_i32"):
         combos = [(rng.choice(U32_EDGE), o, w) for o, w in BFE_CTL]
+        # fields reaching past bit 31 of a negative S0 (the signed form fills them with the sign)
+        must = [(v, o, w) for v in (0x80000000, 0xDEADBEEF) for o, w in ((28, 8), (16, 31), (31, 4))]
     elif n == 1:
         combos = [(v,) for v in edge[0]]
     elif n == 2:
@@ -276,7 +279,7 @@ def valu_cases(name, op, rng, per_op):
         combos += [(v, v, rng.choice(edge[2])) for v in edge[0]] if kinds[0] == kinds[1] else []
         combos += [(rng.choice(edge[0]), v, v) for v in edge[1]] if kinds[1] == kinds[2] else []
     rng.shuffle(combos)
-    combos = combos[:per_op]
+    combos = must + combos[:max(0, per_op - len(must))]
     fp = any(k in ("f16", "f32", "f64", "bf16") for k in op.srcs + (op.dst,)) or mods["vop3p"]
     for c in combos:
         mode = rng.choice(MODES)[1] if fp else MODES[0][1]
@@ -448,17 +451,23 @@ def salu_cases(name, rng, per_op):
     nargs = len(inspect.signature(fn).parameters) - (1 if scc_in else 0)
     widths = srcs or (nbits,) * nargs
     edge = [U64_EDGE + [v | v << 32 for v in U32_EDGE[:8]] if w == 64 else U32_EDGE for w in widths]
+    must = []                   # kept whatever the sample size
     if name.startswith("s_bfe"):
         combos = [(rng.choice(edge[0]), o | w << 16) for o, w in BFE_CTL]
+        must = [(v, o | w << 16) for v in (0x80000000, 0x8000000000000000)
+                for o, w in ((28, 8), (31, 4), (60, 8))]
         combos += [(v, o | w << 16) for v in (0x80000000, 0xFFFFFFFF, 0x8000000000000000, 0x7FFFFFFF)
                    for o, w in ((28, 8), (31, 4), (16, 20), (1, 31), (60, 8), (32, 40))]
     elif nargs == 1:
         combos = [(v,) for v in edge[0]]
     else:
         combos = list(itertools.product(edge[0], edge[1])) + [(v, v) for v in edge[0]]
+        if name.startswith(("s_min", "s_max")):
+            must = [(v, v) for v in (0, 5, 0x80000000, 0xFFFFFFFF)]     # SCC of equal operands
     rng.shuffle(combos)
+    combos = must + combos[:max(0, per_op - len(must))]
     return [Case(name, 0, [v & ((1 << w) - 1) for v, w in zip(c, widths)], scc=rng.getrandbits(1))
-            for c in combos[:per_op]]
+            for c in combos]
 
 
 def salu_ref(case):
