@@ -1,6 +1,6 @@
 """The cases of the ALU semantics check and how they are judged: edge values, the modifiers each
 op's encodings allow, a Case per (op, MODE, modifiers, operands), the reference's result
-(scripts/rdna3_ref.py) and the simulator's (its op implementations called on lane arrays), and
+(scripts/rdna3_ref/) and the simulator's (its op implementations called on lane arrays), and
 the comparison. Used by scripts/check_rdna3_semantics.py and its kernel and LLVM parts.
 """
 import itertools

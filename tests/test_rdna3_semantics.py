@@ -3,7 +3,7 @@
 The golden files under tests/data/rdna3/semantics/ are frozen by
 `python scripts/check_rdna3_semantics.py --freeze`:
   reference.txt  every VALU and SALU op on edge values, modifiers and MODE settings, with the
-                 result of scripts/rdna3_ref.py (an independent reference written from the
+                 result of scripts/rdna3_ref/ (an independent reference written from the
                  pseudocode)
   llvm.txt       LLVM 19's constant folding of the llvm.amdgcn.* intrinsics on edge values (where
                  it disagrees with the pseudocode, the pseudocode's value and the class, see
