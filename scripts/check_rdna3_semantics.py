@@ -69,6 +69,9 @@ def main_llvm(argv):
             cls, len(rows), follows, why))
         for intr, case, llvm in rows[:3]:
             print("   %s %s -> LLVM %x" % (intr, ",".join("%x" % v for v in case.srcs), llvm))
+    if counts["unfolded"]:
+        print("not folded by this LLVM on constant arguments (nothing to compare):",
+              " ".join(counts["unfolded"]))
     print("intrinsics %(intrinsics)d  folded cases %(folded)d  agree %(agree)d  known "
           "pseudocode-vs-LLVM %(known)d  disagree %(disagree)d" % counts, "(%.1fs)" % (time.time() - t0))
     return 1 if bad else 0

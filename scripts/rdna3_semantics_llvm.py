@@ -280,13 +280,14 @@ def check_llvm(per_intrinsic, seed):
     rng = random.Random(seed)
     items = llvm_cases(rng, per_intrinsic)
     folded = llvm_fold(items)
+    tried = {intr for intr, _ in items}
     items = [(it, f) for it, f in zip(items, folded) if f is not None]
     by_op = {}
     for (intr, case), f in items:
         by_op.setdefault(case.op, []).append((intr, case, f))
     bad, known = [], []
     counts = dict(intrinsics=len({i for (i, _), _ in items}), folded=len(items), agree=0,
-                  disagree=0, known=0)
+                  disagree=0, known=0, unfolded=sorted(tried - {i for (i, _), _ in items}))
     for op, rows in by_op.items():
         sims = sim_results([c for _, c, _ in rows])
         for (intr, case, llvm), (smain, smask) in zip(rows, sims):

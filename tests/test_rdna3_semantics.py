@@ -214,7 +214,16 @@ def test_min_max_take_s0_when_s1_is_nan():
     q1, q2 = 0xFFC00000, 0x7FC12345
     assert _valu("v_min_f32", [q1, q2]) == q1
     assert _valu("v_max_f32", [q2, q1]) == q2
-    assert _valu("v_med3_f32", [0x80000000, 0, _f32(-1.0)]) in (0, 0x80000000)
+
+def test_med3_finds_the_largest_with_a_float_compare():
+    """V_MED3: max3 is compared with S0 and S1 by value, so +0 and -0 are the same there and the
+    result is v_max of the other two (whatever path computes it: zeros, uniform bounds, NaNs)."""
+    assert _valu("v_med3_f32", [0x80000000, 0, _f32(-1.0)]) == 0
+    assert _valu("v_med3_f32", [0x80000000, 0, 0x80000000]) == 0
+    assert _valu("v_med3_f32", [0, 0x80000000, 0x80000000]) == 0x80000000
+    assert _valu("v_med3_f32", [_f32(0.5), 0, _f32(1.0)]) == _f32(0.5)       # a clamp to [0, 1]
+    assert _valu("v_med3_f32", [_f32(-2.0), 0, _f32(1.0)]) == 0
+    assert _valu("v_med3_f16", [0x8000, 0, 0x8000], old=0xFFFF0000) == 0xFFFF0000
 
 
 def test_partial_denormal_modes_keep_inputs_and_results_apart():
