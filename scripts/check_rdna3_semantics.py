@@ -259,4 +259,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:                     # ... | head
+        sys.stdout = None
+        sys.exit(0)

@@ -449,8 +449,12 @@ def emit(out, table, regs):
 
 MARK = "# MIMG: opcode"
 
-if __name__ == "__main__":
+
+def main():
     import io
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__)
+        return
     t, r = learn_mimg()
     buf = io.StringIO()
     emit(buf, t, r)
@@ -463,3 +467,10 @@ if __name__ == "__main__":
         print("rewrote the MIMG part of", OUT)
     else:
         print(buf.getvalue())
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BrokenPipeError:                     # ... | head
+        sys.stdout = None

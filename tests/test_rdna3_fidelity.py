@@ -5,6 +5,10 @@ differential fuzzer, scripts/fuzz_rdna3_asm.py and test_rdna3_fuzz.py, covers th
 One group per class of disagreement the fuzzer or a held-out corpus found; a class fixed once
 must stay fixed.
 """
+import os
+import shutil
+import sys
+
 import pytest
 
 from assembler.errors import AssemblerError
@@ -157,3 +161,16 @@ def test_neg_of_a_literal_means_the_negated_float():
     import struct
     assert assemble("v_mul_f32 v0, neg(0x3f000000), v1") == assemble("v_mul_f32 v0, -0.5, v1")
     assert struct.unpack("<f", struct.pack("<I", 0x3F000000 ^ 0x80000000))[0] == -0.5
+
+
+@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 not installed")
+def test_the_recorded_verdicts_are_llvm_mc_19s():
+    """The bytes and refusals above are what llvm-mc-19 says today (one process for all)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    "scripts"))
+    from gen_rdna3_oracle import assemble_lines
+    theirs = assemble_lines([text for text, _ in CASES])
+    got = [(text, None if err is not None else enc.hex()) for (text, _), (enc, err) in
+           zip(CASES, theirs)]
+    assert got == CASES
+
