@@ -16,6 +16,11 @@
     python scripts/check_rdna3_semantics.py --kernels
         also runs a sample of the cases as real instructions: assembled into a kernel, executed
         by the WaveExecutor (decoder, operand fetch, modifiers, MODE, the executor's own paths)
+    python scripts/check_rdna3_semantics.py --constants [--seed S]
+        every VOP3 form of the instruction path with each of its first two sources replaced by
+        inline constants and literals of every kind (integers, floats, 16- and 32-bit patterns):
+        the value the hardware supplies to that operand type (kernels.constant_operand), through
+        both execution paths, against the reference
     python scripts/check_rdna3_semantics.py --freeze
         rewrites the golden files tests/data/rdna3/semantics/{reference,llvm}.txt that
         tests/test_rdna3_semantics.py checks without LLVM (a fixed sample of every op)
@@ -41,8 +46,9 @@ import rdna3_ref as R  # noqa: E402
 from rdna3_semantics_cases import (DATA, EXCLUDED, Case, _show, agrees,  # noqa: E402,F401
                                    all_cases, check, ref_result, salu_ref, salu_sim,
                                    sim_results)
-from rdna3_semantics_kernels import (check_kernels, check_sop, kernel_statement,  # noqa: E402,F401
-                                     run_kernel_group, run_sop_kernel, sop_cases)
+from rdna3_semantics_kernels import (check_constants, check_kernels, check_sop,  # noqa: E402,F401
+                                     constant_statements, kernel_statement, run_kernel_group,
+                                     run_sop_kernel, sop_cases)
 from rdna3_semantics_llvm import (LLVM_DISAGREEMENTS, check_llvm, llvm_cases,  # noqa: E402
                                   llvm_fold)
 
@@ -222,10 +228,28 @@ def main_kernels(argv):
     return 1 if bad or sbad else 0
 
 
+def main_constants(argv):
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1
+    t0 = time.time()
+    counts, bad = check_constants(constant_statements(), random.Random(seed))
+    by_stmt = {}
+    for stmt, c, want, got in bad:
+        by_stmt.setdefault(stmt, []).append((c, want, got))
+    for stmt, rows in sorted(by_stmt.items()):
+        print("== %s: %d" % (stmt, len(rows)))
+        for c, want, got in rows[:3]:
+            print("   %s\n      reference %s  kernel %s" % (c.text(), _show(want), _show(got)))
+    print("statements %(statements)d  cases %(cases)d  agree %(agree)d  disagree %(disagree)d"
+          % counts, "(%.1fs)" % (time.time() - t0))
+    return 1 if bad else 0
+
+
 def main(argv):
     if "--help" in argv or "-h" in argv:
         print(__doc__)
         return 0
+    if "--constants" in argv:
+        return main_constants(argv)
     if "--freeze" in argv:
         freeze()
         return 0

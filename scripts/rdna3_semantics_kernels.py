@@ -15,8 +15,9 @@ import numpy as np  # noqa: E402
 
 import rdna3_ref as R  # noqa: E402
 
-from rdna3_semantics_cases import (U16_EDGE, U32_EDGE, U64_EDGE, Case, _vop3_entry,  # noqa: E402
-                                   agrees, ref_result, salu_cases, salu_ref)
+from rdna3_semantics_cases import (U16_EDGE, U32_EDGE, U64_EDGE, Case, _edge,  # noqa: E402
+                                   _fit, _vop3_entry, agrees, ref_result, salu_cases,
+                                   salu_ref)
 
 # ---- the instruction path: assembled, decoded and executed by the WaveExecutor ------------------
 
@@ -82,11 +83,12 @@ def kernel_statement(case):
     return text + (" " + " ".join(mods) if mods else "")
 
 
-def run_kernel_group(cases, blocks=True):
+def run_kernel_group(cases, blocks=True, statement=None):
     """Run cases that share op, modifiers and MODE as one instruction in a kernel: each lane loads
     its operands, executes it, stores the result. -> [(main, mask)] like sim_results. blocks:
     the executor's compiled straight-line blocks (its default), False: one instruction at a
-    time."""
+    time. statement: the instruction's text when it is not kernel_statement's (a constant in
+    place of a source register)."""
     from assembler.rdna3 import assemble
     from drivers.emu.amd.dispatch import Dispatch
     from drivers.emu.amd.shader import WaveExecutor
@@ -94,7 +96,7 @@ def run_kernel_group(cases, blocks=True):
     from drivers.emu.vm import GpuVM
     c0 = cases[0]
     sop = VALU[c0.op]
-    stmt = kernel_statement(c0)
+    stmt = kernel_statement(c0) if statement is None else statement
     n = len(cases)
     waves = -(-n // 32)
     lanes = waves * 32
@@ -202,6 +204,111 @@ def check_kernels(cases, max_groups=None):
             else:
                 bad.append((c, want, g))
     return dict(kernels=len(keys), cases=n, agree=ok, disagree=len(bad), paths_differ=paths), bad
+
+
+# ---- constant operands: inline constants and literals in place of a source register -----------
+
+CONSTANTS = ["0", "1", "-1", "64", "-16", "0.5", "-4.0", "1.0", "0.15915494", "0x12345678",
+             "0x3c00", "0x3f800000", "0x80000000", "-0x20"]
+_INLINE_FLOAT = {240: 0.5, 241: -0.5, 242: 1.0, 243: -1.0, 244: 2.0, 245: -2.0, 246: 4.0,
+                 247: -4.0}
+_INV_2PI = {16: 0x3118, 32: 0x3E22F983, 64: 0x3FC45F306DC9C882}
+
+
+def constant_operand(kind, value, dtype, width):
+    """What an inline constant (kind 'const', value = its code) or a literal supplies to a
+    source of operand type `dtype` and `width` bits, as the hardware produces it (LLVM's account,
+    AMDGPUBaseInfo's getInlineEncodingV216, where the ISA guide's table is misleading): integers
+    -16..64 sign-extended; a float code as the half value in the low bits (0 above) for f16
+    operands, packed or not, the bf16 value for bf16 ones, the single value for 16-bit integer
+    and 32-bit operands, the double for 64-bit ones; a literal as its 32 bits (the high dword of
+    a double). None: no model (a 64-bit integer literal, whose extension the guide leaves open)."""
+    import struct
+    if kind == "literal":
+        if width == 64:
+            return value << 32 if dtype == "f64" else None
+        return value & R.M32
+    if 128 <= value <= 192:
+        return value - 128
+    if 193 <= value <= 208:
+        return (192 - value) & ((1 << width) - 1)
+    x = _INLINE_FLOAT.get(value)
+    if width == 64 or dtype in ("f64", "i64"):
+        return _INV_2PI[64] if x is None else struct.unpack("<Q", struct.pack("<d", x))[0]
+    if dtype in ("f16", "pf16", "pf16v"):
+        return _INV_2PI[16] if x is None else struct.unpack("<H", struct.pack("<e", x))[0]
+    f32 = _INV_2PI[32] if x is None else struct.unpack("<I", struct.pack("<f", x))[0]
+    if dtype in ("bf16", "pbf16", "pbf16v"):
+        return (f32 >> 16) + (1 if x is None else 0)       # 1/(2*pi) rounded to bf16: 0x3E23
+    return f32
+
+
+def constant_statements(names=None):
+    """(op, source slot, statement, operand value) for every VOP3 form the kernel path builds,
+    each of its first two register sources replaced by each of CONSTANTS the assembler takes."""
+    from assembler.errors import AssemblerError
+    from assembler.rdna3 import assemble, decode
+    from drivers.emu.amd.shader.valu import VALU
+    out = []
+    for name in sorted(names or R.OPS):
+        op = R.OPS[name]
+        if not op.srcs:
+            continue
+        base = kernel_statement(Case(name, R.Mode.of().reg, [0] * len(op.srcs)))
+        if base is None:
+            continue
+        mnem, _, rest = base.partition(" ")
+        operands = rest.split(", ")
+        sop = VALU[name]
+        for slot in range(min(2, len(sop.src_bits))):
+            reg = _reg(10 + 4 * slot, sop.src_bits[slot])
+            if reg not in operands:
+                continue
+            for text in CONSTANTS:
+                stmt = mnem + " " + ", ".join(text if o == reg else o for o in operands)
+                try:
+                    ins = decode(assemble(stmt))[0]
+                except AssemblerError:
+                    continue                      # not an operand this form takes
+                const = [o for o in ins.operands if o.kind in ("const", "literal")]
+                v = constant_operand(const[0].kind, const[0].value, const[0].dtype,
+                                     64 if sop.src_bits[slot] == 64 else 32)
+                if v is not None:
+                    out.append((name, slot, stmt, v))
+    return out
+
+
+def check_constants(items, rng):
+    """Each statement against the reference with the constant's value as the operand, in
+    compiled blocks and one instruction at a time -> (counts, disagreements)."""
+    bad, ok, n = [], 0, 0
+    for name, slot, stmt, v in items:
+        op = R.OPS[name]
+        cases = []
+        for lane in range(32):
+            srcs = [_fit_edge(rng, k) for k in op.srcs]
+            srcs[slot] = v
+            c = Case(name, R.Mode.of().reg, srcs, old=rng.getrandbits(32), vcc=rng.getrandbits(1))
+            c.lane = lane
+            cases.append(c)
+        got = run_kernel_group(cases, statement=stmt)
+        one = run_kernel_group(cases, blocks=False, statement=stmt)
+        for c, g, o in zip(cases, got, one):
+            n += 1
+            want = ref_result(c)
+            if op.dst == "mask":
+                g, o = (None, g[1]), (None, o[1])
+            if g != o:
+                bad.append((stmt, c, ("one instruction at a time",) + o, g))
+            elif agrees(op, want, g):
+                ok += 1
+            else:
+                bad.append((stmt, c, want, g))
+    return dict(statements=len(items), cases=n, agree=ok, disagree=len(bad)), bad
+
+
+def _fit_edge(rng, kind):
+    return _fit(rng.choice(_edge(kind)), kind, rng)
 
 
 # ---- SALU through the instruction path ----------------------------------------------------------

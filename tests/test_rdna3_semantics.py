@@ -96,6 +96,34 @@ def test_salu_through_the_instruction_path():
     assert {c.op for c in cases} >= {"s_cmp_lt_i32", "s_cmpk_ge_u32", "s_addk_i32", "s_bitcmp1_b64"}
 
 
+def test_constant_operands_sample():
+    """Inline constants and literals in place of a source register: the value the hardware
+    supplies to the operand's type, the same in compiled blocks and one instruction at a time
+    (`--constants` runs every statement)."""
+    items = C.constant_statements()
+    assert len(items) > 5000
+    sample = random.Random(5).sample(items, 120) + [
+        it for it in items if it[2] in ("v_add_nc_u16 v40, 1.0, v14", "v_dot2_f16_f16 v40, 1.0, v14, v18",
+                                        "v_add_f32_e64 v40, v10, -1", "v_cmp_lt_i16_e64 s20, -4.0, v14",
+                                        "v_add_f64 v[40:41], 0x12345678, v[14:15]")]
+    counts, bad = C.check_constants(sample, random.Random(6))
+    assert [(stmt, c.text(), C._show(w), C._show(g)) for stmt, c, w, g in bad] == []
+    assert counts["cases"] == 32 * len(sample)
+
+
+def test_float_inline_constants_of_16_bit_operands():
+    """A float inline constant gives an f16 operand (packed ones too) the half value and 0 above,
+    a 16-bit integer operand the single value, whose low half is 0 for 1.0 (LLVM's account of the
+    hardware, where the ISA guide's table misleads)."""
+    from assembler.rdna3 import assemble, decode
+    from drivers.emu.amd.shader.operands import constant_value
+    for text, value in (("v_add_nc_u16 v0, 1.0, v1", 0x3F800000), ("v_add_f16 v0, 1.0, v1", 0x3C00),
+                        ("v_dot2_f16_f16 v0, 1.0, v1, v2", 0x3C00), ("v_pk_add_f16 v0, 1.0, v1", 0x3C00),
+                        ("v_add_nc_u16 v0, -4.0, v1", 0xC0800000), ("v_add_nc_u16 v0, -1, v1", 0xFFFFFFFF)):
+        const = [o for o in decode(assemble(text))[0].operands if o.kind == "const"][0]
+        assert constant_value(const, 32) == value, text
+
+
 @pytest.mark.skipif(shutil.which("opt-19") is None, reason="opt-19 not installed")
 def test_live_llvm_fold_sample():
     counts, bad, known = C.check_llvm(15, 99)
