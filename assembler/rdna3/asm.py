@@ -5,7 +5,9 @@ from assembler.errors import AssemblerError
 
 from .constants import parse_number
 from . import encode_alu as _alu, fastpath as _fast
-from .encode_alu import DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_vopd
+from .encode_alu import encode_alu
+from .modifiers_alu import DPP_WORDS
+from .encode_vopd import VOPD_X, VOPD_Y, encode_vopd
 from .encode_mem import MEM_BY_NAME, encode_export, encode_mem
 from .fastpath import encoder
 from .syntax import SyntaxErr, split_instruction, split_top

@@ -1,4 +1,5 @@
-"""Encode scalar and vector ALU instructions (SOP*, VOP1/2/C, VOP3, VOP3SD, VOP3P, VINTERP, DPP, VOPD).
+"""Encode scalar and vector ALU instructions (SOP*, VOP1/2/C, VOP3, VOP3SD, VOP3P, VINTERP, DPP;
+VOPD pairs are in encode_vopd.py).
 
 Each form is driven by its row in tables.ALU: the operand list says which field each written
 operand fills and what it may hold; the modifier mask says which modifier bits exist.
@@ -10,16 +11,16 @@ from .constants import ConstError, encode_constant, literal_bits, parse_number, 
 from .lexer import LexError, parse_source
 from .formats import ENCODING_BITS, FORMATS
 from .simm_parse import parse_simm
+from .modifiers_alu import (DPP_WORDS, _bits_list, _check_opsel, _int_value, omod_value,
+                            parse_dpp)
 from .syntax import SyntaxErr, check_modifier_order
-from .tables import ACCEPT, ASM_SPECIAL, DPP_ACCEPT, DPP_LITERAL, VOPD
+from .tables import ACCEPT, ASM_SPECIAL, DPP_ACCEPT, DPP_LITERAL
 
 _ABS_BIT = {"src0": 8, "src1": 9, "src2": 10}
 _NEG_BIT = {"src0": 61, "src1": 62, "src2": 63}
 _OPSEL_HI_BIT = {"src0": 59, "src1": 60, "src2": 14}
 _NEG_HI_BIT = {"src0": 8, "src1": 9, "src2": 10}
 _OMOD = {"mul:2": 1, "mul:4": 2, "div:2": 3}
-_DPP_ROW = {"row_shl": 0x100, "row_shr": 0x110, "row_ror": 0x120, "row_share": 0x150,
-            "row_xmask": 0x160}
 _WIDTH_NAME = {1: "32-bit", 2: "64-bit", 3: "96-bit", 4: "128-bit", 8: "256-bit", 16: "512-bit"}
 
 
@@ -289,124 +290,6 @@ SRC_SYNTAX = _build_src_syntax()
 
 def src_syntax(mnem, pos):
     return SRC_SYNTAX.get(_base_name(mnem), {}).get(pos, _NO_MODS)
-
-
-def list_value(text, col, name, most, lo, hi):
-    """'[e0, e1, ...]' -> [values]: 1..most integer expressions in [lo, hi] (llvm-mc's operand
-    arrays: op_sel:[..] and friends take 1..4 entries of 0 or 1)."""
-    from .lexer import END, Cursor, tokenize
-    try:
-        cur = Cursor(tokenize(text))
-        cur.expect("[", "%s expects a list [..]" % name)
-        out = []
-        while True:
-            v = cur.expression()
-            if not lo <= v <= hi:
-                raise SyntaxErr("%s entries must be in [%d, %d], got %d" % (name, lo, hi, v), col)
-            out.append(v)
-            if cur.skip("]"):
-                break
-            if len(out) == most:
-                raise SyntaxErr("%s takes at most %d entries" % (name, most), col)
-            cur.expect(",", "%s: expected a comma" % name)
-        if cur.tok.kind != END:
-            raise SyntaxErr("unexpected text after %s:[..]" % name, col)
-    except (LexError, ValueError) as e:
-        raise SyntaxErr("%s: %s" % (name, getattr(e, "reason", e)), col) from None
-    return out
-
-
-def _bits_list(text, n, col, name):
-    """op_sel-style list: 1..4 entries of 0 or 1, padded with 0 to n entries (llvm-mc ignores
-    entries past the ones an instruction has)."""
-    bits = list_value(text, col, name, 4, 0, 1)
-    return (bits + [0] * n)[:max(n, len(bits))]
-
-
-def _check_opsel(base, bits, opsel_map, col):
-    """llvm-mc's extra op_sel rules: v_permlane16/x16 use entries 0 and 1 only (fi,
-    bound_ctrl); v_dot2_f16_f16 / v_dot2_bf16_bf16 take op_sel only for src2 and the result."""
-    used = {i for i in opsel_map[1:] if i >= 0}
-    if base in ("v_permlane16_b32", "v_permlanex16_b32", "v_dot2_f16_f16", "v_dot2_bf16_bf16"):
-        bad = [i for i, b in enumerate(bits) if b and i not in used]
-        if bad:
-            raise SyntaxErr("invalid op_sel operand: entry %d of %s has no meaning" % (bad[0], base),
-                            col)
-
-
-def omod_value(m, col):
-    """'mul:2' / 'mul:4' / 'div:2' (and mul:1, div:1: no scaling) -> omod field, or None when m is
-    not an output modifier."""
-    name, _, val = m.partition(":")
-    if name not in ("mul", "div") or not val:
-        return None
-    v = _int_value(val, col, name, -(1 << 63), (1 << 64) - 1)
-    table = {1: 0, 2: 1, 4: 2} if name == "mul" else {1: 0, 2: 3}
-    if v not in table:
-        raise SyntaxErr("invalid %s value %d (%s)" % (name, v, "1, 2 or 4" if name == "mul"
-                                                        else "1 or 2"), col)
-    return table[v]
-
-
-def _int_value(text, col, name, lo, hi):
-    num = parse_number(text)
-    if num is None or num[1]:
-        raise SyntaxErr("%s expects an integer, got %r" % (name, text), col)
-    if not lo <= num[0] <= hi:
-        raise SyntaxErr("%s value %d out of range [%d, %d]" % (name, num[0], lo, hi), col)
-    return num[0]
-
-
-def parse_dpp(mods, col_of):
-    """DPP modifier words -> (kind, control dword without vsrc0, fi) or None. Values are
-    expressions; llvm-mc keeps the low bit of fi:, the low 4 bits of row_mask:/bank_mask:, and
-    refuses masks and bound_ctrl with dpp8."""
-    ctl = None
-    kind = None
-    row_mask = bank_mask = 0xF
-    bc = fi = 0
-    extra = None
-    for m, c in mods:
-        name, _, val = m.partition(":")
-        if name == "quad_perm":
-            v = list_value(val, c, name, 4, 0, 3)
-            if len(v) != 4:
-                raise SyntaxErr("quad_perm expects 4 lane selects 0..3", c)
-            ctl, kind = sum(x << (2 * i) for i, x in enumerate(v)), "dpp16"
-        elif name in _DPP_ROW:
-            n = _int_value(val, c, name, 0 if name in ("row_share", "row_xmask") else 1, 15)
-            ctl, kind = _DPP_ROW[name] + n, "dpp16"
-        elif name in ("row_mirror", "row_half_mirror") and not val:
-            ctl, kind = (0x140 if name == "row_mirror" else 0x141), "dpp16"
-        elif name == "row_mask":
-            row_mask = _int_value(val, c, name, -(1 << 63), (1 << 64) - 1) & 15
-            extra = extra or (name, c)
-        elif name == "bank_mask":
-            bank_mask = _int_value(val, c, name, -(1 << 63), (1 << 64) - 1) & 15
-            extra = extra or (name, c)
-        elif name == "bound_ctrl":
-            bc = _int_value(val, c, name, 0, 1)
-            extra = extra or (name, c)
-        elif name == "fi":
-            fi = _int_value(val, c, name, -(1 << 63), (1 << 64) - 1)     # dpp8: any non-zero
-        elif name == "dpp8":
-            v = list_value(val, c, name, 8, 0, 7)
-            if len(v) != 8:
-                raise SyntaxErr("dpp8 expects 8 lane selects 0..7", c)
-            ctl, kind = sum(x << (3 * i) for i, x in enumerate(v)), "dpp8"
-    if kind is None:
-        return None
-    if kind == "dpp8":
-        if extra is not None:
-            raise SyntaxErr("%s is not a dpp8 control" % extra[0], extra[1])
-        return kind, ctl << 8, int(fi != 0)
-    fi &= 1                                                                # DPP16: its low bit
-    return kind, ctl << 8 | fi << 18 | bc << 19 | bank_mask << 24 | row_mask << 28, fi
-
-
-DPP_WORDS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_share", "row_xmask",
-                       "row_mirror", "row_half_mirror", "row_mask", "bank_mask", "bound_ctrl", "fi",
-                       "dpp8"))
 
 
 _PLANS = {}
@@ -867,102 +750,3 @@ def _t16_src(tok, col, role, mnem, acc, syn):
         raise SyntaxErr("operand %s of %s must be a 16-bit VGPR half like v1.l, got %r"
                         % (role, mnem, src.reg), col)
     return source_operand(tok, col, 1, "i16", acc, role, mnem, syn)
-
-
-def encode_vopd(x, y, xops, yops, ctx, cols):
-    """v_dual_X ... :: v_dual_Y ...; x/y are (opcode, (mnemonic, operands))."""
-    word = ENCODING_BITS["VOPD"][1] | x[0] << 22 | y[0] << 17
-    lit = None
-    regs = {}
-    kimm = any(s[0] == "lit" for s in x[1][1] + y[1][1])
-    for side, (op, (mnem, spec)), ops in (("X", x, xops), ("Y", y, yops)):
-        if len(ops) != len(spec):
-            raise SyntaxErr("%s expects %d operands, got %d" % (mnem, len(spec), len(ops)),
-                            ops[-1][1] if ops else cols[side])
-        r = {}
-        for s, (tok, col) in zip(spec, ops):
-            if s[0] == "reg":
-                r[s[1]] = (reg_operand(tok, col, "v", 1, None, 256, s[1], mnem), col)
-            elif s[0] == "src":
-                acc = asm_accept(_VOPD_ACCEPT, ("VOPD", side, op))
-                code, l, _, _, _ = source_operand(tok, col, 1, vopd_dtype(s[3], kimm), acc, "src0",
-                                                  mnem)
-                if l is not None:
-                    if lit is not None and lit != l:
-                        raise SyntaxErr("only one unique literal constant is allowed in a VOPD pair",
-                                        col)
-                    lit = l
-                r["src0"] = (code, col)
-            else:
-                num = parse_number(strip_lit(tok))
-                if num is None:
-                    raise SyntaxErr("%s expects a constant here, got %r" % (mnem, tok), col)
-                try:
-                    l = literal_bits(num[0], num[1], "b32")
-                except ConstError as e:
-                    raise SyntaxErr("%s: %s" % (mnem, e), col) from None
-                if lit is not None and lit != l:
-                    raise SyntaxErr("only one unique literal constant is allowed in a VOPD pair", col)
-                lit = l
-        regs[side] = r
-    X, Y = regs["X"], regs["Y"]
-    scalars = {r["src0"][0] for r in (X, Y) if _is_scalar(r["src0"][0])}
-    if "v_dual_cndmask_b32" in (x[1][0], y[1][0]):
-        # cndmask reads vcc: llvm-mc-19 counts that read apart from an explicit vcc_lo source
-        # (v_dual_cndmask_b32 v0, vcc_lo, v1 :: v_dual_mov_b32 v3, s1 is three scalar values)
-        scalars.add(-1)
-    if len(scalars) + (lit is not None) > 2:
-        raise SyntaxErr("VOPD pair reads %d scalar values (SGPRs, literal) but gfx11 allows 2 "
-                        "(constant bus)" % (len(scalars) + (lit is not None)), Y["src0"][1])
-    # register bank rules of the dual-issue VALU: operands in the same position must sit in
-    # different VGPR banks (register number % 4, % 2 for src2); the accumulators' src2 is their vdst
-    if X["vdst"][0] & 1 == Y["vdst"][0] & 1:
-        raise SyntaxErr("VOPD destinations must be one even and one odd VGPR (v%d, v%d)"
-                        % (X["vdst"][0], Y["vdst"][0]), Y["vdst"][1])
-    pos = {}
-    for side, (op, (mnem, spec)) in (("X", x), ("Y", y)):
-        r = regs[side]
-        p = {}
-        if r["src0"][0] >= 256:
-            p[0] = (r["src0"][0] - 256, r["src0"][1])
-        elif r["src0"][0] == 254:
-            p[0] = (255, r["src0"][1])     # llvm-mc checks lds_direct's bank as VGPR bank 3
-        if "vsrc1" in r:
-            p[2 if mnem == "v_dual_fmamk_f32" else 1] = r["vsrc1"]
-        if mnem in ("v_dual_fmac_f32", "v_dual_dot2acc_f32_f16"):
-            p[2] = r["vdst"]
-        pos[side] = p
-    for i in range(3):
-        if i in pos["X"] and i in pos["Y"]:
-            a, b = pos["X"][i][0], pos["Y"][i][0]
-            banks = 2 if i == 2 else 4             # src2 (the accumulators) has two banks
-            if a % banks == b % banks:
-                raise SyntaxErr("VOPD src%d operands v%d and v%d must use different VGPR banks "
-                                "(both %% %d == %d)" % (i, a, b, banks, a % banks), pos["Y"][i][1])
-    word |= X["vdst"][0] << 56 | (Y["vdst"][0] >> 1) << 49
-    word |= X["src0"][0] | Y["src0"][0] << 32
-    if "vsrc1" in X:
-        word |= X["vsrc1"][0] << 9
-    if "vsrc1" in Y:
-        word |= Y["vsrc1"][0] << 41
-    out = word.to_bytes(8, "little")
-    if lit is not None:
-        out += lit.to_bytes(4, "little")
-    return out
-
-
-def vopd_dtype(dtype, kimm):
-    """llvm-mc-19 types v_dual_dot2acc_f32_f16's packed source as a plain 32-bit operand when
-    the pair has a fmaak/fmamk half (0x3f800000 is then inline 1.0, 0x3c00 a literal)."""
-    return "b32" if kimm and dtype == "pf16" else dtype
-
-
-def _vopd_accept():
-    """VOPD sources take what VOP2's v_add_f32_e32 src0 takes: VGPRs, SGPRs, constants, literal."""
-    from .tables import ALU
-    return ALU["VOP2"][3][1][1][4]
-
-
-_VOPD_ACCEPT = _vopd_accept()
-VOPD_X = {v[0]: (k, v) for k, v in VOPD["X"].items()}
-VOPD_Y = {v[0]: (k, v) for k, v in VOPD["Y"].items()}

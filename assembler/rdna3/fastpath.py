@@ -8,9 +8,9 @@ this shape": the caller then takes the general path of asm.py, which also words 
 these functions never raise and never decide an error.
 """
 from .constants import parse_number
-from .encode_alu import (_ABS_BIT, _NEG_BIT, _NOT_ON_GFX11, _OMOD, _VOPD_ACCEPT, VOPD_X, VOPD_Y,
-                         asm_accept,
-                         SyntaxErr, plain_plan, reg_operand, source_operand)
+from .encode_alu import (_ABS_BIT, _NEG_BIT, _NOT_ON_GFX11, _OMOD, SyntaxErr, asm_accept,
+                         plain_plan, reg_operand, source_operand)
+from .encode_vopd import _VOPD_ACCEPT, VOPD_X, VOPD_Y
 from .encode_mem import _SEG, _num, _scaled, _smem_lo
 from .formats import ENCODING_BITS, FORMATS
 
@@ -287,7 +287,7 @@ def _vop3_mods_form(mnem, cands):
 
 def _vopd_half(mnem, spec, key):
     """[(role, cache, miss)] of one half, or None when it takes a literal (fmaak, fmamk); pairs
-    with such a half go to the general path (see encode_alu.vopd_dtype)."""
+    with such a half go to the general path (see encode_vopd.vopd_dtype)."""
     if any(s[0] == "lit" for s in spec):
         return None
     out = []
