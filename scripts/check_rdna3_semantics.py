@@ -17,8 +17,9 @@
         also runs a sample of the cases as real instructions: assembled into a kernel, executed
         by the WaveExecutor (decoder, operand fetch, modifiers, MODE, the executor's own paths)
     python scripts/check_rdna3_semantics.py --constants [--seed S]
-        every VOP3 form of the instruction path with each of its first two sources replaced by
-        inline constants and literals of every kind (integers, floats, 16- and 32-bit patterns):
+        every VOP3 and VOP3P form of the instruction path with each of its first two sources
+        replaced by inline constants and literals of every kind (integers, floats, 16- and
+        32-bit patterns):
         the value the hardware supplies to that operand type (kernels.constant_operand), through
         both execution paths, against the reference
     python scripts/check_rdna3_semantics.py --freeze

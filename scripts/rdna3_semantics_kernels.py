@@ -1,6 +1,6 @@
 """The instruction path of the ALU semantics check: cases assembled into kernels, decoded and run
 by the WaveExecutor -- in compiled blocks and one instruction at a time -- then compared with the
-reference (VOP3 with modifiers and MODE; SOP1/SOP2/SOPC/SOPK with SCC in and out).
+reference (VOP3 and VOP3P with modifiers and MODE; SOP1/SOP2/SOPC/SOPK with SCC in and out).
 """
 import itertools
 import os
@@ -40,10 +40,10 @@ def _src_text(case, i, first, bits, fkind):
 
 
 def kernel_statement(case):
-    """The VOP3 instruction of a case (e64 form) with its modifiers, or None when the op has no
-    plain VOP3 form this path builds (VOP3P, lane-crossing, 128-bit operands)."""
+    """The VOP3 (or VOP3P) instruction of a case (e64 form) with its modifiers, or None when the
+    op has no form this path builds (lane-crossing, 128-bit operands)."""
     found = _vop3_entry(case.op)
-    if found is None or found[0] == "VOP3P":
+    if found is None:
         return None
     fam, e = found
     op = R.OPS[case.op]
@@ -52,6 +52,7 @@ def kernel_statement(case):
     from drivers.emu.amd.shader.valu import VALU
     sop = VALU[case.op]
     parts, si = [], 0
+    mix = case.op.startswith("v_fma_mix")
     for spec in e[1]:
         if spec[0] == "reg" and spec[2] == "s":
             parts.append("s20")                           # the lane mask written (VOPC, carry)
@@ -59,8 +60,13 @@ def kernel_statement(case):
             parts.append(_reg(40, max(sop.dst_bits, 32)))
         elif spec[0] == "src":
             if si < len(sop.src_bits):
-                parts.append(_src_text(case, si, 10 + 4 * si, sop.src_bits[si],
-                                       op.srcs[si] in ("f16", "f32", "f64")))
+                if mix:                                   # neg_lo / neg_hi are -x / |x| there
+                    t = _reg(10 + 4 * si, 32)
+                    t = "|%s|" % t if case.neg_hi >> si & 1 else t
+                    parts.append("-" + t if case.neg >> si & 1 else t)
+                else:
+                    parts.append(_src_text(case, si, 10 + 4 * si, sop.src_bits[si],
+                                           fam != "VOP3P" and op.srcs[si] in ("f16", "f32", "f64")))
                 si += 1
             else:
                 parts.append("s21")                       # the lane mask (cndmask, carry in)
@@ -68,6 +74,15 @@ def kernel_statement(case):
             parts.append(spec[1])
     text = e[0] + " " + ", ".join(parts)
     mods = []
+    if fam == "VOP3P":
+        # every bit spelled out, so the encoding holds exactly the case's modifiers
+        n = len(sop.src_bits)
+        for name, v in (("op_sel", case.opsel), ("op_sel_hi", case.opsel_hi)) + (
+                () if mix else (("neg_lo", case.neg), ("neg_hi", case.neg_hi))):
+            mods.append("%s:[%s]" % (name, ",".join(str(v >> i & 1) for i in range(n))))
+        if case.clamp:
+            mods.append("clamp")
+        return text + " " + " ".join(mods)
     if case.opsel and e[8] is not None:
         n = e[8][0]
         bits = [0] * n
@@ -244,8 +259,9 @@ def constant_operand(kind, value, dtype, width):
 
 
 def constant_statements(names=None):
-    """(op, source slot, statement, operand value) for every VOP3 form the kernel path builds,
-    each of its first two register sources replaced by each of CONSTANTS the assembler takes."""
+    """(op, source slot, statement, operand value) for every VOP3 and VOP3P form the kernel path
+    builds, each of its first two register sources replaced by each of CONSTANTS the assembler
+    takes."""
     from assembler.errors import AssemblerError
     from assembler.rdna3 import assemble, decode
     from drivers.emu.amd.shader.valu import VALU

@@ -57,7 +57,7 @@ def test_llvm_constant_folds_and_the_documented_disagreements():
 
 
 def test_a_sample_as_real_instructions():
-    """VOP3 instructions with their modifiers and MODE (set by s_setreg), through the decoder and
+    """VOP3 and VOP3P instructions with their modifiers and MODE (set by s_setreg), through the decoder and
     the executor, on frozen reference cases: in a compiled block and one instruction at a time."""
     rows = C.load_golden("reference.txt")
     groups = {}
