@@ -52,7 +52,6 @@ def _med3(ctx, a, b, c):
 def _float_ops():
     for t in ("f16", "f32", "f64"):
         fmt = FMTS[t]
-        bits = 64 if t == "f64" else 32
 
         def binary(name, f, t=t, fmt=fmt):
             @defop(name, (t, t), t, reads_old=fmt is F16)
@@ -470,7 +469,7 @@ def _cvt_off(ctx, x):
 
 
 def _float_to_float(name, src, dst):
-    sf, df = FMTS[src], FMTS[dst]
+    df = FMTS[dst]
 
     @defop(name, (src,), dst, reads_old=df is F16)
     def run(ctx, x, old=None):
