@@ -20,8 +20,8 @@
         every VOP3 and VOP3P form of the instruction path with each of its first two sources
         replaced by inline constants and literals of every kind (integers, floats, 16- and
         32-bit patterns):
-        the value the hardware supplies to that operand type (kernels.constant_operand), through
-        both execution paths, against the reference
+        the value the hardware supplies to that operand type (kernels.constant_operand), and
+        by SGPRs set to edge values, through both execution paths, against the reference
     python scripts/check_rdna3_semantics.py --freeze
         rewrites the golden files tests/data/rdna3/semantics/{reference,llvm}.txt that
         tests/test_rdna3_semantics.py checks without LLVM (a fixed sample of every op)
@@ -49,7 +49,7 @@ from rdna3_semantics_cases import (DATA, EXCLUDED, Case, _show, agrees,  # noqa:
                                    sim_results)
 from rdna3_semantics_kernels import (check_constants, check_kernels, check_sop,  # noqa: E402,F401
                                      constant_statements, kernel_statement, run_kernel_group,
-                                     run_sop_kernel, sop_cases)
+                                     run_sop_kernel, sgpr_statements, sop_cases)
 from rdna3_semantics_llvm import (LLVM_DISAGREEMENTS, check_llvm, llvm_cases,  # noqa: E402
                                   llvm_fold)
 
@@ -232,7 +232,8 @@ def main_kernels(argv):
 def main_constants(argv):
     seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1
     t0 = time.time()
-    counts, bad = check_constants(constant_statements(), random.Random(seed))
+    rng = random.Random(seed)
+    counts, bad = check_constants(constant_statements() + sgpr_statements(rng), rng)
     by_stmt = {}
     for stmt, c, want, got in bad:
         by_stmt.setdefault(stmt, []).append((c, want, got))

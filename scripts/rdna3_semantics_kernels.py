@@ -221,7 +221,7 @@ def check_kernels(cases, max_groups=None):
     return dict(kernels=len(keys), cases=n, agree=ok, disagree=len(bad), paths_differ=paths), bad
 
 
-# ---- constant operands: inline constants and literals in place of a source register -----------
+# ---- constant and SGPR operands in place of a source register -----------------------------------
 
 CONSTANTS = ["0", "1", "-1", "64", "-16", "0.5", "-4.0", "1.0", "0.15915494", "0x12345678",
              "0x3c00", "0x3f800000", "0x80000000", "-0x20"]
@@ -294,9 +294,46 @@ def constant_statements(names=None):
     return out
 
 
+def sgpr_statements(rng, names=None):
+    """(op, source slot, statement, operand value) with an SGPR (pair) in place of each of the
+    first two register sources, set by s_mov_b32 to an edge value of the source's kind (the
+    same for every lane), the case's other modifiers kept as kernel_statement spells them."""
+    from assembler.errors import AssemblerError
+    from assembler.rdna3 import assemble
+    from drivers.emu.amd.shader.valu import VALU
+    out = []
+    for name in sorted(names or R.OPS):
+        op = R.OPS[name]
+        if not op.srcs:
+            continue
+        base = kernel_statement(Case(name, R.Mode.of().reg, [0] * len(op.srcs)))
+        if base is None:
+            continue
+        mnem, _, rest = base.partition(" ")
+        operands = rest.split(", ")
+        sop = VALU[name]
+        for slot in range(min(2, len(sop.src_bits))):
+            reg = _reg(10 + 4 * slot, sop.src_bits[slot])
+            if reg not in operands:
+                continue
+            wide = sop.src_bits[slot] == 64
+            stmt = mnem + " " + ", ".join(("s[24:25]" if wide else "s24") if o == reg else o
+                                          for o in operands)
+            try:
+                assemble(stmt)
+            except AssemblerError:
+                continue
+            v = _fit_edge(rng, op.srcs[slot])
+            movs = "s_mov_b32 s24, 0x%x\n" % (v & R.M32) + (
+                "s_mov_b32 s25, 0x%x\n" % (v >> 32) if wide else "")
+            out.append((name, slot, movs + stmt, v))
+    return out
+
+
 def check_constants(items, rng):
-    """Each statement against the reference with the constant's value as the operand, in
-    compiled blocks and one instruction at a time -> (counts, disagreements)."""
+    """Each statement (constant_statements, sgpr_statements) against the reference with the
+    constant's or SGPR's value as the operand, in compiled blocks and one instruction at a
+    time -> (counts, disagreements)."""
     bad, ok, n = [], 0, 0
     for name, slot, stmt, v in items:
         op = R.OPS[name]

@@ -97,15 +97,18 @@ def test_salu_through_the_instruction_path():
 
 
 def test_constant_operands_sample():
-    """Inline constants and literals in place of a source register: the value the hardware
-    supplies to the operand's type, the same in compiled blocks and one instruction at a time
-    (`--constants` runs every statement)."""
+    """Inline constants and literals, and SGPRs, in place of a source register: the value the
+    hardware supplies to the operand's type, the same in compiled blocks and one instruction at a
+    time (`--constants` runs every statement)."""
     items = C.constant_statements()
     assert len(items) > 5000
     sample = random.Random(5).sample(items, 120) + [
         it for it in items if it[2] in ("v_add_nc_u16 v40, 1.0, v14", "v_dot2_f16_f16 v40, 1.0, v14, v18",
                                         "v_add_f32_e64 v40, v10, -1", "v_cmp_lt_i16_e64 s20, -4.0, v14",
                                         "v_add_f64 v[40:41], 0x12345678, v[14:15]")]
+    sgprs = C.sgpr_statements(random.Random(7))
+    assert len(sgprs) > 500
+    sample += random.Random(8).sample(sgprs, 40)
     counts, bad = C.check_constants(sample, random.Random(6))
     assert [(stmt, c.text(), C._show(w), C._show(g)) for stmt, c, w, g in bad] == []
     assert counts["cases"] == 32 * len(sample)
