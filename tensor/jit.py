@@ -1,0 +1,151 @@
+"""``tensor.jit``: capture the kernels a function launches once, replay them afterwards.
+
+    @tensor.jit
+    def step(x, y):
+        loss = model(x).cross_entropy(y)       # build the graph
+        loss.backward(); opt.step()            # assigns into the parameters
+        return loss
+
+The first call with a given signature (shapes, dtypes and devices of the tensor arguments,
+values of the others) runs normally and records every kernel launch.  From the second call on
+the recorded kernels run again on the new arguments' buffers: no graph, no scheduling, no
+lowering.  ``DEBUG=1`` says which happens.
+
+What a replay assumes, as with any capture: the function does the same thing every time.
+Tensors it reads besides its arguments (parameters, optimizer state) may be lazy at the first
+call: they are realized then, outside the capture, so a replay reads their buffers.  Random
+numbers drawn inside are fresh at each replay (the generator's counter buffer is rewritten).
+The returned tensors share buffers from call to call: copy one to keep it.
+"""
+import functools
+
+import numpy as np
+
+from tensor import realize as engine
+from tensor.ops import _ids, buffer
+from tensor.random import MASK32, rng_buffers
+
+
+class _Capture:
+    __slots__ = ("runners", "inputs", "outputs", "structure", "rng", "rng_count", "subs")
+
+
+class jit:
+    def __init__(self, fn):
+        self.fn = fn
+        self.captured = {}
+        functools.update_wrapper(self, fn)
+
+    def _signature(self, args, kwargs):
+        from tensor.tensor import Tensor
+        key = []
+        for a in list(args) + [kwargs[k] for k in sorted(kwargs)]:
+            if isinstance(a, Tensor):
+                key.append(("T", a.shape, a.dtype.name, a.device))
+            else:
+                key.append(("V", repr(a)))
+        return tuple(key) + tuple(sorted(kwargs))
+
+    def __call__(self, *args, **kwargs):
+        from tensor.tensor import Tensor
+        tensors = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Tensor)]
+        bufs = _input_buffers(tensors)
+        key = self._signature(args, kwargs)
+        cap = self.captured.get(key)
+        if cap is not None:
+            return self._replay(cap, bufs)
+        return self._capture(key, args, kwargs, bufs)
+
+    def _capture(self, key, args, kwargs, bufs):
+        from tensor.tensor import Tensor
+        if engine.capture is not None:
+            raise RuntimeError("jit: a jitted function cannot call another jitted function")
+        start = next(_ids)
+        calls0 = Tensor._rng_calls
+        engine.capture, engine.capture_start = [], start
+        try:
+            out = self.fn(*args, **kwargs)
+            outs = _flatten(out)
+            outs = [o.contiguous() for o in outs]
+            Tensor.realize_all(*outs)
+            runners = engine.capture
+        finally:
+            engine.capture, engine.capture_start = None, None
+        cap = _Capture()
+        cap.runners = runners
+        cap.inputs = bufs
+        cap.outputs = [(o.node.buffer, o.shape) for o in outs]
+        cap.structure = out
+        cap.rng = sorted(((idx - calls0, b) for b, idx in list(rng_buffers.items())
+                          if calls0 <= idx < Tensor._rng_calls), key=lambda t: t[0])
+        cap.rng_count = Tensor._rng_calls - calls0
+        # where each input buffer appears in each launch, for cheap substitution
+        pos = {id(b): i for i, b in enumerate(bufs)}
+        cap.subs = [[(j, pos[id(b)]) for j, b in enumerate(r.bufs) if id(b) in pos] for r in runners]
+        self.captured[key] = cap
+        if engine.debug() >= 1:
+            print(f"jit: {self.fn.__name__}: captured {len(runners)} kernels")
+        return _rebuild(out, outs)
+
+    def _replay(self, cap, bufs):
+        from tensor.tensor import Tensor
+        if engine.debug() >= 1:
+            print(f"jit: {self.fn.__name__}: replaying {len(cap.runners)} kernels (no scheduling)")
+        base = Tensor._rng_calls
+        seed = Tensor._seed
+        for k, b in cap.rng:
+            b.copyin(np.array([seed & MASK32, (seed >> 32) & MASK32, (base + k) & MASK32], np.uint32))
+        Tensor._rng_calls += cap.rng_count
+        level = engine.debug()
+        for runner, subs in zip(cap.runners, cap.subs):
+            if subs:
+                rb = list(runner.bufs)
+                for j, i in subs:
+                    rb[j] = bufs[i]
+                t = runner(rb, timed=level >= 2)
+            else:
+                t = runner(timed=level >= 2)
+            if level >= 2 and hasattr(runner, "kernel"):
+                print(f"  {runner.kernel.name:<28} (replay) {(t or 0) * 1e6:9.1f} us")
+        outs = [Tensor(buffer(b, shape)) for b, shape in cap.outputs]
+        return _rebuild(cap.structure, outs)
+
+
+def _input_buffers(tensors):
+    """Each tensor argument realized into a contiguous buffer of its own."""
+    from tensor.tensor import Tensor
+    Tensor.realize_all(*tensors)
+    out = []
+    for t in tensors:
+        base, st = t.node.view()
+        if not (base.realized and st.is_contiguous):
+            t.node = t.contiguous().realize().node
+            base = t.node
+        out.append(base.buffer)
+    return out
+
+
+def _flatten(out):
+    from tensor.tensor import Tensor
+    if out is None:
+        return []
+    if isinstance(out, Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        items = []
+        for o in out:
+            if not isinstance(o, Tensor):
+                raise TypeError(f"jit: a jitted function returns tensors, got {type(o).__name__}")
+            items.append(o)
+        return items
+    raise TypeError(f"jit: a jitted function returns a tensor or a tuple of them, got {type(out).__name__}")
+
+
+def _rebuild(structure, outs):
+    from tensor.tensor import Tensor
+    if structure is None:
+        return None
+    if isinstance(structure, Tensor):
+        return outs[0]
+    return type(structure)(outs)
+
