@@ -116,6 +116,11 @@ class Kernel(abc.ABC):
         """Where ``path`` really lives, for error messages (a captured tree's file, say)."""
         return path
 
+    def node_owner(self, path):
+        """(user, group, mode) of a device node, e.g. ("system", "system", 0o666), or None when
+        unknown; a probe uses it to say which group a permission error asks for."""
+        return None
+
 
 def ioctl_buffer(arg):
     """The writable bytes behind an ioctl argument (cffi pointer/cdata or buffer object)."""
@@ -184,6 +189,20 @@ class RealKernel(Kernel):
 
     def exists(self, path):
         return os.path.exists(self.host_path(path))
+
+    def node_owner(self, path):
+        import grp
+        import pwd
+        try:
+            st = os.stat(self.host_path(path))
+        except OSError:
+            return None
+        def name(lookup, number):
+            try:
+                return lookup(number)[0]
+            except KeyError:
+                return str(number)
+        return name(pwd.getpwuid, st.st_uid), name(grp.getgrgid, st.st_gid), st.st_mode & 0o777
 
 
 class _Reservation(Mapping):

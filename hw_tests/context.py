@@ -34,11 +34,15 @@ class Context:
         self.target = emulate
         if kernel is None:
             if emulate:
-                from drivers.emu import UnknownTarget, make_kernel
+                from drivers.emu import UnknownTarget, make_kernel, parse_target, targets
                 try:
+                    vendor = targets()[parse_target(emulate)[0]]
                     kernel = make_kernel(emulate)
                 except UnknownTarget as e:
                     raise UsageError(f"--emulate: {e}") from None
+                if vendor != self.vendor:
+                    raise UsageError(f"--emulate: {emulate!r} is a virtual {vendor.upper()} GPU; the bring-up "
+                                     f"suite tests {self.vendor.upper()} devices ({device})")
             else:
                 kernel = RealKernel()
         self.kernel = kernel

@@ -135,3 +135,8 @@ def test_sysfs_root_without_topology_exits_2(tmp_path, capsys):
 def test_unknown_emulation_target_exits_2(capsys):
     code, _, err = run(["--emulate", "gfx9000"], capsys)
     assert code == 2 and "unknown emulation target 'gfx9000'; available: gfx1100" in err
+
+
+def test_another_vendors_target_exits_2(capsys):
+    code, _, err = run(["--emulate", "a630"], capsys)
+    assert code == 2 and "'a630' is a virtual QCOM GPU, not an AMD one" in err and "drivers.qcom.probe" in err

@@ -156,6 +156,16 @@ def find_sysfs_root(path):
                          "/sys, e.g. from 'tar c /sys/devices/virtual/kfd')")
 
 
+def rows(emulate=None):
+    """This vendor's rows for `python -m drivers.probe`: {vendor, index, name, arch, clock_mhz,
+    usable, reason, details} per GPU. Raises NoGPU or MalformedInput as probe() does."""
+    from drivers.emu import make_kernel
+    report = probe(make_kernel(emulate) if emulate else RealKernel())
+    return [{"vendor": "amd", "index": d["index"], "name": d["name"], "arch": d["gfx_target"],
+             "clock_mhz": d["engine_clock_mhz"], "usable": d["usable"], "reason": d["reason"], "details": d}
+            for d in report["devices"]]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m drivers.amd.probe", description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -163,10 +173,14 @@ def main(argv=None):
     ap.add_argument("--sysfs-root", metavar="DIR", help="read the topology from a captured /sys tree")
     ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
     args = ap.parse_args(argv)
-    from drivers.emu import UnknownTarget, emulation_target, make_kernel
+    from drivers.emu import UnknownTarget, emulation_target, make_kernel, parse_target, targets
     target = emulation_target(args.emulate)
     try:
         if target and not (args.sysfs_root or args.dev_root):
+            vendor = targets()[parse_target(target)[0]]
+            if vendor != "amd":
+                raise UnknownTarget(f"{target!r} is a virtual {vendor.upper()} GPU, not an AMD one; probe it with "
+                                    f"python -m drivers.{vendor}.probe, or every vendor with python -m drivers.probe")
             kernel, source, check = make_kernel(target), f"emulated {target}", True
         else:
             sysfs = find_sysfs_root(args.sysfs_root) if args.sysfs_root else "/sys"

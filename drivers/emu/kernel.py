@@ -36,10 +36,11 @@ class EmulatedKernel(Kernel):
     device mmaps are delegated to the device file.
     """
 
-    def __init__(self, files=None, devices=None, denied=()):
+    def __init__(self, files=None, devices=None, denied=(), owners=None):
         self.files = dict(files or {})
         self.devices = dict(devices or {})     # path -> factory() -> DeviceFile
         self.denied = set(denied)              # paths whose open fails with EACCES
+        self.owners = dict(owners or {})       # device path -> (user, group, mode)
         self._fds = {}
         self._next_fd = 1000
         self._host = RealKernel()
@@ -68,6 +69,9 @@ class EmulatedKernel(Kernel):
         if not names:
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
         return sorted(names)
+
+    def node_owner(self, path):
+        return self.owners.get(posixpath.normpath(path))
 
     # -- device nodes -------------------------------------------------------------------------
     def open(self, path, flags=os.O_RDWR):

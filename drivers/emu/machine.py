@@ -12,7 +12,7 @@ import os
 import re
 
 # Vendor package -> module with TARGETS, MAX_GPUS and VirtualMachine.
-VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine"}
+VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine", "qcom": "drivers.emu.qcom.machine"}
 _MULTI = re.compile(r"(?P<target>.+)x(?P<count>[1-9][0-9]*)")
 
 
@@ -30,7 +30,8 @@ def targets():
 
 
 def _unknown(spec):
-    accepted = ", ".join(f"{t}, {t}xN (N = 1..{m.MAX_GPUS} GPUs)" for m in _machines().values() for t in m.TARGETS)
+    accepted = ", ".join(f"{t}, {t}xN (N = 1..{m.MAX_GPUS} GPUs)" if m.MAX_GPUS > 1 else t
+                         for m in _machines().values() for t in m.TARGETS)
     return UnknownTarget(f"unknown emulation target {spec!r}; available: {accepted}")
 
 

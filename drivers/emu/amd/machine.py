@@ -15,9 +15,6 @@ import functools
 import threading
 
 from drivers.emu.amd.cards import CARDS, MAX_GPUS, render_ip_discovery, render_topology  # noqa: F401 (MAX_GPUS)
-from drivers.emu.amd.gpu import VirtualGPU
-from drivers.emu.amd.kfd import KfdDevice
-from drivers.emu.amd.shader import WaveExecutor
 from drivers.emu.kernel import EmulatedKernel
 
 # Emulation targets -> the card whose topology the virtual machine reports.
@@ -30,6 +27,10 @@ class VirtualMachine(EmulatedKernel):
     """A host with ``gpus`` identical GPUs of ``target`` behind one amdkfd."""
 
     def __init__(self, target, gpus):
+        # Imported here, not at the top: listing targets must not load the wave simulator.
+        from drivers.emu.amd.gpu import VirtualGPU
+        from drivers.emu.amd.kfd import KfdDevice
+        from drivers.emu.amd.shader import WaveExecutor
         card = CARDS[TARGETS[target]]
         files = render_topology(card, render_minor=RENDER_MINOR, gpus=gpus)
         for k in range(gpus):
