@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from tensor import realize as engine
+from tensor import engine
 from tensor.ops import _ids, buffer
 from tensor.random import MASK32, rng_buffers
 

@@ -57,25 +57,32 @@ local memory one tile of the reduction at a time).  They change the instruction 
 its vocabulary.
 
 Worked example: ``(a + b).sum(axis=1)`` for float32 ``a``, ``b`` of shape (4, 8), contiguous,
-lowered with no optimizations (``python -c "..."`` with ``DEBUG=3`` prints the same)::
+lowered with no optimizations (``DEBUG=3`` prints kernels like this)::
 
     kernel r_4_8  global=(4,) local=()
-      params: %0 out float32[4] (written), %1 float32[32], %2 float32[32]
-       %0 = PARAM      float32   0
-       %1 = PARAM      float32   1
-       %2 = PARAM      float32   2
-       %3 = RANGE      int32     ('global', 0, 4)            # row: the workgroup id
-       %4 = DEFINE_ACC float32   0.0
-       %5 = CONST      int32     8
-       %6 = MUL        int32     %3, %5
-       %7 = RANGE      int32     ('reduce', 0, 8)            # for %7 in range(8)
-       %8 = ADD        int32     %6, %7                      #   element index row*8+col
-       %9 = LOAD       float32   %1, %8
-      %10 = LOAD       float32   %2, %8
-      %11 = ADD        float32   %9, %10
-      %12 = ACCUMULATE void      %4, %11   'add'
-      %13 = END        void      %7
-      %14 = STORE      void      %0, %3, %4                  # out[row] = acc
+      params: %0 out float32[4] (written), %1 in1 float32[32], %2 in2 float32[32]
+       %0 = PARAM        float32   0
+       %1 = PARAM        float32   1
+       %2 = PARAM        float32   2
+       %3 = RANGE        int32     ('global', 0, 4)
+       %4 = DEFINE_ACC   float32   0.0
+       %5 = CONST        int32     8
+       %6 = MUL          int32     %3, %5
+       %7 = RANGE        int32     ('reduce', 0, 8)
+       %8 = ADD          int32       %6, %7
+       %9 = LOAD         float32     %1, %8
+      %10 = LOAD         float32     %2, %8
+      %11 = ADD          float32     %9, %10
+      %12 = ACCUMULATE   void        %4, %11  'add'
+      %13 = END          void      %7
+      %14 = STORE        void      %0, %3, %4
+
+Four workgroups, one per row (``%3``).  Each zeroes an accumulator, computes its row's base
+index ``%6 = row*8`` once (hoisted out of the loop), loops over the 8 columns (``%7``, the
+loop body indented), loads one element of each input at ``row*8 + col``, adds them and
+accumulates; after the loop it stores the sum to ``out[row]``.  An instruction selector maps
+``%3`` to the workgroup id, ``%4`` to a register, ``%7..%13`` to a counted loop, each LOAD to a
+global load with a byte offset of ``4 * %8``.
 
 :func:`verify` checks every rule above; :func:`listing` prints a kernel like this.
 """
@@ -199,7 +206,7 @@ def listing(kernel):
         if ins.op is Op.END:
             depth -= 1
         srcs = ", ".join(f"%{s}" for s in ins.src)
-        text = f"{'%' + str(i):>5} = {ins.op.value:<11}{ins.dtype.name:<9} {'  ' * depth}{srcs}"
+        text = f"{'%' + str(i):>5} = {ins.op.value:<13}{ins.dtype.name:<9} {'  ' * depth}{srcs}"
         lines.append((text + _fmt_arg(ins)).rstrip())
         if ins.op is Op.RANGE and ins.arg[0] == "reduce":
             depth += 1

@@ -142,7 +142,7 @@ def alu(op, *srcs, dtype=None):
         out = a.dtype
     consts = [s.const_value() for s in srcs]
     if all(c is not None for c in consts):
-        v = npalu.alu(op, out, [npalu.scalar(c, s.dtype) for c, s in zip(consts, srcs)],
+        v = npalu.alu_quiet(op, out, [npalu.scalar(c, s.dtype) for c, s in zip(consts, srcs)],
                       [s.dtype for s in srcs])
         return const(npalu.to_python(v, out), out, a.shape, a.device)
     if op is Op.ADD:

@@ -86,7 +86,7 @@ def create_schedule(targets):
             src, _ = n.src[0].view()
             if not src.realized:
                 materialize.add(src.id)
-    # reductions: fuse forward along single-consumer elementwise chains
+    # reductions: fuse forward into the elementwise region they alone feed
     claimed = set()
     for n in nodes:
         if n.op is not G.REDUCE or n.realized:
@@ -94,22 +94,37 @@ def create_schedule(targets):
         if n.id in materialize:
             claimed.add(n.id)
             continue
-        cur = n
-        while cur.id not in materialize:
-            cons = consumers[cur.id]
-            if len(cons) != 1:
-                break
-            c, via = cons[0]
-            fusable = c.op in ELEMENTWISE or (c.op in (G.CONTIGUOUS, G.ASSIGN) and via is c.src[-1])
-            if not fusable or not _pure_reshape(via) or c.id in claimed:
-                break
-            cur = c
-        if cur.id in claimed:
-            cur = n
-        materialize.add(cur.id)
-        claimed.add(cur.id)
+        end, region = _fusion_region(n, consumers, materialize, claimed)
+        materialize.add(end.id)
+        claimed.update(region)
     roots = [n for n in nodes if n.id in materialize and not n.realized]
     return _build(roots, targets, order)
+
+
+def _fusion_region(r, consumers, materialize, claimed, limit=64):
+    """Grow the set of elementwise nodes fed by reduction ``r`` (through pure reshapes) for as
+    long as it has a single exit; returns (the exit to store, the region's node ids)."""
+    region = {r.id: r}
+    best = (r, {r.id})
+    while len(region) < limit:
+        leaving = [(n, c, via) for n in region.values() for c, via in consumers[n.id]
+                   if c.id not in region]
+        exits = {n.id for n, _, _ in leaving} | {i for i in region if i in materialize}
+        if len(exits) == 1:
+            (eid,) = exits
+            best = (region[eid], set(region))
+            if eid in materialize:
+                break
+        if not leaving:
+            break
+        grow = {}
+        for n, c, via in leaving:
+            fusable = c.op in ELEMENTWISE or (c.op in (G.CONTIGUOUS, G.ASSIGN) and via is c.src[-1])
+            if not fusable or not _pure_reshape(via) or c.id in claimed or c.realized:
+                return best
+            grow[c.id] = c
+        region.update(grow)
+    return best
 
 
 def _find_reduce(value, root_ids):
@@ -160,7 +175,7 @@ class _KernelBuilder:
                 chain.append((n.op, n.arg))
                 n = n.src[0]
             return self.ast(n, tuple(reversed(chain)) + movs)
-        st = _apply_all(ShapeTracker.contiguous(n.shape), movs)
+        st = _viewed(n.shape, movs)
         if n.realized or n.op is G.BUFFER or (n.id in self.root_ids and n is not self.value):
             return KAST("LOAD", (), (self.load_index(n), st), n.dtype)
         if n.op is G.CONST:
@@ -188,6 +203,20 @@ class _KernelBuilder:
         body = self.ast(value, movs)
         store_st = ShapeTracker.contiguous(out_shape)
         return KAST("STORE", (body,), (0, store_st), root.dtype)
+
+
+_views = {}
+
+
+def _viewed(shape, movs):
+    """ShapeTracker of a contiguous ``shape`` after the movement ops ``movs`` (cached)."""
+    key = (shape, movs)
+    st = _views.get(key)
+    if st is None:
+        if len(_views) > 100000:
+            _views.clear()
+        st = _views[key] = _apply_all(ShapeTracker.contiguous(shape), movs)
+    return st
 
 
 def _apply_all(st, movs):

@@ -264,6 +264,14 @@ def lt(a, b):
     g = gcd(*(k for _, k in e.terms))
     if g > 1:
         e, c = Lin(tuple((t, k // g) for t, k in e.terms), 0), -((-c) // g)
+    for k in sorted({abs(t) for _, t in e.terms if abs(t) > 1}, reverse=True):
+        if c % k:
+            continue
+        big = [(t, q) for t, q in e.terms if q % k == 0]
+        rest = Lin(tuple((t, q) for t, q in e.terms if q % k), 0)
+        if big and rest.terms and 0 <= rest.min and rest.max < k:
+            # k*Q + R < k*m with 0 <= R < k  <=>  Q < m
+            return lt(Lin(tuple((t, q // k) for t, q in big), 0), c // k)
     if len(e.terms) == 1 and isinstance(e.terms[0][0], Div) and e.terms[0][1] in (1, -1):
         div, sign = e.terms[0]
         if sign == 1:                                 # x//d < c  <=>  x < c*d

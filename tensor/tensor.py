@@ -22,8 +22,8 @@ from tensor.movement import MovementMixin
 from tensor.nnops import NNMixin
 from tensor.ops import G
 from tensor.random import RandomMixin
-from tensor import realize as engine
-from tensor.realize import realize_nodes
+from tensor import engine
+from tensor.engine import realize_nodes
 from tensor.reduce import ReduceMixin
 from tensor.view import prod
 

@@ -12,10 +12,15 @@ launching only loads, computes, reduces and stores:
   when that value is a product used nowhere else, the contraction goes to ``np.matmul``;
 * local memory holds one copy per iteration of the non-local ranges enclosing its stores.
 
+numpy's OpenBLAS is set to one thread when the backend opens (``TENSOR_BLAS_THREADS=N`` to
+choose): its threads cost far more than they save on kernels this size, ruinously so on a
+busy machine (a 128x64x128 product went from 0.04 ms to 40 ms on two shared cores).
+
 It is also strict, like the virtual GPU: an out-of-bounds index, two work-items writing one
 output element, or a kernel that breaks the IR's rules fail at compile time with the
 kernel's name.
 """
+import os
 import time
 
 import numpy as np
@@ -26,10 +31,37 @@ from tensor.dtypes import bf16_bits_to_float32, dtypes, float32_to_bf16_bits
 from tensor.loopir import ALU, IRError, Op, verify
 
 
+def set_blas_threads(n):
+    """Best effort: tell numpy's OpenBLAS how many threads to use (True if it listened)."""
+    import ctypes
+    try:
+        with open("/proc/self/maps") as f:
+            libs = sorted({line.split()[-1] for line in f if "openblas" in line.lower()
+                           and line.split()[-1].startswith("/")})
+    except OSError:
+        return False
+    for path in libs:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                     "openblas_set_num_threads64_", "openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(int(n))
+                return True
+    return False
+
+
 class CPUBackend(Backend):
     name = "CPU"
     description = "reference backend: numpy, loop-level IR vectorized over the iteration space"
     max_global_dims = None
+
+    def __init__(self, index=0):
+        super().__init__(index)
+        set_blas_threads(int(os.environ.get("TENSOR_BLAS_THREADS", "1")))
 
     def alloc(self, nbytes):
         return np.zeros(nbytes, dtype=np.uint8)
@@ -107,7 +139,7 @@ class Program:
                 srcs = [static.get(s) for s in x.src]
                 sdt = [ins[s].dtype for s in x.src]
                 if all(s is not None for s in srcs):
-                    static[i] = np.asarray(npalu.alu(op, x.dtype, srcs, sdt))
+                    static[i] = np.asarray(npalu.alu_quiet(op, x.dtype, srcs, sdt))
                 else:
                     steps.append(_alu(i, op, x.dtype, x.src, sdt, static))
             elif op is Op.DEFINE_ACC:
@@ -164,9 +196,30 @@ def _param(i, index, storage):
     return step
 
 
+_FAST = {Op.ADD: np.add, Op.MUL: np.multiply, Op.MAX: np.maximum}
+
+
 def _alu(i, op, dtype, src, sdt, static):
-    def step(vals, handles):
-        vals[i] = npalu.alu(op, dtype, [vals[s] for s in src], sdt)
+    fast = _FAST.get(op) if dtype in (dtypes.float32, dtypes.float64) else None
+    if fast is not None:
+        a, b = src
+
+        def step(vals, handles):
+            vals[i] = fast(vals[a], vals[b])
+    elif op is Op.WHERE and dtype in (dtypes.float32, dtypes.float64):
+        c, a, b = src
+
+        def step(vals, handles):
+            vals[i] = np.where(vals[c], vals[a], vals[b])
+    elif op in (Op.CMPLT, Op.CMPNE):
+        fn = np.less if op is Op.CMPLT else np.not_equal
+        a, b = src
+
+        def step(vals, handles):
+            vals[i] = fn(vals[a], vals[b])
+    else:
+        def step(vals, handles):
+            vals[i] = npalu.alu(op, dtype, [vals[s] for s in src], sdt)
     step.target = i
     return step
 
