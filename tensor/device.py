@@ -26,9 +26,10 @@ from tensor.dtypes import to_numpy_values
 
 # name -> (module, class); GPU backends are listed before CPU so they win the default
 BACKENDS = {
+    "AMD": ("tensor.backends.amd", "AMDBackend"),
     "CPU": ("tensor.backends.cpu", "CPUBackend"),
 }
-GPU_ORDER = ()          # names of GPU backends, tried in this order for the default
+GPU_ORDER = ("AMD",)    # names of GPU backends, tried in this order for the default
 
 _open = {}
 
