@@ -171,7 +171,7 @@ def test_reference_backend_rejects_out_of_bounds_and_double_writes():
 # ---- optimizations ----------------------------------------------------------------------------------
 
 def _run(item, opts, max_global_dims=None):
-    dev = get("CPU")
+    dev = get(item.bufs[0].device)
     k = lower(item.ast, item.bufs, opts, max_global_dims)
     dev.launch(dev.compile(k), [b.handle() for b in item.bufs])
     return item.bufs[0].numpy(), k
