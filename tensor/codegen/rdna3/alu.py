@@ -113,7 +113,7 @@ class AluMixin:
         if op in (Op.EXP2, Op.LOG2, Op.SIN, Op.SQRT, Op.RECIPROCAL):
             return Val(dt, reg=self.unary_math(op, dt, self.v(x.src[0])))
         if op is Op.CAST:
-            return self.cast(x, self.v(x.src[0]), self.ins[x.src[0]].dtype)
+            return self.cast(x, self.v(x.src[0]), self.ins[x.src[0]].dtype, self.f.uniform[i])
         if op is Op.BITCAST:
             return self.bitcast(x, self.v(x.src[0]), self.ins[x.src[0]].dtype)
         if op is Op.WHERE:
@@ -223,7 +223,7 @@ class AluMixin:
             for h in range(2):
                 pa = a.reg[h] if a.reg is not None else self.const_text(a.const, dt, h)
                 pb = b.reg[h] if b.reg is not None else self.const_text(b.const, dt, h)
-                self.E("v_cndmask_b32", d[h], *self.legal([pb, pa, c.reg]))
+                self.E("v_cndmask_b32", d[h], *self.legal([pb, pa, c.reg], keep=(2,)))
             return Val(dt, reg=d)
         oa, ob = self.ops([a, b], dt)
         return Val(dt, reg=self.valu("v_cndmask_b32", [ob, oa, c.reg]))
@@ -441,8 +441,8 @@ class AluMixin:
             m = self.new("s")
             oa, ob = self.operand(a, I64), self.operand(b, I64)
             self.E("v_cmp_gt_i64", m, *self.legal([oa, ob], 1))
-            self.E("v_cndmask_b32", d.lo, *self.legal([bl, al, m]))
-            self.E("v_cndmask_b32", d.hi, *self.legal([bh, ah, m]))
+            self.E("v_cndmask_b32", d.lo, *self.legal([bl, al, m], keep=(2,)))
+            self.E("v_cndmask_b32", d.hi, *self.legal([bh, ah, m], keep=(2,)))
             return d
         if op in (Op.IDIV, Op.MOD):
             return self.idiv64(op, a, b)

@@ -39,15 +39,14 @@ def fold_cast(value, src, dst):
 
 
 class ConvertMixin:
-    def cast(self, x, a, sdt):
+    def cast(self, x, a, sdt, uniform):
+        """``uniform``: the analysis put the result on the scalar unit (int/bool to int/bool)."""
         from .isel import Val
         dt = x.dtype
         if a.reg is None:
             return Val(dt, const=fold_cast(a.const, sdt, dt))
         if sdt is dt or (sdt is BF16 and dt is F32):
             return Val(dt, reg=a.reg)
-        uniform = a.reg.cls == "s" and (dt.is_int or dt is BOOL) and sdt.itemsize <= 4 \
-            and (sdt.is_int or sdt is BOOL)
         if dt is BOOL:
             return Val(dt, reg=self.to_bool(a, sdt, uniform))
         if sdt is BOOL:

@@ -124,6 +124,41 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         val = self.vals[i]
         if val is not None:
             return val
+        for j in self._pending(i):
+            self._select(j)
+        return self.vals[i]
+
+    def _pending(self, i):
+        """Unselected pure values ``i`` needs, sources first (iteratively: chains are long).  A
+        MUL read once is left to its reader, which may fuse it (its sources are included)."""
+        order, seen, stack = [], set(), [(i, False)]
+        while stack:
+            j, done = stack.pop()
+            if done:
+                order.append(j)
+                continue
+            if j in seen or self.vals[j] is not None:
+                continue
+            seen.add(j)
+            stack.append((j, True))
+            for s in self.ins[j].src:
+                if self.vals[s] is not None or not self._pure(s):
+                    continue
+                x = self.ins[s]
+                if x.op is Op.MUL and len(self.f.users[s]) == 1:
+                    stack.extend((t, False) for t in x.src if self.vals[t] is None and self._pure(t))
+                else:
+                    stack.append((s, False))
+        return order
+
+    def _pure(self, j):
+        op = self.ins[j].op
+        return op in ALU or op in (Op.CONST, Op.PARAM) or \
+            (op is Op.RANGE and (self.ins[j].arg[0] != "reduce" or j in self.loops))
+
+    def _select(self, i):
+        if self.vals[i] is not None:
+            return
         x = self.ins[i]
         saved = self.at
         self.at = self.f.loop_depth[i] if i in self.f.loop_depth else self.f.depth[i]
@@ -132,7 +167,6 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         finally:
             self.at = saved
         self.vals[i] = val
-        return val
 
     def select_pure(self, i, x):
         op = x.op
@@ -265,47 +299,58 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
             return "-1" if val.const else "0"
         return val.reg
 
-    def legal(self, srcs, limit=2, wide=False):
+    @staticmethod
+    def _scalar_key(s):
+        inner = s.op if isinstance(s, Neg) else s
+        if isinstance(inner, (VReg, Sub)) and inner.cls == "s":
+            return ("s", inner.reg.n if isinstance(inner, Sub) else inner.n, getattr(inner, "off", 0))
+        if inner in ("vcc_lo", "exec_lo", "m0"):
+            return ("s", inner, 0)
+        if is_literal(inner):
+            return ("lit", inner)
+        return None
+
+    def legal(self, srcs, limit=2, wide=False, keep=()):
         """Sources of one VALU instruction with at most ``limit`` scalar values (distinct SGPRs
-        plus one literal, the constant bus); extra ones are moved to VGPRs.  ``wide``: the
-        operands are 64-bit (a literal is then the high dword of a float64)."""
-        seen, out = [], []
-        literal = None
-        for s in srcs:
-            scalar = None
-            inner = s.op if isinstance(s, Neg) else s
-            if isinstance(inner, (VReg, Sub)) and inner.cls == "s":
-                scalar = ("s", inner.reg.n if isinstance(inner, Sub) else inner.n, getattr(inner, "off", 0))
-            elif inner in ("vcc_lo", "exec_lo", "m0"):
-                scalar = ("s", inner, 0)
-            elif is_literal(inner):
-                scalar = ("lit", s)
-                if literal is not None and literal != s:
-                    scalar = ("lit2", s)
-                literal = literal or s
-            if scalar is not None and scalar not in seen:
-                if len(seen) >= limit or scalar[0] == "lit2":
-                    size = inner.size if isinstance(inner, (VReg, Sub)) else 2 if wide else 1
-                    if size == 2:
-                        t = self.new("v", 2)
-                        if isinstance(inner, str):
-                            parts = ("0", inner)
-                        elif isinstance(inner, VReg):
-                            parts = (inner[0], inner[1])
-                        else:
-                            parts = (Sub(inner.reg, inner.off, 1), Sub(inner.reg, inner.off + 1, 1))
-                        self.E("v_mov_b32", t.lo, parts[0])
-                        self.E("v_mov_b32", t.hi, parts[1])
-                    else:
-                        t = self.op1("v_mov_b32", "v", inner)
-                    out.append(Neg(t) if isinstance(s, Neg) else t)
+        plus one literal, the constant bus) and one distinct literal; others move to VGPRs
+        (never the positions in ``keep``, such as a lane mask).  ``wide``: the operands are
+        64-bit (a literal is then the high dword of a float64)."""
+        out = list(srcs)
+        while True:
+            keys = [self._scalar_key(s) for s in out]
+            distinct = list(dict.fromkeys(k for k in keys if k is not None))
+            lits = [k for k in distinct if k[0] == "lit"]
+            if len(distinct) <= limit and len(lits) <= 1:
+                return out
+            bad = lits[1] if len(lits) > 1 else None
+            for idx, k in enumerate(keys):
+                if k is None or idx in keep or (bad is not None and k != bad):
                     continue
-                seen.append(scalar)
-            out.append(s)
-        return out
+                out[idx] = self._to_vgpr(out[idx], wide)
+                break
+            else:
+                raise SelectError(f"{self.k.name}: cannot satisfy the constant bus for {srcs!r}")
+
+    def _to_vgpr(self, s, wide):
+        inner = s.op if isinstance(s, Neg) else s
+        size = inner.size if isinstance(inner, (VReg, Sub)) else 2 if wide else 1
+        if size == 2:
+            t = self.new("v", 2)
+            if isinstance(inner, str):
+                parts = ("0", inner)
+            elif isinstance(inner, VReg):
+                parts = (inner[0], inner[1])
+            else:
+                parts = (Sub(inner.reg, inner.off, 1), Sub(inner.reg, inner.off + 1, 1))
+            self.E("v_mov_b32", t.lo, parts[0])
+            self.E("v_mov_b32", t.hi, parts[1])
+        else:
+            t = self.op1("v_mov_b32", "v", inner)
+        return Neg(t) if isinstance(s, Neg) else t
 
     def valu(self, op, srcs, size=1, limit=2, dst=None):
-        srcs = self.legal(srcs, limit, wide=size == 2 and op.endswith("f64"))
+        keep = (2,) if op == "v_cndmask_b32" else ()
+        srcs = self.legal(srcs, limit, wide=size == 2 and op.endswith("f64"), keep=keep)
         d = dst if dst is not None else self.new("v", size)
         self.E(op, d, *srcs)
         return d

@@ -12,10 +12,11 @@ correctly rounded numpy value; "+ hw" is the hardware unit's own bound):
                 by 64 and the result scaled back
     LOG2        1 ulp; denormal inputs scaled by 2**32    <= 2 ulp: frexp, m in [sqrt(1/2),
                                                            sqrt 2), 2*atanh((m-1)/(m+1)) series
-    SIN         <= 2 ulp + hw for |x| < 2**15: x - k*2pi   <= 2 ulp for |x| < 2**20 (three-part
-                in two parts with FMA, then v_sin_f32      pi/2 reduction, sin/cos polynomials
-                of the remaining turns; beyond, error      of degree 13/14); beyond, error grows
-                grows with |x| * 2**-24                    with |x| * 2**-80
+    SIN         <= 4 ulp for |x| < 2**15 (hw units       <= 2 ulp for |x| < 2**20 (three-part
+                exact): x - k*pi/2 in three parts with     pi/2 reduction, sin/cos polynomials
+                FMA, then v_sin_f32 / v_cos_f32 of the     of degree 13/14); beyond, error grows
+                remaining eighth of a turn; beyond,        with |x| * 2**-80
+                error grows with |x| * 2**-48
     SQRT        1 ulp; denormal inputs scaled by 2**32    correctly rounded (v_rsq_f64 and
                                                            Goldschmidt steps, as LLVM does)
     RECIPROCAL  1 ulp over the whole range (frexp,        correctly rounded (v_div_scale /
@@ -50,9 +51,8 @@ COS_COEFFS = [4.16666666666666019037e-02, -1.38888888888741095749e-03, 2.4801587
               -2.75573143513906633035e-07, 2.08757232129817482790e-09, -1.13596475577881948265e-11]
 TWO_OVER_PI = 6.36619772367581382433e-01
 PIO2 = (1.57079632673412561417e+00, 6.07710050630396597660e-11, 2.02226624871116645580e-21)
-# float32 two-part 2*pi for the reduction before v_sin_f32
-TWO_PI_HI = 6.28125
-TWO_PI_LO = 0.0019353071795864769
+# float32 three-part pi/2 (8 + 24 + 24 bits) for the reduction before v_sin_f32 / v_cos_f32
+PIO2_F32 = (1.5703125, 4.837512969970703125e-4, 7.54978995489188216e-8)
 
 
 class MathMixin:
@@ -114,12 +114,21 @@ class MathMixin:
         return self.valu("v_ldexp_f32", [r, ne])
 
     def sin_f32(self, x):
-        k = self.valu("v_mul_f32", ["0x3e22f983", x])                    # x / (2 pi)
+        # x = k * pi/2 + r, |r| <= pi/4 (three-part pi/2, exact products through FMA), then
+        # sin or cos of r in turns: |r / 2pi| <= 1/8 keeps the turn's rounding error tiny
+        k = self.valu("v_mul_f32", ["0x3f22f983", x])                    # x * 2/pi
         k = self.valu("v_rndne_f32", [k])
-        r = self.valu("v_fma_f32", [Neg(k), self.const_text(TWO_PI_HI, F32), x])
-        r = self.valu("v_fma_f32", [Neg(k), self.const_text(TWO_PI_LO, F32), r])
-        t = self.valu("v_mul_f32", ["0x3e22f983", r])                    # turns in [-1/2, 1/2]
-        return self.valu("v_sin_f32", [t])
+        r = x
+        for part in PIO2_F32:
+            r = self.valu("v_fma_f32", [Neg(k), self.const_text(part, F32), r])
+        t = self.valu("v_mul_f32", ["0.15915494", r])                    # turns
+        sn = self.valu("v_sin_f32", [t])
+        cs = self.valu("v_cos_f32", [t])
+        q = self.valu("v_cvt_i32_f32", [k])
+        odd = self.cmp_mask("v_cmp_ne_u32", "0", self.valu("v_and_b32", ["1", q]))
+        v = self.valu("v_cndmask_b32", [sn, cs, odd])
+        sign = self.valu("v_lshlrev_b32", ["30", self.valu("v_and_b32", ["2", q])])
+        return self.valu("v_xor_b32", [sign, v])
 
     # ---- float64 -------------------------------------------------------------------------
     def c64(self, value):
@@ -142,7 +151,7 @@ class MathMixin:
         for h in range(2):
             pa = a[h] if not isinstance(a, str) else a
             pb = b[h] if not isinstance(b, str) else b
-            self.E("v_cndmask_b32", d[h], *self.legal([pa, pb, m]))
+            self.E("v_cndmask_b32", d[h], *self.legal([pa, pb, m], keep=(2,)))
         return d
 
     def nan_fix64(self, r, x):
