@@ -4,10 +4,17 @@ Every test in them gets the ``tensor_device`` parameter: "CPU" (the numpy refere
 and "AMD" (a real AMD GPU when /dev/kfd exists, otherwise the virtual RX 7900 XTX pair,
 ``GPU_EMULATE=gfx1100x2``), so the same assertions, with the same tolerances, hold on every
 backend.  ``TENSOR_TEST_DEVICES=CPU`` (a comma-separated list) restricts the run.
+
+Every kernel the RDNA3 code generator makes during the session is checked
+(``RDNA3_VERIFY=1``): its disassembly re-assembles to the same bytes, and at the end of the
+session llvm-mc-19 must encode all of their text to the same bytes and llvm-objdump-19 read
+all of their code objects (skipped, and said so, when LLVM 19 is not installed).
 """
 import os
 
 import pytest
+
+os.environ.setdefault("RDNA3_VERIFY", "1")
 
 ALL_DEVICES = ("CPU", "AMD")
 
@@ -36,3 +43,19 @@ def tensor_device(request, monkeypatch):
         monkeypatch.setenv("GPU_EMULATE", "gfx1100x2")
     monkeypatch.setenv("TENSOR_DEVICE", dev)
     yield dev
+
+
+@pytest.fixture(autouse=True, scope="session")
+def generated_kernels_are_valid_rdna3():
+    yield
+    from tensor.codegen.rdna3 import validate as verify
+    if not verify.SEEN or not verify.enabled():
+        return
+    if not verify.llvm_available():
+        print(f"\nRDNA3: {len(verify.SEEN)} generated kernels re-assembled to the same bytes; "
+              "llvm-mc-19/llvm-objdump-19 not installed, the LLVM check is skipped")
+        return
+    problems = verify.llvm_problems(verify.SEEN)
+    assert not problems, "\n".join(problems)
+    print(f"\nRDNA3: {len(verify.SEEN)} generated kernels re-assembled to the same bytes, "
+          "encoded identically by llvm-mc-19 and read by llvm-objdump-19")

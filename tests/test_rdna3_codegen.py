@@ -362,3 +362,17 @@ def test_partial_tiles_switch_lanes_off(amd):
         x = np.arange(n, dtype=np.float32)
         got, _ = run(amd, k, [x])
         np.testing.assert_array_equal(got, x)
+
+
+@pytest.mark.skipif(not __import__("tensor.codegen.rdna3.validate", fromlist=["x"]).llvm_available(),
+                    reason="llvm-mc-19 / llvm-objdump-19 not installed")
+def test_llvm_check_notices_a_wrong_encoding(amd):
+    """The end-of-session LLVM check is not vacuous: a byte that disagrees with the text is found."""
+    from tensor.codegen.rdna3 import compile_kernel
+    from tensor.codegen.rdna3.validate import llvm_problems
+    ck = compile_kernel(elementwise("probe", D.float32, [D.float32, D.float32], binop(Op.ADD, D.float32, D.float32)))
+    assert llvm_problems([(ck.name, ck.text, ck.code, ck.code_object)]) == []
+    bad = bytearray(ck.code)
+    bad[-8] ^= 0x01                                  # flip a bit of an instruction word
+    problems = llvm_problems([(ck.name, ck.text, bytes(bad), ck.code_object)])
+    assert problems and "encodes kernel probe differently" in problems[0]

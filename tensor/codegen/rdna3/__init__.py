@@ -18,7 +18,7 @@ This package reads only the loop-level IR and the element types of the tensor la
 import time
 from dataclasses import dataclass, field
 
-from tensor.loopir import verify
+from tensor.loopir import verify as verify_ir
 
 from .analysis import Facts
 from .emit import code_object, descriptor, render
@@ -26,6 +26,7 @@ from .isel import SelectError, Selector
 from .launch import LaunchError, plan
 from .peephole import peephole
 from .regalloc import AllocationError, allocate
+from .validate import record
 from .waitcnt import fix_hazards, insert_waits
 
 __all__ = ["AllocationError", "CompiledKernel", "LaunchError", "SelectError", "compile_kernel"]
@@ -52,7 +53,7 @@ def compile_kernel(kernel, block=None, check=True):
     without local ranges (what a launch-shape search tries); default: the heuristic."""
     t0 = time.perf_counter()
     if check:
-        verify(kernel)
+        verify_ir(kernel)
     facts_launch = plan(kernel.global_size, kernel.local_size,
                         any(x.op.value in ("DEFINE_LOCAL", "BARRIER") for x in kernel.instrs), block)
     facts = Facts(kernel, facts_launch)
@@ -66,6 +67,7 @@ def compile_kernel(kernel, block=None, check=True):
     text = render(mis)
     kd = descriptor(facts_launch, vgprs, sel.lds_bytes, scratch, len(kernel.params), sel.wg_enabled)
     co, raw = code_object(kernel.name, text, kd, kernel.params, vgprs, sgprs, facts_launch)
+    record(kernel.name, text, raw, co)
     stats = {"instructions": sum(1 for mi in mis if mi.kind != "label"),
              "seconds": time.perf_counter() - t0}
     return CompiledKernel(kernel.name, co, raw, text, facts_launch.grid, facts_launch.block,
