@@ -9,10 +9,10 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.11",
     packages=find_packages(include=["drivers", "drivers.*", "kfd_ioctl", "kfd_ioctl.*", "kgsl_ioctl",
-                                    "kgsl_ioctl.*", "assembler",
+                                    "kgsl_ioctl.*", "nv_ioctl", "nv_ioctl.*", "assembler",
                                     "assembler.*", "tensor", "tensor.*", "hw_tests", "hw_tests.*"]),
     include_package_data=True,
     package_data={"": ["*.txt", "*.json"]},
     install_requires=["cffi>=1.15", "numpy>=1.24", "pyelftools>=0.29", "capstone>=5.0"],
-    extras_require={"test": ["pytest>=7"]},
+    extras_require={"test": ["pytest>=7", "autograd>=1.6"]},
 )

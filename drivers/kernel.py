@@ -133,17 +133,19 @@ def ioctl_buffer(arg):
 
 
 class RealKernel(Kernel):
-    """System calls on this host.  ``sysfs_root``/``dev_root`` redirect /sys and /dev so a
-    captured tree (``tar c /sys/devices/virtual/kfd``) can be replayed."""
+    """System calls on this host.  ``sysfs_root``/``dev_root``/``proc_root`` redirect /sys, /dev and
+    /proc so a captured tree (``tar c /sys/devices/virtual/kfd``, a copy of /proc/driver/nvidia) can
+    be replayed."""
 
-    def __init__(self, sysfs_root="/sys", dev_root="/dev"):
+    def __init__(self, sysfs_root="/sys", dev_root="/dev", proc_root="/proc"):
         self.sysfs_root, self.dev_root = sysfs_root.rstrip("/") or "/", dev_root.rstrip("/") or "/"
+        self.proc_root = proc_root.rstrip("/") or "/"
 
     def source_path(self, path):
         return self.host_path(path)
 
     def host_path(self, path):
-        for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root)):
+        for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root), ("/proc", self.proc_root)):
             if path == prefix or path.startswith(prefix + "/"):
                 return root + path[len(prefix):]
         return path

@@ -4,7 +4,7 @@ Each vendor's probe (drivers.<vendor>.probe) exposes ``rows(emulate=None)``: one
 with the common columns (vendor, index, name, arch, clock_mhz, usable, reason) and the vendor's
 full record under "details"; it raises its NoGPU with a one-line reason when the machine has
 none of that vendor's GPUs. ``--emulate TARGET`` probes the virtual GPU of the vendor owning
-TARGET (gfx1100, a630...) and skips the others.
+TARGET (gfx1100, sm_86, a630...) and skips the others.
 
 Exit status: 0 at least one usable GPU; 1 none (each vendor's reason is printed); 2 malformed
 input or an unknown target.
@@ -17,7 +17,7 @@ import sys
 from drivers.errors import MalformedInput
 
 # Vendor -> module with rows(emulate=None) and NoGPU.
-VENDOR_PROBES = {"amd": "drivers.amd.probe", "qcom": "drivers.qcom.probe"}
+VENDOR_PROBES = {"amd": "drivers.amd.probe", "nv": "drivers.nv.probe", "qcom": "drivers.qcom.probe"}
 
 
 def probe_all(emulate=None):
@@ -54,7 +54,8 @@ def format_table(rows, reasons):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m drivers.probe", description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
-    ap.add_argument("--emulate", metavar="TARGET", help="probe a virtual GPU (gfx1100, a630...); also GPU_EMULATE")
+    ap.add_argument("--emulate", metavar="TARGET", help="probe a virtual GPU (gfx1100, sm_86, a630...); "
+                    "also GPU_EMULATE")
     args = ap.parse_args(argv)
     from drivers.emu import UnknownTarget, emulation_target
     try:
@@ -68,8 +69,8 @@ def main(argv=None):
     else:
         print(format_table(rows, reasons))
     if not usable:
-        print("probe: no usable GPU" + ("" if rows else "; without one, try --emulate gfx1100 or --emulate a630"),
-              file=sys.stderr)
+        hint = "; without one, try --emulate gfx1100, --emulate sm_86 or --emulate a630"
+        print("probe: no usable GPU" + ("" if rows else hint), file=sys.stderr)
         return 1
     return 0
 

@@ -11,10 +11,15 @@ A backend is a class with::
     launch(program, handles) -> secs  run it on the buffers (params order); seconds if timed
     synchronize()
     max_global_dims                   how many global (grid) dimensions a kernel may use
-    optimizations(kernel_info) -> [Opt]   what the lowering should apply (may be empty)
+    optimizations(info) -> [Opt]      what the lowering should apply (may be empty); info has
+                                      the kernel's iteration space: "shape" (after merging
+                                      dimensions), "reduce_dims", and the buffers' "dtypes"
+                                      and "sizes" (output first); axes are numbered as in
+                                      tensor.opt
 
-Backends register by name in :data:`BACKENDS` (module path, class name, and a probe saying
-whether the hardware is there); :func:`get` opens one once.  ``device=`` or ``TENSOR_DEVICE``
+Backends register by name in :data:`BACKENDS` (module path and class name, imported when first
+used, or the class itself via :func:`register`); the class's ``probe()`` says whether the
+hardware is there without opening it, and :func:`get` opens one once.  ``device=`` or ``TENSOR_DEVICE``
 choose; the default is the first GPU found, else the reference backend "CPU".
 """
 import importlib
@@ -70,11 +75,23 @@ def default():
     return _default
 
 
+def backend_class(name):
+    """The class registered for a backend name ('AMD:1' -> the AMD class)."""
+    entry = BACKENDS[name.partition(":")[0]]
+    if isinstance(entry, type):
+        return entry
+    module, cls = entry
+    return getattr(importlib.import_module(module), cls)
+
+
+def register(name, cls):
+    """Add a backend (a Backend subclass) under ``name``; tests and out-of-tree backends use it."""
+    BACKENDS[name.upper()] = cls
+
+
 def probe(name):
     """(available, detail) for a backend name, without opening it."""
-    module, cls = BACKENDS[name.partition(":")[0]]
-    backend = getattr(importlib.import_module(module), cls)
-    return backend.probe()
+    return backend_class(name).probe()
 
 
 def get(name):
@@ -82,8 +99,7 @@ def get(name):
     dev = _open.get(name)
     if dev is None:
         kind, _, index = name.partition(":")
-        module, cls = BACKENDS[kind]
-        backend = getattr(importlib.import_module(module), cls)
+        backend = backend_class(kind)
         try:
             dev = backend(int(index or 0))
         except DeviceError:

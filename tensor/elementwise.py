@@ -158,18 +158,10 @@ class ElementwiseMixin:
 
     def __lt__(self, x): return self._cmp(x, Op.CMPLT)
     def __gt__(self, x): return self._cmp(x, Op.CMPLT, swap=True)
-    def __le__(self, x): return self._cmp(x, Op.CMPLT, swap=True).logical_not()._nan_false(self, x)
-    def __ge__(self, x): return self._cmp(x, Op.CMPLT).logical_not()._nan_false(self, x)
+    def __le__(self, x): return self._cmp(x, Op.CMPLT).logical_or(self._cmp(x, Op.CMPNE).logical_not())
+    def __ge__(self, x): return self._cmp(x, Op.CMPLT, swap=True).logical_or(self._cmp(x, Op.CMPNE).logical_not())
     def __ne__(self, x): return self._cmp(x, Op.CMPNE)
     def __eq__(self, x): return self._cmp(x, Op.CMPNE).logical_not()
-
-    def _nan_false(self, a, b):
-        """``not (a > b)`` is true for NaN; ``a <= b`` must not be."""
-        if not (a.dtype.is_float or (not hasattr(b, "dtype") and isinstance(b, float)) or
-                getattr(b, "dtype", dtypes.bool).is_float):
-            return self
-        x, y = a._broadcast(b)
-        return self.logical_and(x == x).logical_and(y == y)
 
     lt, gt, le, ge, ne, eq = __lt__, __gt__, __le__, __ge__, __ne__, __eq__
     less, greater, less_equal, greater_equal, not_equal = lt, gt, le, ge, ne

@@ -6,7 +6,7 @@ import os
 import time
 
 from tensor import device as devices
-from tensor.lower import lower
+from tensor.lower import canonical_shape, lower
 from tensor.ops import G, graph_text, walk
 from tensor.schedule import ast_text, create_schedule
 
@@ -53,7 +53,10 @@ def get_runner(item):
            out.device)
     kernel = _lowered.get(key)
     if kernel is None:
-        opts = dev.optimizations({"ast": item.ast, "bufs": item.bufs})
+        _, shape, reduce_dims = canonical_shape(item.ast)
+        opts = dev.optimizations({"shape": shape, "reduce_dims": sorted(reduce_dims),
+                                  "dtypes": [b.dtype for b in item.bufs],
+                                  "sizes": [b.size for b in item.bufs]})
         kernel = _lowered[key] = lower(item.ast, item.bufs, opts, dev.max_global_dims)
         stats["kernels"] += 1
     pkey = (out.device, kernel.key)

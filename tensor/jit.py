@@ -67,7 +67,8 @@ class jit:
             out = self.fn(*args, **kwargs)
             outs = _flatten(out)
             outs = [o.contiguous() for o in outs]
-            Tensor.realize_all(*outs)
+            assigned = [t for t in Tensor.pending_assigns() if t.node.id >= start]
+            Tensor.realize_all(*outs, *assigned)
             runners = engine.capture
         finally:
             engine.capture, engine.capture_start = None, None
@@ -118,7 +119,7 @@ def _input_buffers(tensors):
     out = []
     for t in tensors:
         base, st = t.node.view()
-        if not (base.realized and st.is_contiguous):
+        if not (base.realized and st.is_contiguous and base.shape == t.shape):
             t.node = t.contiguous().realize().node
             base = t.node
         out.append(base.buffer)

@@ -140,7 +140,7 @@ def canonical_shape(ast):
     groups = [[d] for d in keep]
     sts = _sts(ast)
 
-    def shaped(st, pre, dims_groups):
+    def shaped(st, dims_groups):
         shape = tuple(prod((st.shape[d] for d in g)) for g in dims_groups)
         return st.reshape(shape)
 
@@ -150,18 +150,18 @@ def canonical_shape(ast):
         if merged:
             last = merged[-1]
             d1, d2 = last[-1], g[0]
-            if (d1 in rdims) == (d2 in rdims) and all(_mergeable(st, d1, d2, pre) for st, pre in sts):
+            if (d1 in rdims) == (d2 in rdims) and all(_mergeable(st, d1, d2) for st, _ in sts):
                 last.extend(g)
                 continue
         merged.append(list(g))
     new_full = tuple(prod(full[d] for d in g) for g in merged)
     new_rdims = {i for i, g in enumerate(merged) if g[0] in rdims}
     if new_full != full:
-        ast = _map_sts(ast, lambda st, pre: shaped(st, pre, merged) if st.shape else st)
+        ast = _map_sts(ast, lambda st, pre: shaped(st, merged) if st.shape else st)
     return ast, new_full, new_rdims
 
 
-def _mergeable(st, d1, d2, pre):
+def _mergeable(st, d1, d2):
     if not st.shape:
         return True
     # size-1 dims between d1 and d2 were dropped: look at the top view directly
@@ -239,7 +239,7 @@ class Lowerer:
             out = self.load(i, st, vals, pre, ast.dtype)
         elif op == "CONST":
             value, st = ast.arg
-            valid = st.expr(self.dim_exprs(vals, pre))[1] if st.shape else True
+            valid = st.expr(self.dim_exprs(vals, pre))[1]
             c = E.const(value, ast.dtype)
             if valid is not True:
                 zero = E.const(0 if not ast.dtype.is_bool else False, ast.dtype)
@@ -508,6 +508,10 @@ def lower(ast, bufs, opts=(), max_global_dims=None):
     """KAST + its buffers (output first) -> a verified loopir.Kernel."""
     params = tuple(Param("out" if i == 0 else f"in{i}", b.dtype, b.size, i == 0)
                    for i, b in enumerate(bufs))
+    big = [p for p in params if p.size >= 2**31]
+    if big:
+        raise ValueError(f"a {big[0].dtype.name} buffer of {big[0].size} elements is too large for "
+                         "the IR's 32-bit index arithmetic (at most 2**31 - 1 elements)")
     k = Lowerer(ast, params, opts, max_global_dims).lower()
     k.info["ops"] = _count_ops(ast)
     k.info["bytes"] = sum(b.nbytes for b in bufs)

@@ -285,6 +285,10 @@ class MovementMixin:
             x = x._gather_advanced(advanced)
         return x
 
+    def __setitem__(self, index, value):
+        raise TypeError("item assignment is not supported: tensors are lazy values; build the "
+                        "new value with where() or pad() and store it with assign()")
+
     def _slice(self, d, s):
         n = self.shape[d]
         start, stop, step = s.indices(n)

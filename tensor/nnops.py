@@ -80,9 +80,19 @@ class NNMixin:
             o = (i - d * (k - 1) - 1) // s + 1
             if o <= 0:
                 raise _shape_error(f"window of {k} (dilation {d}) does not fit an input of size {i}")
+            before, after = x.shape[:pos], x.shape[pos + 1:]
+            if d == 1 and s >= k:
+                # windows that do not overlap: rows of s elements, keep the first k of each
+                # (a plain reshape, whose gradient is a reshape too)
+                need = o * s
+                if need > i:
+                    x = x.pad([(0, 0)] * pos + [(0, need - i)] + [(0, 0)] * len(after))
+                x = x.shrink([None] * pos + [(0, need)] + [None] * len(after))
+                x = x.reshape(before + (o, s) + after)
+                x = x.shrink([None] * (pos + 1) + [(0, k)] + [None] * len(after))
+                continue
             L = max(i + d, o * s - d)
             reps = -(-k * (L + d) // L)
-            before, after = x.shape[:pos], x.shape[pos + 1:]
             x = x.pad([(0, 0)] * pos + [(0, L - i)] + [(0, 0)] * len(after))
             x = x.reshape(before + (1, L) + after).expand(before + (reps, L) + after)
             x = x.reshape(before + (reps * L,) + after)

@@ -52,10 +52,11 @@ class ReduceMixin:
                              "(cast it first, or pass dtype=)")
         axes = self._axes(axis, dim)
         n = prod(self.shape[a] for a in axes)
-        s = self.sum(axes, keepdim, dtype=dtype)
-        out = s.cast(dtypes.float32) if s.dtype in (dtypes.float16, dtypes.bfloat16) else s
-        out = out * (1.0 / n) if n else out * float("nan")
-        return out.cast(s.dtype)
+        out_dt = to_dtype(dtype) if dtype is not None else self.dtype
+        acc = dtypes.float32 if out_dt in (dtypes.float16, dtypes.bfloat16) else out_dt
+        s = self.cast(acc)._reduce("add", axes, keepdim)    # divide before narrowing
+        out = s * (1.0 / n) if n else s * float("nan")
+        return out.cast(out_dt)
 
     def var(self, axis=None, keepdim=False, dim=None, correction=None, unbiased=None):
         if correction is None:

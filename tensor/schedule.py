@@ -18,8 +18,16 @@ outside the realize holds are reused once their last reader has run.
 from collections import defaultdict
 
 from tensor.device import Buffer
+from tensor.dtypes import dtypes
+from tensor.loopir import Op
 from tensor.ops import ELEMENTWISE, MOVEMENT, G, walk
 from tensor.view import ShapeTracker, prod
+
+
+MAX_KERNEL_DEPTH = 200       # longest chain of ops one kernel computes
+
+# ops whose value at all-zero operands is not zero, so padding cannot pass through them
+UNSAFE_AT_ZERO = frozenset({Op.EXP2, Op.LOG2, Op.RECIPROCAL, Op.IDIV, Op.MOD})
 
 
 class ScheduleError(RuntimeError):
@@ -97,6 +105,20 @@ def create_schedule(targets):
         end, region = _fusion_region(n, consumers, materialize, claimed)
         materialize.add(end.id)
         claimed.update(region)
+    # bound how deep a kernel's expression gets (long chains of ops are split)
+    depth = {}
+    for n in nodes:
+        if n.realized or n.op in (G.BUFFER, G.CONST, G.IOTA):
+            depth[n.id] = 0
+            continue
+        d = 1 + max((depth.get(s.id, 0) for s in n.src), default=0)
+        if n.id in materialize:
+            depth[n.id] = 0
+        elif d > MAX_KERNEL_DEPTH and n.op in ELEMENTWISE and n.id not in claimed:
+            materialize.add(n.id)
+            depth[n.id] = 0
+        else:
+            depth[n.id] = d
     roots = [n for n in nodes if n.id in materialize and not n.realized]
     return _build(roots, targets, order)
 
@@ -127,12 +149,12 @@ def _fusion_region(r, consumers, materialize, claimed, limit=64):
     return best
 
 
-def _find_reduce(value, root_ids):
+def _find_reduce(value, root_ids, root):
     """The unrealized REDUCE fused into the kernel computing ``value`` (or None)."""
     stack, seen = [value], set()
     while stack:
         n = stack.pop()
-        if n.id in seen or n.realized or (n.id in root_ids and n is not value):
+        if n.id in seen or n.realized or (n.id in root_ids and n is not root):
             continue
         seen.add(n.id)
         if n.op is G.REDUCE and prod(n.src[0].shape):
@@ -149,6 +171,7 @@ class _KernelBuilder:
         self.memo = {}
         self.root_ids = root_ids
         self.reduce = None
+        self.unsafe_memo = {}
 
     def load_index(self, node):
         i = self.index.get(node.id)
@@ -168,15 +191,40 @@ class _KernelBuilder:
             out = self.memo[key] = self._ast(n, movs)
         return out
 
+    def _unsafe(self, n):
+        """Does the value inlined at ``n`` compute something nonzero from all-zero inputs?"""
+        memo = self.unsafe_memo
+        if n.id in memo:
+            return memo[n.id]
+        if n.realized or n.op in (G.BUFFER, G.CONST, G.IOTA) or \
+                (n.id in self.root_ids and n is not self.root):
+            out = False
+        elif n.op in UNSAFE_AT_ZERO:
+            out = True
+        elif n.op in ELEMENTWISE or n.op in MOVEMENT or n.op is G.REDUCE:
+            out = any(self._unsafe(s) for s in n.src)
+        else:
+            out = False
+        memo[n.id] = out
+        return out
+
     def _ast(self, n, movs):
         if n.op in MOVEMENT and not n.realized:
             chain = []
             while n.op in MOVEMENT and not n.realized:
                 chain.append((n.op, n.arg))
                 n = n.src[0]
-            return self.ast(n, tuple(reversed(chain)) + movs)
+            full = tuple(reversed(chain)) + movs
+            inner = self.ast(n, full)
+            if any(op is G.PAD for op, _ in chain) and self._unsafe(n):
+                # padding is 0, but f(0) need not be (exp, reciprocal, log): select it
+                st = _viewed(n.shape, full)
+                valid = KAST("CONST", (), (True, st), dtypes.bool)
+                zero = KAST("CONST", (), (0 if not n.dtype.is_bool else False, st), n.dtype)
+                inner = KAST(Op.WHERE, (valid, inner, zero), None, n.dtype)
+            return inner
         st = _viewed(n.shape, movs)
-        if n.realized or n.op is G.BUFFER or (n.id in self.root_ids and n is not self.value):
+        if n.realized or n.op is G.BUFFER or (n.id in self.root_ids and n is not self.root):
             return KAST("LOAD", (), (self.load_index(n), st), n.dtype)
         if n.op is G.CONST:
             return KAST("CONST", (), (n.arg, st), n.dtype)
@@ -196,8 +244,8 @@ class _KernelBuilder:
 
     def build(self, root):
         value = root.src[-1] if root.op in (G.CONTIGUOUS, G.ASSIGN) else root
-        self.value = value
-        red = _find_reduce(value, self.root_ids)
+        self.value, self.root = value, root
+        red = _find_reduce(value, self.root_ids, root)
         out_shape = red.shape if red is not None else root.shape
         movs = ((G.RESHAPE, out_shape),) if out_shape != root.shape else ()
         body = self.ast(value, movs)

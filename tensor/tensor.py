@@ -14,7 +14,7 @@ import numpy as np
 from tensor import autograd, ops
 from tensor import device as devices
 from tensor.device import Buffer
-from tensor.dtypes import (DType, DTypeError, dtypes, from_numpy, from_numpy_values, result_type,
+from tensor.dtypes import (BY_NAME, DType, DTypeError, dtypes, from_numpy, from_numpy_values, result_type,
                            scalar_dtype, to_dtype)
 from tensor.elementwise import ElementwiseMixin
 from tensor.loopir import Op
@@ -33,7 +33,7 @@ class ShapeError(ValueError):
 
 
 _leaves = weakref.WeakValueDictionary()   # id -> tensors the user asked gradients for
-_pending_assigns = weakref.WeakSet()   # ASSIGN nodes not yet realized
+_pending_assigns = weakref.WeakValueDictionary()   # id -> tensors with an ASSIGN not yet run
 
 
 class _NoGrad:
@@ -73,6 +73,32 @@ def _host_array(data, dtype):
         else:
             dtype = from_numpy(arr.dtype)
     return from_numpy_values(arr, dtype), dtype
+
+
+def _with_dependent_assigns(targets):
+    """Targets plus every pending assign that still reads a buffer these targets overwrite
+    (an optimizer step's updates read each other's old values: they run together)."""
+    pending = [t.node for t in list(_pending_assigns.values())
+               if t.node.op is G.ASSIGN and not t.node.realized]
+    if not pending:
+        return targets
+    chosen = {n.id for n in targets}
+    while True:
+        graph = ops.walk(targets, stop=lambda n: n.realized)
+        written = {id(n.src[0].view()[0].buffer) for n in graph if n.op is G.ASSIGN}
+        if not written:
+            return targets
+        extra = []
+        for p in pending:
+            if p.id in chosen:
+                continue
+            reads = ops.walk([p.src[1]], stop=lambda n: n.realized)
+            if any(n.realized and id(n.buffer) in written for n in reads):
+                extra.append(p)
+                chosen.add(p.id)
+        if not extra:
+            return targets
+        targets = targets + extra
 
 
 class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin):
@@ -136,9 +162,6 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
             raise DTypeError(f"only floating-point tensors can require gradients, not {self.dtype.name}")
         self.requires_grad = flag
         if flag:
-            if self.node.requires_grad is False and self.node.op is not G.BUFFER and \
-                    not self.node.realized:
-                pass
             self.node.requires_grad = True
             _leaves[id(self)] = self
         else:
@@ -331,42 +354,49 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
 
     # ---- data access --------------------------------------------------------------------------
     @staticmethod
+    def pending_assigns():
+        """Tensors whose assign() has not run yet (the jit realizes them with its outputs)."""
+        return [t for t in list(_pending_assigns.values()) if not t.node.realized and
+                t.node.op is G.ASSIGN]
+
+    @staticmethod
     def realize_all(*tensors):
-        """Realize several tensors in one schedule (shared work is computed once)."""
-        targets, fix = [], []
+        """Realize several tensors in one schedule (shared work is computed once).
+
+        A pending assign() runs when its tensor, or something that reads it, is realized."""
+        targets, fix, made_from = [], [], {}
         for t in tensors:
             n = t.node
             base, st = n.view()
             if n.realized or (base.realized and n is not base):
                 continue
+            target = n
             if n.op in ops.MOVEMENT or n.op in (G.CONST, G.IOTA):
                 if base.op in (G.CONST, G.IOTA) or base.realized:
-                    c = ops.contiguous(n)
-                    fix.append((t, c))
-                    targets.append(c)
+                    target = ops.contiguous(n)
+                    fix.append((n, target))
                 else:
-                    targets.append(base)
-            else:
-                targets.append(n)
-        for a in list(_pending_assigns):
-            if not a.realized:
-                targets.append(a)
-        _pending_assigns.clear()
+                    target = base
+            targets.append(target)
+            made_from[target.id] = n.id
+        targets = _with_dependent_assigns(targets)
         if engine.capture is not None:
             # inside a jit capture: what existed before the call is state, realized outside it
-            old = [n for n in targets if n.id < engine.capture_start]
+            start = engine.capture_start
+            old = [n for n in targets if made_from.get(n.id, n.id) < start]
             if old:
                 saved, engine.capture = engine.capture, None
                 try:
                     realize_nodes(old)
                 finally:
                     engine.capture = saved
-                targets = [n for n in targets if n.id >= engine.capture_start]
+                targets = [n for n in targets if made_from.get(n.id, n.id) >= start]
         realize_nodes(targets)
-        for t, c in fix:
-            if c.realized:
-                c.requires_grad = t.node.requires_grad
-                t.node = c
+        for n, c in fix:
+            # the tensor's own node gets the buffer, so graphs built on it read the buffer
+            # from now on (and see later assigns to it)
+            if c.realized and not n.realized:
+                n.buffer, n.version = c.buffer, c.version
         return tensors
 
     def realize(self):
@@ -377,7 +407,7 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         self.realize()
         n = self.node
         base, st = n.view()
-        if not (base.realized and st.is_contiguous):
+        if not (base.realized and st.is_contiguous and prod(base.shape) == self.numel()):
             c = ops.contiguous(n)
             realize_nodes([c])
             base = c
@@ -421,9 +451,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         return self if dtype is self.dtype else self._alu(Op.BITCAST, dtype=dtype)
 
     def to(self, *args, dtype=None, device=None):
-        for a in args:
-            if isinstance(a, (DType,)) or (isinstance(a, str) and a.removeprefix("torch.").removeprefix(
-                    "dtypes.") in __import__("tensor.dtypes", fromlist=["BY_NAME"]).BY_NAME):
+        for a in args:                        # .to("float16"), .to("cpu"), .to(dtypes.half)...
+            name = a.removeprefix("torch.").removeprefix("dtypes.") if isinstance(a, str) else None
+            if isinstance(a, DType) or name in BY_NAME:
                 dtype = a
             else:
                 device = a
@@ -509,7 +539,7 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         node = ops.assign(base, value.node)
         node.requires_grad = self.node.requires_grad
         self.node = node
-        _pending_assigns.add(node)
+        _pending_assigns[id(self)] = self
         return self
 
     def contiguous(self):

@@ -117,8 +117,8 @@ class View:
             return self
         if self.contiguous:
             return View.create(shape)
-        if self.empty:
-            return View.create(shape, mask=tuple((0, 0) for _ in shape))
+        if self.empty:                 # a 0-d view cannot carry the empty mask: stack it
+            return View.create(shape, mask=tuple((0, 0) for _ in shape)) if shape else None
         old = [(s, st, (self.mask[i] if self.mask else (0, s))) for i, (s, st) in
                enumerate(zip(self.shape, self.strides)) if s != 1]
         new_nz = [s for s in shape if s != 1]
@@ -270,13 +270,3 @@ class ShapeTracker:
             pos, ok = v.expr(tuple(reversed(sub)))
             valid = sym.and_(valid, ok)
         return pos, valid
-
-    def mergeable(self, i):
-        """Can dimensions i and i+1 become one dimension without changing any index?"""
-        v = self.views[-1]
-        s1, s2 = v.shape[i], v.shape[i + 1]
-        if s1 == 1 or s2 == 1:
-            return True
-        if v.strides[i] != v.strides[i + 1] * s2:
-            return False
-        return not v.mask or (v.mask[i] == (0, s1) and v.mask[i + 1] == (0, s2))

@@ -88,7 +88,7 @@ SCRIPT = textwrap.dedent("""
     want = (x.astype(np.float64) * 2 + 1).astype(np.float32)      # exact: fma rounds once
     assert np.array_equal(y, want), (y[:4], want[:4])
 
-    ours = {"drivers", "assembler", "kfd_ioctl", "tensor", "hw_tests"}
+    ours = {"drivers", "assembler", "kfd_ioctl", "nv_ioctl", "tensor", "hw_tests"}
     # the four run-time dependencies (pycparser is cffi's own parser)
     allowed = set(sys.stdlib_module_names) | ours | {"numpy", "cffi", "_cffi_backend", "pycparser",
                                                      "elftools", "capstone"}

@@ -29,7 +29,8 @@ def test_emulated_a630_lists_the_adreno(capsys):
         "vendor": "qcom", "index": 0, "name": "Adreno 630", "arch": "a630", "clock_mhz": 710, "usable": True,
         "reason": None}
     assert row["details"]["chip_id"] == "0x06030001"
-    assert report["reasons"] == {"amd": "not probed: --emulate a630 is a virtual QCOM GPU"}
+    assert report["reasons"] == {"amd": "not probed: --emulate a630 is a virtual QCOM GPU",
+                                 "nv": "not probed: --emulate a630 is a virtual QCOM GPU"}
 
 
 def test_emulated_gfx1100_lists_the_radeon(capsys):
@@ -38,18 +39,34 @@ def test_emulated_gfx1100_lists_the_radeon(capsys):
     assert code == 0 and lines[0].split() == ["VENDOR", "GPU", "NAME", "ARCH", "CLOCK", "STATUS"]
     assert [line.split()[:2] + line.split()[-3:] for line in lines[1:3]] == [
         ["AMD", "0", "2482", "MHz", "usable"], ["AMD", "1", "2482", "MHz", "usable"]]
-    assert lines[3] == "QCOM: not probed: --emulate gfx1100x2 is a virtual AMD GPU"
+    assert lines[3:] == ["NV: not probed: --emulate gfx1100x2 is a virtual AMD GPU",
+                         "QCOM: not probed: --emulate gfx1100x2 is a virtual AMD GPU"]
 
 
 def test_this_machine_has_no_gpu_of_any_vendor(capsys, monkeypatch):
-    if os.path.exists("/dev/kfd") or os.path.exists("/dev/kgsl-3d0"):
+    if any(os.path.exists(p) for p in ("/dev/kfd", "/dev/kgsl-3d0", "/dev/nvidiactl", "/proc/driver/nvidia")):
         pytest.skip("this machine has a GPU")
     monkeypatch.delenv("GPU_EMULATE", raising=False)
     code, out, err = run([], capsys)
     assert code == 1 and "AMD: no AMD GPU" in out and "QCOM: no Qualcomm GPU" in out
-    assert "try --emulate gfx1100 or --emulate a630" in err
+    assert "NV: no NVIDIA GPU: /dev/nvidiactl does not exist" in out
+    assert "try --emulate gfx1100, --emulate sm_86 or --emulate a630" in err
 
 
 def test_unknown_target_exits_2(capsys):
     code, _, err = run(["--emulate", "sm_99"], capsys)
     assert code == 2 and "unknown emulation target 'sm_99'" in err
+
+
+def test_emulated_sm_90_lists_the_h100s(capsys):
+    code, out, _ = run(["--json", "--emulate", "sm_90x2"], capsys)
+    report = json.loads(out)
+    assert code == 0 and report["usable"] == 2
+    assert [{k: r[k] for k in ("vendor", "index", "name", "arch", "clock_mhz", "usable", "reason")}
+            for r in report["devices"]] == [
+        {"vendor": "nv", "index": i, "name": "NVIDIA H100 80GB HBM3", "arch": "sm_90", "clock_mhz": None,
+         "usable": True, "reason": None} for i in (0, 1)]
+    assert report["devices"][1]["details"]["pci_address"] == "0000:29:00.0"
+    assert report["devices"][0]["details"]["sms"] == 132
+    assert report["reasons"] == {"amd": "not probed: --emulate sm_90x2 is a virtual NV GPU",
+                                 "qcom": "not probed: --emulate sm_90x2 is a virtual NV GPU"}

@@ -33,6 +33,7 @@ def test_runtime_dependencies_are_only_the_allowed_ones():
 # Lower layers never import upper ones: the assemblers and the UAPI bindings are standalone.
 LAYERS = {"assembler": ("drivers", "tensor", "hw_tests"),
           "kfd_ioctl": ("drivers", "tensor", "hw_tests", "assembler"),
+          "nv_ioctl": ("drivers", "tensor", "hw_tests", "assembler"),
           "kgsl_ioctl": ("drivers", "tensor", "hw_tests", "assembler"),
           "drivers": ("tensor", "hw_tests")}
 

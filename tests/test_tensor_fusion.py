@@ -1,10 +1,8 @@
 """The scheduler's promises, counted in kernels: fusion, free views, folded constants, dead
 work dropped, buffers reused, outputs written once."""
 import numpy as np
-import pytest
 
 from tensor import Tensor, dtypes, no_grad
-from tensor import engine
 from tensor.ops import G
 from tensor.schedule import create_schedule
 
@@ -153,3 +151,14 @@ def test_int_and_bool_kernels():
     t = Tensor(np.arange(10, dtype=np.int32))
     out = ((t * 3) % 4 == 1).cast(dtypes.int32).sum()
     assert out.item() == int((((np.arange(10) * 3) % 4) == 1).sum())
+
+
+def test_long_chains_are_split_into_bounded_kernels():
+    x = Tensor([1.0, 2.0])
+    y = np.array([1.0, 2.0], np.float32)
+    for _ in range(1500):
+        x = x * 1.0001 + 0.001
+        y = y * np.float32(1.0001) + np.float32(0.001)
+    n = len(schedule(x))
+    assert 2 <= n <= 1500 * 2 // 100
+    np.testing.assert_allclose(x.numpy(), y, rtol=1e-6)

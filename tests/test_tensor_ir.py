@@ -225,3 +225,43 @@ def test_listing_indents_loops_and_names_ops():
     text = lower(item.ast, item.bufs, [Opt("unroll", 1, 2)]).listing()
     assert re.search(r"RANGE\s+int32\s+\('reduce', 0, 4\)", text)
     assert "ACCUMULATE" in text and "END" in text
+
+
+def _make_optimizing_backend():
+    from tensor.backends.cpu import CPUBackend
+
+    class OptimizingCPU(CPUBackend):
+        """Asks for optimizations the way a GPU code generator will."""
+        name = "OPTCPU"
+        max_global_dims = 3
+        requests = []
+
+        def optimizations(self, info):
+            OptimizingCPU.requests.append(info)
+            opts = []
+            shape, red = info["shape"], info["reduce_dims"]
+            axes = [("reduce" if d in red else "global", s) for d, s in enumerate(shape)]
+            for i, (kind, s) in enumerate(axes):           # a workgroup along the first axis
+                if kind == "global" and s % 2 == 0:
+                    opts.append(Opt("local", i, 2))
+                    break
+            r = [i for i, (kind, _) in enumerate(axes) if kind == "reduce"]
+            if r and axes[r[0]][1] % 4 == 0:               # and an unrolled reduction
+                opts.append(Opt("unroll", r[0] + len(opts), 2))
+            return opts
+    return OptimizingCPU
+
+
+def test_a_backend_can_request_optimizations(monkeypatch):
+    import tensor.device as devices
+    backend = _make_optimizing_backend()
+    monkeypatch.setattr(devices, "BACKENDS", dict(devices.BACKENDS))
+    monkeypatch.setattr(devices, "_open", dict(devices._open))
+    devices.register("OPTCPU", backend)
+    rng = np.random.default_rng(1)
+    A, Bm = rng.standard_normal((6, 8)).astype(np.float32), rng.standard_normal((8, 4)).astype(np.float32)
+    a, b = Tensor(A, device="OPTCPU"), Tensor(Bm, device="optcpu")
+    out = ((a @ b).relu().sum(0) + a.T.reshape(4, 12).amax(1)).numpy()
+    want = np.maximum(A @ Bm, 0).sum(0) + A.T.reshape(4, 12).max(1)
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+    assert backend.requests and all("shape" in r and "reduce_dims" in r for r in backend.requests)

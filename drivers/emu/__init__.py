@@ -2,7 +2,8 @@
 
 The shared core is here (the emulated kernel, GPU VM and host memory, faults, the choice of
 target); each vendor's virtual machine lives in its own package (``drivers.emu.amd``: amdkfd,
-PM4/AQL/SDMA queues and the RDNA3 wave simulator).  ``simulate`` runs one kernel of an AMD code
+PM4/AQL/SDMA queues and the RDNA3 wave simulator; ``drivers.emu.nv``: the nvidia and nvidia-uvm
+device nodes and a strict resource manager).  ``simulate`` runs one kernel of an AMD code
 object on the wave simulator directly, without a driver.
 """
 from drivers.emu.machine import UnknownTarget, emulation_target, make_kernel, parse_target, targets

@@ -1,7 +1,7 @@
 """Emulation targets of every vendor, and the virtual machine behind the kernel seam for one.
 
-``--emulate TARGET`` and ``GPU_EMULATE=TARGET`` name a target: ``gfx1100`` (one GPU) or
-``gfx1100xN`` (N identical GPUs).  Each vendor's virtual machine lives in its own package
+``--emulate TARGET`` and ``GPU_EMULATE=TARGET`` name a target: ``gfx1100`` or ``sm_86`` (one GPU),
+``gfx1100xN`` / ``sm_86xN`` (N identical GPUs).  Each vendor's virtual machine lives in its own package
 (``drivers.emu.amd``...) and declares ``TARGETS`` (target -> card), ``MAX_GPUS`` and
 ``VirtualMachine(target, gpus)``; this module only finds the vendor of a target, so choosing a
 target never imports another vendor's emulator.  Anything unknown is an UnknownTarget that
@@ -12,7 +12,8 @@ import os
 import re
 
 # Vendor package -> module with TARGETS, MAX_GPUS and VirtualMachine.
-VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine", "qcom": "drivers.emu.qcom.machine"}
+VENDOR_MACHINES = {"amd": "drivers.emu.amd.machine", "nv": "drivers.emu.nv.machine",
+                   "qcom": "drivers.emu.qcom.machine"}
 _MULTI = re.compile(r"(?P<target>.+)x(?P<count>[1-9][0-9]*)")
 
 

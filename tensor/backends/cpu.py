@@ -148,7 +148,7 @@ class Program:
                 acc, v = x.src
                 axes = tuple(sorted(enclosing[i] - enclosing[acc]))
                 vi = ins[v]
-                if vi.op is Op.MUL and uses.get(v) == [i] and v not in static and \
+                if x.arg == "add" and vi.op is Op.MUL and uses.get(v) == [i] and v not in static and \
                         all(s not in static for s in vi.src) and vi.dtype.is_float:
                     skip.add(v)
                     steps.remove(next(s for s in steps if getattr(s, "target", None) == v))
@@ -291,6 +291,12 @@ def _contract(acc, srcs, axes, rop, dtype, sizes):
         if p is None:
             p = plan[key] = make_plan(a.shape, b.shape)
         batch, contract, a_r, b_r, fa, fb, scale = p
+        if not fa or not fb:                      # no matrix product here: multiply and sum
+            prod_ab = np.multiply(a, b)
+            r = _reduce(prod_ab, axes, "add", sizes) if axes else prod_ab
+            prev = vals[acc]
+            vals[acc] = npalu.alu(Op.ADD if rop == "add" else Op.MAX, dtype, [prev, r], [dtype, dtype])
+            return
         if a_r:
             a = np.add.reduce(a, axis=tuple(a_r), keepdims=True)
         if b_r:

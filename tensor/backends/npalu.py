@@ -74,7 +74,7 @@ def _cast(x, src, dst):
 def _bitcast(x, src, dst):
     x = np.asarray(x)
     storage = float32_to_bf16_bits(x) if src is dtypes.bfloat16 else x.astype(src.np, copy=False)
-    out = np.ascontiguousarray(storage).view(dst.np)
+    out = np.ascontiguousarray(storage).reshape(-1).view(dst.np).reshape(np.shape(storage))
     return bf16_bits_to_float32(out) if dst is dtypes.bfloat16 else out
 
 

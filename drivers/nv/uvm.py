@@ -1,0 +1,44 @@
+"""/dev/nvidia-uvm, over the kernel seam: the raw-numbered UVM ioctls, each answering in rmStatus.
+
+    uvm = Uvm.open(kernel, layouts)        # open + UVM_INITIALIZE (must be the first call on the fd)
+    uvm.pageable_mem_access()              # True when GPUs can touch pageable host memory (HMM/ATS)
+    uvm.close()
+"""
+import nv_ioctl as NV
+
+from drivers.kernel import O_RDWR
+from drivers.nv.rm import RMError
+
+NVIDIA_UVM = "/dev/nvidia-uvm"
+
+
+class Uvm:
+    def __init__(self, kernel, layouts, fd):
+        self.kernel, self.L, self.fd = kernel, layouts, fd
+
+    @classmethod
+    def open(cls, kernel, layouts, flags=0):
+        uvm = cls(kernel, layouts, kernel.open(NVIDIA_UVM, O_RDWR))
+        try:
+            uvm.call("UVM_INITIALIZE", flags=flags)
+        except BaseException:
+            uvm.close()
+            raise
+        return uvm
+
+    def call(self, name, **fields):
+        """Issue UVM command `name` with `fields`; RMError unless rmStatus is NV_OK."""
+        cmd = self.L.uvm(name)
+        params = self.L.new(cmd.struct, **fields)
+        self.kernel.ioctl(self.fd, cmd.request, params, name)
+        if params.rmStatus != NV.NV_OK:
+            raise RMError(name, params.rmStatus, self.L.status_name(params.rmStatus))
+        return params
+
+    def pageable_mem_access(self):
+        return bool(self.call("UVM_PAGEABLE_MEM_ACCESS").pageableMemAccess)
+
+    def close(self):
+        if self.fd is not None:
+            self.kernel.close(self.fd)
+            self.fd = None
