@@ -2,9 +2,10 @@
 
 Per operand type (see :mod:`.isel` for how values are held):
 
-* float32: ``v_add/mul_f32``; an ADD of a MUL used nowhere else becomes ``v_fma_f32`` and an
-  accumulated product ``v_fmac_f32``; MAX is NaN-propagating (``v_max_f32`` returns the other
-  operand of a NaN, so ``v_cmp_u_f32`` + ``v_cndmask_b32`` put the NaN back).
+* float32: ``v_add/mul_f32``, each correctly rounded (no contraction of a*b+c: the result is
+  bit for bit the reference's); an accumulated product is ``v_fmac_f32`` (one rounding per
+  step, as BLAS does); MAX is NaN-propagating (``v_max_f32`` returns the other operand of a
+  NaN, so ``v_cmp_u_f32`` + ``v_cndmask_b32`` put the NaN back).
 * float16: the ``_f16`` forms (correctly rounded, as numpy's float16).  bfloat16: float32 then
   round-to-nearest-even to bfloat16 (``v_bfe_u32`` + ``v_add3_u32`` + ``v_and_b32``).
 * float64: ``v_add/mul/fma/max_f64``.
@@ -145,14 +146,10 @@ class AluMixin:
 
     # ---- floats --------------------------------------------------------------------------
     def float_op(self, i, x, op, dt):
+        # an ADD of a MUL stays two correctly rounded operations (the IR's semantics, bit for
+        # bit what the reference computes); only accumulated products become FMAs
         sfx = FLOAT_SUFFIX[dt]
         size = 2 if dt is F64 else 1
-        if op is Op.ADD and dt is not BF16:
-            for k in (0, 1):
-                m = self.fusable_mul(x.src[k], dt)
-                if m is not None:
-                    c = self.v(x.src[1 - k])
-                    return self.valu(f"v_fma_{sfx}", self.ops([m[0], m[1], c], dt), size)
         a, b = self.srcs(x)
         if op in (Op.ADD, Op.MUL):
             name = "add" if op is Op.ADD else "mul"

@@ -191,10 +191,12 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
     # ---- constants ---------------------------------------------------------------------------
     @staticmethod
     def iconst(v):
-        v = int(v)
-        if -16 <= v <= 64:
-            return str(v)
-        return "0x%x" % (v & 0xFFFFFFFF)
+        """A 32-bit integer operand: inline for -16..64 (after wrapping), else a literal."""
+        v = int(v) & 0xFFFFFFFF
+        signed = v - (1 << 32) if v >= 1 << 31 else v
+        if -16 <= signed <= 64:
+            return str(signed)
+        return "0x%x" % v
 
     def const_text(self, value, dtype, half=None):
         """Operand text of a 32-bit (or one half of a 64-bit) constant, inline when possible."""
