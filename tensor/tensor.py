@@ -395,8 +395,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
         for n, c in fix:
             # the tensor's own node gets the buffer, so graphs built on it read the buffer
             # from now on (and see later assigns to it)
-            if c.realized and not n.realized:
-                n.buffer, n.version = c.buffer, c.version
+            for pn, pc in (zip(n.parts, c.parts) if n.is_multi else ((n, c),)):
+                if pc.realized and not pn.realized:
+                    pn.buffer, pn.version = pc.buffer, pc.version
         return tensors
 
     def realize(self):
@@ -406,6 +407,10 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
     def _storage_numpy(self):
         self.realize()
         n = self.node
+        if n.is_multi:
+            from tensor.dtypes import to_numpy_values
+            from tensor.multi import numpy_storage
+            return to_numpy_values(numpy_storage(n), self.dtype).reshape(self.shape)
         base, st = n.view()
         if not (base.realized and st.is_contiguous and prod(base.shape) == self.numel()):
             c = ops.contiguous(n)
@@ -488,6 +493,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
 
     # ---- autograd -------------------------------------------------------------------------------
     def detach(self):
+        if self.node.is_multi:
+            from tensor.multi import fresh
+            return Tensor(fresh(self.node, G.RESHAPE))
         n = ops.Node(G.RESHAPE, (self.node,), self.shape, self.dtype, self.shape, self.device)
         return Tensor(n)
 
@@ -545,7 +553,22 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
     def contiguous(self):
         return Tensor._wrap(ops.contiguous(self.node), self)
 
+    def shard(self, devices, axis=None):
+        """This tensor on several devices (:mod:`tensor.multi`): sliced along ``axis`` into
+        near-equal parts, one per device, or (``axis=None``) copied whole to each."""
+        from tensor.device import canonical
+        from tensor.multi import shard
+        if isinstance(devices, str):
+            devices = (devices,)
+        out = Tensor._wrap(shard(self.node, tuple(canonical(d) for d in devices), axis), self)
+        if self.requires_grad and _leaves.get(id(self)) is self:
+            out.requires_grad_(True)              # a sharded parameter is still a parameter
+        return out
+
     def clone(self):
+        if self.node.is_multi:
+            from tensor.multi import fresh
+            return Tensor._wrap(fresh(self.node, G.CONTIGUOUS), self)
         return Tensor._wrap(ops.Node(G.CONTIGUOUS, (self.node,), None, self.dtype, self.shape,
                                      self.device), self)
 

@@ -141,10 +141,21 @@ class AMDBackend(Backend):
         self.dev.synchronize()
         self.dev.copyout(host, handle)
 
-    def copy(self, dst, src, nbytes):
-        """Device-to-device (the source may be on another AMD device: a peer copy)."""
-        self.dev.synchronize()
-        self.dev.copy(dst, src, nbytes)
+    def copy_from(self, dst, src):
+        """Buffer -> buffer without the host when the source is on an AMD device of this
+        process (SDMA reads a peer GPU's memory through the peer mapping); False otherwise."""
+        if not str(src.device).startswith("AMD") or src.nbytes != dst.nbytes:
+            return False
+        from tensor import device as devices
+        other = devices.get(src.device)
+        if other.dev.process is not self.dev.process:
+            return False
+        if not src.nbytes:
+            return True
+        other.dev.synchronize()             # the producer's kernels have written the source
+        self.dev.synchronize()              # our kernels in flight may still read the old data
+        self.dev.copy(dst.handle(), src.handle(), src.nbytes)
+        return True
 
     def synchronize(self):
         self.dev.synchronize()
@@ -214,6 +225,37 @@ class AMDBackend(Backend):
     def launch(self, program, handles, timed=False):
         return program.kernel(*handles, grid=program.grid, block=program.block, wait=timed)
 
+    def batch(self, programs):
+        """Launches the jit replays together: see :class:`CommandBatch`."""
+        return CommandBatch(self, programs)
+
     def optimizations(self, info):
         from tensor.backends.amd_opts import choose
         return choose(self, info)
+
+
+class CommandBatch:
+    """A run of kernel launches recorded once into an AMDDevice command buffer (their kernel
+    arguments and PM4 in GPU memory, replayed by one INDIRECT_BUFFER packet); a later call with
+    other buffers patches just those launches' arguments in place (``cb.update``)."""
+
+    def __init__(self, backend, programs):
+        self.backend, self.programs = backend, programs
+        self.cb, self.args = None, None
+
+    def __call__(self, handle_lists):
+        if self.cb is None:
+            cb = self.backend.dev.command_buffer()
+            for p, hs in zip(self.programs, handle_lists):
+                cb.add(p.kernel, *hs, grid=p.grid, block=p.block)
+            self.cb, self.args = cb, [list(hs) for hs in handle_lists]
+            if int(_env("DEBUG", "0") or 0) >= 1:
+                print(f"jit: {len(self.programs)} launches recorded into a command buffer on "
+                      f"{self.backend.name}:{self.backend.index}")
+        else:
+            for i, hs in enumerate(handle_lists):
+                old = self.args[i]
+                if any(a is not b for a, b in zip(hs, old)):
+                    self.cb.update(i, *hs)
+                    self.args[i] = list(hs)
+        self.cb.submit()
