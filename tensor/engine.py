@@ -60,7 +60,8 @@ def get_runner(item):
         _, shape, reduce_dims = canonical_shape(item.ast)
         opts = dev.optimizations({"shape": shape, "reduce_dims": sorted(reduce_dims),
                                   "dtypes": [b.dtype for b in item.bufs],
-                                  "sizes": [b.size for b in item.bufs]})
+                                  "sizes": [b.size for b in item.bufs],
+                                  "ast": item.ast, "bufs": list(item.bufs)})
         kernel = _lowered[key] = lower(item.ast, item.bufs, opts, dev.max_global_dims)
         stats["kernels"] += 1
     pkey = (out.device, kernel.key)

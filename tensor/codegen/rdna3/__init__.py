@@ -27,6 +27,7 @@ from .launch import LaunchError, plan
 from .peephole import peephole
 from .regalloc import AllocationError, allocate
 from .validate import record
+from .vectorize import merge
 from .waitcnt import fix_hazards, insert_waits
 
 __all__ = ["AllocationError", "CompiledKernel", "LaunchError", "SelectError", "compile_kernel"]
@@ -59,7 +60,7 @@ def compile_kernel(kernel, block=None, check=True):
     facts = Facts(kernel, facts_launch)
     sel = Selector(kernel, facts_launch, facts)
     code = sel.run()
-    mis = code.finish()
+    mis = merge(code.finish(), code.reg)
     vgprs, sgprs, scratch = allocate(mis, code.loops, code.reg, kernel.name)
     mis = peephole(mis)
     mis = insert_waits(mis, code.loops)

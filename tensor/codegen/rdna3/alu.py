@@ -121,6 +121,10 @@ class AluMixin:
             return self.where(i, x)
         sdt = self.ins[x.src[0]].dtype
         if sdt is BOOL:
+            if op is Op.OR:
+                m = self.nan_or_less(x)
+                if m is not None:
+                    return Val(dt, reg=m)
             return Val(dt, reg=self.bool_op(op, self.srcs(x)))
         if op in (Op.CMPLT, Op.CMPNE):
             return Val(BOOL, reg=self.compare(i, op, sdt, self.srcs(x)))
@@ -177,6 +181,32 @@ class AluMixin:
         r = self.valu(f"v_max_{sfx}", [oa, ob])
         self.E(f"v_cmp_u_{sfx}", m, *self.legal([oa, ob]))
         return self.valu("v_cndmask_b32", [r, QNAN[dt], m], dst=dst)
+
+    def nan_or_less_operands(self, x):
+        """(p, q) if ``x`` is ``p < q or y != y`` with y one of p, q and the other a constant
+        that is not NaN (the tensor layer's NaN-keeping relu and max), else None."""
+        a, b = (self.ins[s] for s in x.src)
+        for lt, ne in ((a, b), (b, a)):
+            if lt.op is not Op.CMPLT or ne.op is not Op.CMPNE or ne.src[0] != ne.src[1]:
+                continue
+            p, q = lt.src
+            if not self.ins[p].dtype.is_float or ne.src[0] not in (p, q):
+                continue
+            other = self.ins[q if ne.src[0] == p else p]
+            if other.op is Op.CONST and other.arg == other.arg:
+                return p, q
+        return None
+
+    def nan_or_less(self, x):
+        """That pattern is ``!(p >= q)``: one v_cmp_nge instead of two compares and an or."""
+        pq = self.nan_or_less_operands(x)
+        if pq is None:
+            return None
+        dt = self.ins[pq[0]].dtype
+        m = self.new("s")
+        srcs = self.ops([self.v(pq[0]), self.v(pq[1])], dt)
+        self.E(f"v_cmp_nge_{FLOAT_SUFFIX[dt]}", m, *self.legal(srcs, 1 if dt is F64 else 2))
+        return m
 
     def compare(self, i, op, dt, vals):
         a, b = vals

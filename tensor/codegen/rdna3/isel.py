@@ -97,6 +97,8 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         self.regions = {}                 # depth -> open EXEC region (gate, saved, index)
         self.loops = {}                   # reduce RANGE -> (counter VReg, label, Loop)
         self.accs = {}                    # DEFINE_ACC -> VReg
+        self.acc_nan = {}                 # DEFINE_ACC -> SGPR mask of lanes that saw a NaN
+        self.skip = set()                 # statements already selected with an earlier one
         self.params = {}                  # PARAM number -> SGPR pair
         self.lds_offsets = {}
         self.lds_bytes = 0
@@ -129,8 +131,9 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         return self.vals[i]
 
     def _pending(self, i):
-        """Unselected pure values ``i`` needs, sources first (iteratively: chains are long).  A
-        MUL read once is left to its reader, which may fuse it (its sources are included)."""
+        """Unselected pure values ``i`` needs, sources first (iteratively: chains are long).
+        Values a reader may fuse (a MUL read once; the compares of a NaN-keeping ``<``) are
+        left to that reader; their own sources are included."""
         order, seen, stack = [], set(), [(i, False)]
         while stack:
             j, done = stack.pop()
@@ -141,19 +144,27 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
                 continue
             seen.add(j)
             stack.append((j, True))
-            for s in self.ins[j].src:
-                if self.vals[s] is not None or not self._pure(s):
-                    continue
-                x = self.ins[s]
-                if x.op is Op.MUL and len(self.f.users[s]) == 1:
-                    stack.extend((t, False) for t in x.src if self.vals[t] is None and self._pure(t))
-                else:
+            for s in self._needs(j):
+                if self.vals[s] is None and self._pure(s):
                     stack.append((s, False))
         return order
 
+    def _needs(self, j):
+        x = self.ins[j]
+        if x.op is Op.OR and self.nan_or_less_operands(x) is not None:
+            return self.nan_or_less_operands(x)
+        out = []
+        for s in x.src:
+            y = self.ins[s]
+            if y.op is Op.MUL and len(self.f.users[s]) == 1 and self.vals[s] is None:
+                out.extend(y.src)
+            else:
+                out.append(s)
+        return out
+
     def _pure(self, j):
         op = self.ins[j].op
-        return op in ALU or op in (Op.CONST, Op.PARAM) or \
+        return op in ALU or op in (Op.CONST, Op.PARAM) or (op is Op.DEFINE_ACC and j in self.acc_nan) or \
             (op is Op.RANGE and (self.ins[j].arg[0] != "reduce" or j in self.loops))
 
     def _select(self, i):
@@ -170,6 +181,8 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
 
     def select_pure(self, i, x):
         op = x.op
+        if op is Op.DEFINE_ACC and i in self.acc_nan:
+            return self.acc_final(i)
         if op is Op.CONST:
             return Val(x.dtype, const=x.arg)
         if op is Op.RANGE:
@@ -468,19 +481,68 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         self.cache = {k: v for k, v in self.cache.items() if k[1] < d}
 
     # ---- statements --------------------------------------------------------------------------
+    def prefetch(self, start):
+        """Issue the loads of this stretch of code now (up to the next loop or the END of this
+        one): those whose sources are ready -- pure values or loads already issued, never an
+        accumulator -- and, for LDS, with no barrier or LDS store in between.  Loads go out
+        early, their waits come late."""
+        lds_blocked, memo = False, {}
+        for j in range(start, len(self.ins)):
+            x = self.ins[j]
+            if (x.op is Op.RANGE and x.arg[0] == "reduce") or x.op is Op.END:
+                return
+            if x.op is Op.BARRIER or (x.op is Op.STORE and self.ins[x.src[0]].op is Op.DEFINE_LOCAL):
+                lds_blocked = True
+            if x.op is not Op.LOAD or self.vals[j] is not None:
+                continue
+            if self.ins[x.src[0]].op is Op.DEFINE_LOCAL and lds_blocked:
+                continue
+            if all(self._ready(s, memo) for s in x.src):
+                self.vals[j] = self.load(j, x)
+
+    def _ready(self, j, memo):
+        """Can value j be computed now (selected already, or pure over such values)?"""
+        got = memo.get(j)
+        if got is None:
+            stack, order = [j], []
+            while stack:                                   # iterative: index chains are long
+                k = stack.pop()
+                if k in memo:
+                    continue
+                if self.ins[k].op is Op.DEFINE_ACC:
+                    memo[k] = False
+                elif self.vals[k] is not None:
+                    memo[k] = True
+                elif not self._pure(k):
+                    memo[k] = False
+                else:
+                    pend = [s for s in self.ins[k].src if s not in memo]
+                    if pend:
+                        stack.append(k)
+                        stack.extend(pend)
+                    else:
+                        memo[k] = all(memo[s] for s in self.ins[k].src)
+            got = memo[j]
+        return got
+
     def run(self):
         self.prologue()
+        self.prefetch(0)
         for i, x in enumerate(self.ins):
             op = x.op
+            if i in self.skip:
+                continue
             if op is Op.RANGE and x.arg[0] == "reduce":
                 self.open_loop(i, x)
+                self.prefetch(i + 1)
             elif op is Op.END:
                 self.close_loop(x.src[0])
+                self.prefetch(i + 1)
             elif op is Op.DEFINE_ACC:
                 self.define_acc(i, x)
             elif op is Op.ACCUMULATE:
                 self.accumulate(i, x)
-            elif op is Op.LOAD:
+            elif op is Op.LOAD and self.vals[i] is None:
                 self.vals[i] = self.load(i, x)
             elif op is Op.STORE:
                 self.store(i, x)
@@ -502,7 +564,20 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         else:
             r = self.vgpr(Val(dt, const=x.arg))
         self.accs[i] = r
+        maxes = [self.ins[a].arg == "max" for a in self.f.accumulates.get(i, ())]
+        if dt in (F32, BF16) and any(maxes):
+            # a float max accumulates with v_max3_f32 (which skips NaNs); the lanes that saw
+            # a NaN are kept in a mask and get their NaN back when the result is read
+            nan = self.new("s")
+            self.E("s_mov_b32", nan, "0")
+            self.acc_nan[i] = nan
+            return
         self.vals[i] = Val(dt, reg=r)
+
+    def acc_final(self, i):
+        acc, nan = self.accs[i], self.acc_nan[i]
+        self.E("v_cndmask_b32", acc, acc, "0x7fc00000", nan)
+        return Val(self.ins[i].dtype, reg=acc)
 
     def accumulate(self, i, x):
         acc_i, v_i = x.src
@@ -510,8 +585,35 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
         dt = self.ins[acc_i].dtype
         if x.arg == "add":
             self.acc_add(acc, dt, v_i)
+        elif acc_i in self.acc_nan:
+            self.acc_max_nan(i, acc_i)
         else:
             self.acc_max(acc, dt, v_i)
+
+    def acc_max_nan(self, i, acc_i):
+        """This ACCUMULATE max and the ones after it on the same accumulator in this block,
+        two values per v_max3_f32, their NaNs noted with one v_cmp_u_f32 per pair."""
+        group, depth = [i], 0
+        for j in range(i + 1, len(self.ins)):
+            x = self.ins[j]
+            if x.op is Op.RANGE and x.arg[0] == "reduce":
+                depth += 1
+            elif x.op is Op.END:
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and x.op is Op.ACCUMULATE and x.src[0] == acc_i and x.arg == "max":
+                group.append(j)
+        self.skip.update(group[1:])
+        acc, nan = self.accs[acc_i], self.acc_nan[acc_i]
+        vals = [self.operand(self.v(self.ins[j].src[1]), F32) for j in group]
+        for k in range(0, len(vals), 2):
+            pair = vals[k:k + 2]
+            a, b = pair if len(pair) == 2 else (pair[0], pair[0])
+            self.E("v_max3_f32", acc, *self.legal([acc, a, b]))
+            m = self.new("s")
+            self.E("v_cmp_u_f32", m, *self.legal([a, b]))
+            self.E("s_or_b32", nan, nan, m)
 
 
 def select(kernel, launch, facts):

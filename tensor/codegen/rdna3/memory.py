@@ -172,7 +172,9 @@ class MemoryMixin:
 
     # ---- addresses -----------------------------------------------------------------------
     def address(self, idx, scale, lo, hi, cls, base=0):
-        """(register or None, immediate) with byte offset == base + scale * index."""
+        """(register or None, immediate) with byte offset == base + scale * index; also sets
+        ``self.last_align``: what the register part is known to be a multiple of."""
+        import math
         c, terms = self.f.linear(idx)
         bterms = {a: k * scale for a, k in terms.items()}
         C = c * scale + base
@@ -184,9 +186,19 @@ class MemoryMixin:
         imm = C - fold
         if not lo <= imm <= hi:
             fold, imm = C, 0
+        g = 0
+        for k in list(bterms.values()) + [fold]:
+            g = math.gcd(g, abs(k))
+        self.last_align = g & -g if g else 1 << 20
         if not bterms and not fold:
             return (self.zero_vgpr() if cls == "v" else None), imm
         return self.lin_value(bterms, fold, cls), imm
+
+    def mem(self, op, *ops, ndef=0, imm=0, region_ok=False):
+        """Emit a memory instruction, recording its offset and the address's alignment."""
+        mi = self.E(op, *ops, ndef=ndef, mods=self.offset_mod(imm), region_ok=region_ok)
+        mi.imm, mi.align = imm, self.last_align
+        return mi
 
     @staticmethod
     def offset_mod(imm, key="offset"):
@@ -215,13 +227,13 @@ class MemoryMixin:
         voff, imm = self.address(x.src[1], dt.itemsize, -4096, 4095, "v")
         saddr = self.param(buf.arg)
         return self._vector_load(dt, gate, GLOBAL_LOAD, "global_load_", "global_load_d16_hi_b16",
-                                 [voff, saddr], self.offset_mod(imm))
+                                 [voff, saddr], imm)
 
     def _zero(self, dt):
         from .isel import Val
         return Val(dt, const=False if dt is dtypes.bool else 0)
 
-    def _vector_load(self, dt, gate, table, signed_prefix, d16_hi, addr_ops, mods):
+    def _vector_load(self, dt, gate, table, signed_prefix, d16_hi, addr_ops, imm):
         from .isel import Val, words
         size = words(dt)
         d = self.new("v", size)
@@ -234,7 +246,7 @@ class MemoryMixin:
                 self.before_region(MI("v_mov_b32", [d if size == 1 else d[h], "0"], 1))
         if gate is not None:
             self.open_region(gate)
-        self.E(op, d, *addr_ops, mods=mods, region_ok=gate is not None)
+        self.mem(op, d, *addr_ops, ndef=1, imm=imm, region_ok=gate is not None)
         if dt is dtypes.bool:
             m = self.new("s")
             self.E("v_cmp_ne_u32", m, "0", d)
@@ -249,11 +261,11 @@ class MemoryMixin:
         ops = [d, self.param(buf.arg)]
         if soff is not None:
             ops.append(soff)
-            mods = self.offset_mod(imm)
+            self.mem(f"s_load_b{32 * words(dt)}", *ops, ndef=1, imm=imm)
         else:
             ops.append(self.iconst(imm) if imm else "0")
-            mods = ""
-        self.E(f"s_load_b{32 * words(dt)}", *ops, mods=mods)
+            mi = self.E(f"s_load_b{32 * words(dt)}", *ops)
+            mi.imm, mi.align = imm, self.last_align
         return Val(dt, reg=d)
 
     # ---- local memory --------------------------------------------------------------------
@@ -270,8 +282,7 @@ class MemoryMixin:
         if gate is False:
             return self._zero(dt)
         vaddr, imm = self.address(x.src[1], dt.itemsize, 0, 65535, "v", self.lds_offsets[x.src[0]])
-        return self._vector_load(dt, gate, DS_LOAD, "ds_load_", "ds_load_u16_d16_hi", [vaddr],
-                                 self.offset_mod(imm))
+        return self._vector_load(dt, gate, DS_LOAD, "ds_load_", "ds_load_u16_d16_hi", [vaddr], imm)
 
     # ---- stores --------------------------------------------------------------------------
     def store_data(self, val_i, dt):
@@ -298,4 +309,4 @@ class MemoryMixin:
             ops = [addr, data, self.param(buf.arg)]
         if gate is not None:
             self.open_region(gate)
-        self.E(op, *ops, ndef=0, mods=self.offset_mod(imm), region_ok=gate is not None)
+        self.mem(op, *ops, imm=imm, region_ok=gate is not None)

@@ -105,12 +105,15 @@ def regs_of(op):
 
 
 class MI:
-    __slots__ = ("op", "ops", "ndef", "mods", "imp_def", "imp_use", "kind")
+    """``imm`` / ``align`` (memory instructions): the immediate offset, and what the register
+    part of the address is known to be a multiple of (bytes), for merging neighbours."""
+    __slots__ = ("op", "ops", "ndef", "mods", "imp_def", "imp_use", "kind", "imm", "align")
 
     def __init__(self, op, ops=(), ndef=0, mods="", imp_def=(), imp_use=()):
         self.op, self.ops, self.ndef, self.mods = op, list(ops), ndef, mods
         self.imp_def, self.imp_use = imp_def, imp_use
         self.kind = classify(op)
+        self.imm = self.align = None
 
     @property
     def defs(self):

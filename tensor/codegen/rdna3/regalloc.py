@@ -11,8 +11,8 @@ Policy:
   keeps the VGPR count -- and so the number of waves a SIMD can hold -- low.  A register freed
   by its last reader can be the destination of that same ALU instruction (one-dword values).
 * When no VGPR is free, the live interval that ends last is spilled to scratch (every
-  definition stored, every use reloaded into a short-lived register: ``scratch_store_b32`` /
-  ``scratch_load_b32``, architected flat scratch), then allocation starts over.  SGPRs that do
+  definition stored, every use reloaded into a short-lived register: ``scratch_store_b32..128``
+  / ``scratch_load_b32..128``, architected flat scratch), then allocation starts over.  SGPRs that do
   not fit are kept in lanes of a VGPR (``v_writelane_b32`` / ``v_readlane_b32``).
 * Kernel inputs (the kernarg pointer s[0:1], workgroup ids, v0) are precoloured.
 
@@ -137,8 +137,8 @@ def _scan(code, loops, limits):
 
 
 def _victim(active, cur, ivs):
-    cands = [a for a in active + [cur] if a.cls == cur.cls and not a.fixed and a.size <= 2
-             and getattr(a, "spillable", True)]
+    cands = [a for a in active + [cur] if a.cls == cur.cls and not a.fixed
+             and a.size <= 4 and a.spillable]
     if not cands:
         return None
     return max(cands, key=lambda a: (ivs[a][1], a.n))
@@ -171,12 +171,15 @@ def allocate(code, loops, newreg, name="kernel"):
                     raise AllocationError(f"{name}: spills need more than {MAX_SCRATCH} bytes of "
                                           f"scratch per work-item")
             else:
-                n = len(lanes)
-                if n % 32 == 0:
-                    v = newreg("v", 1)
-                    v.spillable = False
-                    lane_vgprs.append(v)
-                lanes[r] = (lane_vgprs[n // 32], n % 32)
+                places = []
+                for _ in range(r.size):
+                    n = sum(len(p) for p in lanes.values()) + len(places)
+                    if n % 32 == 0:
+                        v = newreg("v", 1)
+                        v.spillable = False
+                        lane_vgprs.append(v)
+                    places.append((lane_vgprs[n // 32], n % 32))
+                lanes[r] = places
         code[:] = _rewrite(code, spills, slots, lanes, newreg)
     raise AllocationError(f"{name}: register allocation did not settle after repeated spilling")
 
@@ -234,17 +237,17 @@ def _retarget(op, old, new):
 
 def _reload(reg, t, slots, lanes):
     if reg.cls == "v":
-        op = "scratch_load_b32" if reg.size == 1 else "scratch_load_b64"
+        op = f"scratch_load_b{32 * reg.size}"
         off = slots[reg]
         return [MI(op, [t, "off", "off"], 1, f"offset:{off}" if off else "")]
-    v, lane = lanes[reg]
-    return [MI("v_readlane_b32", [t, v, str(lane)], 1)]
+    return [MI("v_readlane_b32", [t if reg.size == 1 else t[k], v, str(lane)], 1)
+            for k, (v, lane) in enumerate(lanes[reg])]
 
 
 def _store(reg, t, slots, lanes):
     if reg.cls == "v":
-        op = "scratch_store_b32" if reg.size == 1 else "scratch_store_b64"
+        op = f"scratch_store_b{32 * reg.size}"
         off = slots[reg]
         return [MI(op, ["off", t, "off"], 0, f"offset:{off}" if off else "")]
-    v, lane = lanes[reg]
-    return [MI("v_writelane_b32", [v, t, str(lane)], 1, imp_use=(v,))]
+    return [MI("v_writelane_b32", [v, t if reg.size == 1 else t[k], str(lane)], 1, imp_use=(v,))
+            for k, (v, lane) in enumerate(lanes[reg])]
