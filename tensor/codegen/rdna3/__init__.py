@@ -28,6 +28,7 @@ from .peephole import peephole
 from .regalloc import AllocationError, allocate
 from .validate import record
 from .vectorize import merge
+from .vopd import pair
 from .waitcnt import fix_hazards, insert_waits
 
 __all__ = ["AllocationError", "CompiledKernel", "LaunchError", "SelectError", "compile_kernel"]
@@ -62,7 +63,7 @@ def compile_kernel(kernel, block=None, check=True):
     code = sel.run()
     mis = merge(code.finish(), code.reg)
     vgprs, sgprs, scratch = allocate(mis, code.loops, code.reg, kernel.name)
-    mis = peephole(mis)
+    mis = pair(peephole(mis))
     mis = insert_waits(mis, code.loops)
     mis = fix_hazards(mis, code.loops)
     text = render(mis)

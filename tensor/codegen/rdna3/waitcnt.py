@@ -175,7 +175,13 @@ def insert_waits(code, loops):
 # ---- hazards ---------------------------------------------------------------------------------
 def _vgprs_read(mi):
     out = set()
-    for op in mi.ops[mi.ndef:]:
+    ops = mi.ops[mi.ndef:]
+    if mi.op.startswith("v_fmac"):
+        ops = ops + mi.ops[:1]                    # the accumulator is read too
+    for half in (getattr(mi, "x", None), getattr(mi, "y", None)):
+        if half is not None and half.name.startswith("fmac"):
+            ops = ops + [half.dst]
+    for op in ops:
         for cls, n in _regs(op):
             if cls == "v":
                 out.add(n)
