@@ -376,3 +376,35 @@ def test_llvm_check_notices_a_wrong_encoding(amd):
     bad[-8] ^= 0x01                                  # flip a bit of an instruction word
     problems = llvm_problems([(ck.name, ck.text, bytes(bad), ck.code_object)])
     assert problems and "encodes kernel probe differently" in problems[0]
+
+
+@pytest.mark.parametrize("dt", [D.float16, D.bfloat16], ids=lambda d: d.name)
+@pytest.mark.parametrize("case", ["plain", "bias_relu", "a_transposed", "b_transposed", "batched"])
+def test_half_precision_matmul_on_wmma(amd, dt, case):
+    """f16/bf16 matmuls (sizes multiples of 16) run on v_wmma_f32_16x16x16: the result matches
+    the float32 product rounded once, whatever the operands' layouts and the epilogue."""
+    from tensor import Tensor
+    from tensor.codegen.rdna3 import compile_kernel
+    from tensor.lower import lower
+    from tensor.schedule import create_schedule
+    rng = np.random.default_rng(21)
+    shape_a, shape_b = ((2, 32, 48), (2, 48, 16)) if case == "batched" else ((32, 48), (48, 64))
+    A = rng.standard_normal(shape_a).astype(np.float32)
+    Bm = rng.standard_normal(shape_b).astype(np.float32)
+    bias = rng.standard_normal(shape_b[-1]).astype(np.float32)
+
+    def build(dev):
+        a, b = Tensor(A, dtype=dt, device=dev), Tensor(Bm, dtype=dt, device=dev)
+        if case == "a_transposed":
+            a = Tensor(np.ascontiguousarray(A.T), dtype=dt, device=dev).T
+        if case == "b_transposed":
+            b = Tensor(np.ascontiguousarray(Bm.T), dtype=dt, device=dev).T
+        out = a @ b
+        return (out + Tensor(bias, dtype=dt, device=dev)).relu() if case == "bias_relu" else out
+    got = build("AMD").numpy().astype(np.float32)
+    want = build("CPU").numpy().astype(np.float32)
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
+    items = [i for i in create_schedule([build("AMD").node]) if i.kind == "kernel"]
+    k = lower(items[-1].ast, items[-1].bufs, amd.optimizations(
+        {"shape": (), "reduce_dims": [], "dtypes": [b.dtype for b in items[-1].bufs]}) or [], 3)
+    assert "v_wmma_f32_16x16x16" in compile_kernel(k).text

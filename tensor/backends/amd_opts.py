@@ -12,7 +12,9 @@ The heuristic reads the kernel's iteration space (output axes, reduce axes, elem
   meet in LDS, the remaining loop unrolled by 4;
 * matmul-like reductions (two output axes of at least 16 and a reduce axis): a 4 x 4 register
   tile per work-item (``upcast`` both output axes) and the reduce loop unrolled by 4, so each
-  loaded value feeds four multiply-adds.
+  loaded value feeds four multiply-adds;
+* float16 / bfloat16 matmuls with every size a multiple of 16: none, so the code generator
+  sees the plain loop and uses WMMA (:mod:`tensor.codegen.rdna3.wmma`).
 
 ``BEAM=N`` (environment) replaces the heuristic for kernels the backend compiles: up to N
 candidate optimization lists (the heuristic's and its neighbours) are lowered, compiled and
@@ -40,8 +42,10 @@ def _index(axes, kind, from_end=0):
     return found[-1 - from_end] if len(found) > from_end else None
 
 
-def heuristic(shape, rdims):
+def heuristic(shape, rdims, dtypes=()):
     shape, rdims = tuple(shape), set(rdims)
+    if _wmma_shaped(shape, rdims, dtypes):
+        return []            # the code generator puts it on v_wmma_f32_16x16x16 as it stands
     if not rdims:
         # four neighbouring elements per work-item: one 16-byte access instead of four, and
         # the per-wave set-up shared by four times the elements
@@ -77,6 +81,15 @@ def heuristic(shape, rdims):
     return opts
 
 
+def _wmma_shaped(shape, rdims, dtypes):
+    from tensor.dtypes import dtypes as dt
+    half = (dt.float16, dt.bfloat16)
+    outs = [s for d, s in enumerate(shape) if d not in rdims]
+    reds = [shape[d] for d in rdims]
+    return (len(rdims) == 1 and len(outs) >= 2 and all(s % 16 == 0 for s in outs[-2:] + reds)
+            and len(dtypes) >= 3 and all(d in half for d in dtypes[1:3]))
+
+
 def neighbours(shape, rdims, base):
     """Candidate optimization lists around the heuristic's, for the search."""
     out = [base, []]
@@ -103,7 +116,7 @@ _beam_cache = {}
 
 def choose(backend, info):
     shape, rdims = info["shape"], info["reduce_dims"]
-    base = heuristic(shape, rdims)
+    base = heuristic(shape, rdims, info.get("dtypes", ()))
     width = int(os.environ.get("BEAM", "0") or 0)
     if width <= 0 or backend is None or "ast" not in info or "bufs" not in info:
         return base

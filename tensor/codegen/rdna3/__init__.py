@@ -30,6 +30,7 @@ from .validate import record
 from .vectorize import merge
 from .vopd import pair
 from .waitcnt import fix_hazards, insert_waits
+from .wmma import WmmaSelector, match as match_wmma
 
 __all__ = ["AllocationError", "CompiledKernel", "LaunchError", "SelectError", "compile_kernel"]
 
@@ -56,10 +57,14 @@ def compile_kernel(kernel, block=None, check=True):
     t0 = time.perf_counter()
     if check:
         verify_ir(kernel)
-    facts_launch = plan(kernel.global_size, kernel.local_size,
-                        any(x.op.value in ("DEFINE_LOCAL", "BARRIER") for x in kernel.instrs), block)
-    facts = Facts(kernel, facts_launch)
-    sel = Selector(kernel, facts_launch, facts)
+    wplan = match_wmma(kernel) if block is None else None
+    if wplan is not None:
+        sel = WmmaSelector(kernel, wplan)
+        facts_launch = sel.launch
+    else:
+        facts_launch = plan(kernel.global_size, kernel.local_size,
+                            any(x.op.value in ("DEFINE_LOCAL", "BARRIER") for x in kernel.instrs), block)
+        sel = Selector(kernel, facts_launch, Facts(kernel, facts_launch))
     code = sel.run()
     mis = merge(code.finish(), code.reg)
     vgprs, sgprs, scratch = allocate(mis, code.loops, code.reg, kernel.name)

@@ -81,12 +81,15 @@ class _State:
 
 
 def _needs(state, mi):
-    """(vmcnt, lgkmcnt, vscnt) this instruction must wait for (None = no wait)."""
+    """(vmcnt, lgkmcnt, vscnt) this instruction must wait for (None = no wait).  A load may
+    overwrite a register an earlier load of its own in-order counter still writes (halves of
+    one VGPR filled by two d16 loads): those return in order."""
     regs = _touched(mi)
     vm = lg = vs = None
     if regs:
+        vm_regs = regs - _written(mi) if mi.kind == "vmem_load" else regs
         for k in range(len(state.vm) - 1, -1, -1):
-            if state.vm[k] & regs:
+            if state.vm[k] & vm_regs:
                 vm = len(state.vm) - 1 - k
                 break
         smem = any(kind == "smem" for kind, _ in state.lgkm)
