@@ -319,13 +319,19 @@ def test_vgpr_pressure_spills_to_scratch(amd):
         ins.append(Instr(Op.ADD, I32, (4, len(ins) - 1)))
         ins.append(Instr(Op.LOAD, F, (1, len(ins) - 1)))
         loads.append(len(ins) - 1)
-    acc = loads[-1]
-    for j in reversed(loads[:-1]):                   # every load stays live until here
-        ins.append(Instr(Op.MUL, F, (acc, j)) if j % 7 == 0 else Instr(Op.ADD, F, (acc, j)))
+    acc = loads[0]
+    for j in loads[1:]:                              # a sum over the loads in order ...
+        ins.append(Instr(Op.ADD, F, (acc, j)))
         acc = len(ins) - 1
-    ins.append(Instr(Op.STORE, V, (0, 2, acc)))
+    first = acc
+    acc = loads[-1]
+    for j in reversed(loads[:-1]):                   # ... and a product backwards: every
+        ins.append(Instr(Op.MUL, F, (acc, j)))       # load is live from one to the other
+        acc = len(ins) - 1
+    ins.append(Instr(Op.ADD, F, (first, acc)))
+    ins.append(Instr(Op.STORE, V, (0, 2, len(ins) - 1)))
     k = Kernel("spill_v", params, tuple(ins), (n,))
-    x = (np.random.default_rng(2).random(n * m) * 0.5 + 0.75).astype(np.float32)
+    x = (np.random.default_rng(2).random(n * m) * 0.01 + 0.995).astype(np.float32)
     got, want = run(amd, k, [x])
     np.testing.assert_allclose(got, want, rtol=1e-5)
     assert amd.compile(k).compiled.scratch > 0
@@ -341,11 +347,17 @@ def test_sgpr_pressure_spills_to_vgpr_lanes(amd):
         ins.append(Instr(Op.CONST, I32, (), j))
         ins.append(Instr(Op.LOAD, I32, (1, len(ins) - 1)))
         loads.append(len(ins) - 1)
+    acc = loads[0]
+    for j in loads[1:]:                              # forwards, then backwards: all live
+        ins.append(Instr(Op.ADD, I32, (acc, j)))
+        acc = len(ins) - 1
+    first = acc
     acc = loads[-1]
     for j in reversed(loads[:-1]):
-        ins.append(Instr(Op.XOR if j % 3 else Op.ADD, I32, (acc, j)))
+        ins.append(Instr(Op.XOR, I32, (acc, j)))
         acc = len(ins) - 1
-    ins.append(Instr(Op.ADD, I32, (acc, 2)))
+    ins.append(Instr(Op.ADD, I32, (first, acc)))
+    ins.append(Instr(Op.ADD, I32, (len(ins) - 1, 2)))
     ins.append(Instr(Op.STORE, V, (0, 2, len(ins) - 1)))
     k = Kernel("spill_s", params, tuple(ins), (n,))
     x = np.random.default_rng(4).integers(-1000, 1000, m).astype(np.int32)

@@ -27,6 +27,7 @@ from .launch import LaunchError, plan
 from .peephole import peephole
 from .regalloc import AllocationError, allocate
 from .validate import record
+from .sched import schedule
 from .vectorize import merge
 from .vopd import pair
 from .waitcnt import fix_hazards, insert_waits
@@ -66,7 +67,7 @@ def compile_kernel(kernel, block=None, check=True):
                             any(x.op.value in ("DEFINE_LOCAL", "BARRIER") for x in kernel.instrs), block)
         sel = Selector(kernel, facts_launch, Facts(kernel, facts_launch))
     code = sel.run()
-    mis = merge(code.finish(), code.reg)
+    mis = schedule(merge(code.finish(), code.reg))
     vgprs, sgprs, scratch = allocate(mis, code.loops, code.reg, kernel.name)
     mis = pair(peephole(mis))
     mis = insert_waits(mis, code.loops)

@@ -165,30 +165,36 @@ def _boundary(mi):
 
 def pair(code):
     out = list(code)
+    info = {}
+
+    def facts(mi):
+        f = info.get(id(mi))
+        if f is None:
+            valu = mi.kind == "valu" and not _boundary(mi)
+            f = info[id(mi)] = (_reads(mi), _writes(mi), _boundary(mi),
+                                _half(mi, False) if valu else None,
+                                _half(mi, True) if valu else None)
+        return f
     i = 0
     while i < len(out):
         mi = out[i]
-        if _boundary(mi) or mi.kind != "valu":
+        reads, writes, boundary, x, _ = facts(mi)
+        if boundary or x is None:
             i += 1
             continue
-        x = _half(mi, False)
-        if x is None:
-            i += 1
-            continue
-        w_between, r_between = _writes(mi), _reads(mi)
+        w_between, r_between = set(writes), set(reads)
         found = None
         for j in range(i + 1, min(len(out), i + 1 + WINDOW)):
             cand = out[j]
-            if _boundary(cand):
+            rc, wc, bnd, _, y = facts(cand)
+            if bnd:
                 break
-            y = _half(cand, True) if cand.kind == "valu" else None
             if y is not None and _compatible(x, y):
-                rc, wc = _reads(cand), _writes(cand)
                 if not (rc & w_between) and not (wc & r_between) and not (wc & w_between):
                     found = (j, y)
                     break
-            w_between |= _writes(cand)
-            r_between |= _reads(cand)
+            w_between |= wc
+            r_between |= rc
         if found is None:
             i += 1
             continue

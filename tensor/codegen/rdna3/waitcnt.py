@@ -134,6 +134,23 @@ def _wait_text(vm, lg):
     return " ".join(parts)
 
 
+AHEAD = 8
+
+
+def _ahead(state, code, n, vm, lg):
+    """A wait that also covers what the next few instructions (up to the next memory
+    instruction or label) will need: one s_waitcnt instead of a ladder of them."""
+    for mi in code[n + 1:n + 1 + AHEAD]:
+        if mi.kind in ("label", "branch", "vmem_load", "vmem_store", "smem", "ds_load", "ds_store"):
+            break
+        v2, l2, _ = _needs(state, mi)
+        if v2 is not None:
+            vm = v2 if vm is None else min(vm, v2)
+        if l2 is not None:
+            lg = l2 if lg is None else min(lg, l2)
+    return vm, lg
+
+
 def insert_waits(code, loops):
     heads = {id(lp.head): lp for lp in loops}
     latches = {id(lp.latch): lp for lp in loops}
@@ -161,11 +178,13 @@ def insert_waits(code, loops):
             break
     out = []
     state = _State()
-    for mi in code:
+    for n, mi in enumerate(code):
         lp = heads.get(id(mi))
         if lp is not None and id(lp) in back:
             state = state.merge(back[id(lp)])
         vm, lg, vs = _needs(state, mi)
+        if vm is not None or lg is not None:
+            vm, lg = _ahead(state, code, n, vm, lg)
         if vs is not None:
             out.append(MI("s_waitcnt_vscnt", ["null", "0x0"], 0))
         if vm is not None or lg is not None:
