@@ -420,3 +420,32 @@ def test_half_precision_matmul_on_wmma(amd, dt, case):
     k = lower(items[-1].ast, items[-1].bufs, amd.optimizations(
         {"shape": (), "reduce_dims": [], "dtypes": [b.dtype for b in items[-1].bufs]}) or [], 3)
     assert "v_wmma_f32_16x16x16" in compile_kernel(k).text
+
+
+@pytest.mark.parametrize("group", [32, 64, 256])
+@pytest.mark.parametrize("dt,op", [(D.float32, "sum"), (D.float32, "max"), (D.int32, "max")],
+                         ids=lambda v: getattr(v, "name", v))
+def test_grouped_reductions_combine_across_lanes(amd, group, dt, op):
+    """A reduction split over a workgroup: partials meet through DPP inside waves and LDS
+    between them (NaN kept by float max); the same result as the reference."""
+    from tensor import Tensor
+    from tensor.codegen.rdna3 import compile_kernel
+    from tensor.lower import lower
+    from tensor.opt import Opt
+    from tensor.schedule import create_schedule
+    rng = np.random.default_rng(group)
+    x = (rng.standard_normal((3, 1024)) * 100).astype(dt.np)
+    if dt is D.float32 and op == "max":
+        x[1, 517] = np.nan
+    t = Tensor(x, device="CPU").realize()
+    out = t.sum(1) if op == "sum" else t.amax(1)
+    (item,) = [i for i in create_schedule([out.node.view()[0]]) if i.kind == "kernel"]
+    k = lower(item.ast, item.bufs, [Opt("group", 1, group)], 3)
+    ck = compile_kernel(k)
+    assert "_dpp" in ck.text and ("s_barrier" in ck.text) == (group > 32)
+    got, want = run(amd, k, [x])
+    if dt is D.float32:
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+        assert np.isnan(got[1]) == (op == "max")
+    else:
+        np.testing.assert_array_equal(got, want)

@@ -31,6 +31,7 @@ from tensor.loopir import ALU, Op
 
 from .alu import AluMixin
 from .convert import ConvertMixin
+from .groupreduce import GroupReduceMixin
 from .mathlib import MathMixin
 from .memory import MemoryMixin
 from .mir import MI, Code, Neg, Sub, VReg
@@ -86,7 +87,7 @@ def is_literal(op):
     return isinstance(op, str) and op.startswith("0x")
 
 
-class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
+class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin, GroupReduceMixin):
     def __init__(self, kernel, launch, facts):
         self.k, self.launch, self.f = kernel, launch, facts
         self.ins = kernel.instrs
@@ -545,6 +546,8 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin):
             elif op is Op.LOAD and self.vals[i] is None:
                 self.vals[i] = self.load(i, x)
             elif op is Op.STORE:
+                if self.ins[x.src[0]].op is Op.DEFINE_LOCAL and self.group_combine(i):
+                    continue
                 self.store(i, x)
             elif op is Op.BARRIER:
                 self.close_region(self.at)
