@@ -14,5 +14,6 @@ setup(
     include_package_data=True,
     package_data={"": ["*.txt", "*.json"]},
     install_requires=["cffi>=1.15", "numpy>=1.24", "pyelftools>=0.29", "capstone>=5.0"],
-    extras_require={"test": ["pytest>=7", "autograd>=1.6"]},
+    extras_require={"test": ["pytest>=7", "autograd>=1.6", "safetensors>=0.4", "scikit-learn>=1.0"],
+                    "examples": ["scikit-learn>=1.0"]},
 )

@@ -4,7 +4,7 @@ Every driver reaches the operating system only through :mod:`drivers.kernel` (th
 so the same code runs against a real card or the virtual GPU in :mod:`drivers.emu`.
 """
 from drivers.errors import (AssemblerError, DeviceNotFound, GPUError, GPUFault, GPUHang,
-                            IoctlError, MalformedInput)
+                            IoctlError, KernargError, MalformedInput)
 
 __all__ = ["AssemblerError", "DeviceNotFound", "GPUError", "GPUFault", "GPUHang", "IoctlError",
-           "MalformedInput"]
+           "KernargError", "MalformedInput"]

@@ -29,6 +29,10 @@ class IoctlError(GPUError, OSError):
         return self.strerror
 
 
+class KernargError(GPUError, TypeError):
+    """Arguments that do not match the kernel's signature (count, kind, range)."""
+
+
 class GPUFault(GPUError):
     """The GPU touched memory it must not: the faulting VA and the reason (NotPresent, ReadOnly...)."""
 

@@ -1,7 +1,9 @@
 """`python -m hw_tests`: bring up a card (or the virtual one) stage by stage.
 
     python -m hw_tests --device amd:0              # every stage on GPU 0
+    python -m hw_tests --device qcom:0             # the Adreno of a Snapdragon phone, through KGSL
     python -m hw_tests --emulate gfx1100 --json r.json
+    python -m hw_tests --emulate a630              # the virtual Adreno 630 (--device qcom:0 implied)
     python -m hw_tests --list                      # the stages and what each needs
     python -m hw_tests --device amd:0 --only sdma_copy,peak_memory
 
@@ -14,14 +16,14 @@ import sys
 import time
 
 from hw_tests.console import Console
-from hw_tests.context import Context, UsageError
+from hw_tests.context import Context, UsageError, vendor_of
 from hw_tests.report import build_report, write_report
 from hw_tests.runner import Runner
 
 
-def build_registry():
+def build_registry(vendor="amd"):
     from hw_tests.stages import build_registry as build
-    return build()
+    return build(vendor)
 
 
 def list_stages(registry, out):
@@ -75,8 +77,9 @@ def run(ctx, registry, console, only=None, argv=None):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     ap = argparse.ArgumentParser(prog="python -m hw_tests", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--device", default="amd:0", metavar="VENDOR:N", help="the GPU to test (default amd:0)")
-    ap.add_argument("--emulate", metavar="TARGET", help="test the virtual GPU instead (gfx1100); also GPU_EMULATE")
+    ap.add_argument("--device", default=None, metavar="VENDOR:N",
+                    help="the GPU to test: amd:N or qcom:0 (default amd:0, or the --emulate target's vendor)")
+    ap.add_argument("--emulate", metavar="TARGET", help="test the virtual GPU instead (gfx1100, a630); also GPU_EMULATE")
     ap.add_argument("--json", metavar="FILE", help="write the whole report as JSON")
     ap.add_argument("--only", metavar="STAGE[,STAGE]", help="run these stages (and the stages they need)")
     ap.add_argument("--list", action="store_true", help="list the stages and exit")
@@ -84,11 +87,15 @@ def main(argv=None):
                     "(e.g. tar c /sys/devices/virtual/kfd), with --only sysfs")
     ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
     args = ap.parse_args(argv)
-    registry = build_registry()
+    from drivers.emu import emulation_target
+    try:
+        registry = build_registry(vendor_of(args.device, emulation_target(args.emulate)))
+    except UsageError as e:
+        print(f"hw_tests: error: {e}", file=sys.stderr)
+        return 2
     if args.list:
         list_stages(registry, sys.stdout)
         return 0
-    from drivers.emu import emulation_target
     console = Console()
     try:
         only = parse_only(args.only, registry) if args.only else None
@@ -100,7 +107,7 @@ def main(argv=None):
     except UsageError as e:
         print(f"hw_tests: error: {e}", file=sys.stderr)
         return 2
-    where = f"virtual {ctx.target}" if ctx.emulated else args.device
+    where = f"virtual {ctx.target}" if ctx.emulated else f"{ctx.vendor}:{ctx.index}"
     console.write(f"hw_tests: bring-up of {where}")
     try:
         report, code = run(ctx, registry, console, only, argv)

@@ -2,6 +2,7 @@
 
     pytest hw_tests --device amd:0          # a real card
     pytest hw_tests --emulate gfx1100       # the virtual GPU (or GPU_EMULATE=gfx1100)
+    pytest hw_tests --emulate a630          # the virtual Adreno 630 (or --device qcom:0 on a phone)
 
 With neither option the stages run on amd:0 when /dev/kfd exists, and otherwise skip with the
 reason. One test per stage; a stage whose dependency failed is skipped with that reason, as on
@@ -12,7 +13,7 @@ import os
 import pytest
 
 from hw_tests.console import Console
-from hw_tests.context import Context, UsageError
+from hw_tests.context import Context, UsageError, vendor_of
 from hw_tests.runner import FAIL, SKIP, Runner
 from hw_tests.stages import build_registry
 
@@ -35,7 +36,10 @@ def device_choice(config):
     target = emulation_target(_option(config, "emulate"))
     device = _option(config, "device")
     if target or device:
-        return device or "amd:0", target
+        try:
+            return device or f"{vendor_of(None, target)}:0", target
+        except UsageError:
+            return device or "amd:0", target
     if os.path.exists("/dev/kfd"):
         return "amd:0", None
     return None, ("no GPU to test: /dev/kfd does not exist; pass --device amd:N on a machine with an AMD GPU, "
@@ -43,6 +47,14 @@ def device_choice(config):
 
 
 REGISTRY = build_registry()
+
+
+def registry_for(config):
+    device, target = device_choice(config)
+    try:
+        return build_registry(vendor_of(device, target) if device else "amd")
+    except UsageError:
+        return REGISTRY
 
 
 @pytest.fixture(scope="session")
@@ -54,14 +66,14 @@ def bringup(request):
         ctx = Context(device, target)
     except UsageError as e:
         pytest.fail(str(e), pytrace=False)
-    runner = Runner(REGISTRY, ctx, Console() if request.config.getoption("verbose") > 1 else None)
+    runner = Runner(registry_for(request.config), ctx, Console() if request.config.getoption("verbose") > 1 else None)
     yield runner
     ctx.close()
 
 
 def pytest_generate_tests(metafunc):
     if "stage_name" in metafunc.fixturenames:
-        metafunc.parametrize("stage_name", REGISTRY.names)
+        metafunc.parametrize("stage_name", registry_for(metafunc.config).names)
 
 
 def stage_outcome(runner, name):

@@ -1,7 +1,8 @@
 """The device under test and what stages hand each other (the open device, loaded programs).
 
-``--device amd:N`` drives GPU N through the host's amdkfd; ``--emulate gfx1100`` (or
-GPU_EMULATE) drives the virtual GPU behind the same kernel seam. On the virtual GPU the stages
+``--device amd:N`` drives GPU N through the host's amdkfd, ``--device qcom:0`` the Adreno
+through KGSL; ``--emulate gfx1100`` / ``--emulate a630`` (or GPU_EMULATE) drives the virtual GPU
+behind the same kernel seam, and picks the vendor when --device is not given. On the virtual GPU the stages
 shrink their problem sizes (``ctx.size``) so the whole suite runs in minutes; each stage says
 which sizes it used.
 """
@@ -10,7 +11,7 @@ import re
 from drivers.kernel import RealKernel
 from hw_tests.runner import FAIL
 
-VENDORS = ("amd",)
+VENDORS = ("amd", "qcom")
 
 
 class UsageError(ValueError):
@@ -28,21 +29,36 @@ def parse_device(text):
     return vendor, int(m.group(2))
 
 
+def target_vendor(emulate):
+    """The vendor of an emulation target ('a630' -> 'qcom'); UsageError for an unknown one."""
+    from drivers.emu import UnknownTarget, parse_target, targets
+    try:
+        return targets()[parse_target(emulate)[0]]
+    except UnknownTarget as e:
+        raise UsageError(f"--emulate: {e}") from None
+
+
+def vendor_of(device, emulate):
+    """The vendor a run tests: --device's, else the emulation target's, else AMD."""
+    if device:
+        return parse_device(device)[0]
+    return target_vendor(emulate) if emulate else "amd"
+
+
 class Context:
-    def __init__(self, device="amd:0", emulate=None, kernel=None):
+    def __init__(self, device=None, emulate=None, kernel=None):
+        if device is None:
+            device = f"{vendor_of(None, emulate)}:0"
         self.vendor, self.index = parse_device(device)
         self.target = emulate
         if kernel is None:
             if emulate:
-                from drivers.emu import UnknownTarget, make_kernel, parse_target, targets
-                try:
-                    vendor = targets()[parse_target(emulate)[0]]
-                    kernel = make_kernel(emulate)
-                except UnknownTarget as e:
-                    raise UsageError(f"--emulate: {e}") from None
+                from drivers.emu import make_kernel
+                vendor = target_vendor(emulate)
                 if vendor != self.vendor:
-                    raise UsageError(f"--emulate: {emulate!r} is a virtual {vendor.upper()} GPU; the bring-up "
-                                     f"suite tests {self.vendor.upper()} devices ({device})")
+                    raise UsageError(f"--emulate: {emulate!r} is a virtual {vendor.upper()} GPU, but --device "
+                                     f"{device} asks for {self.vendor.upper()}")
+                kernel = make_kernel(emulate)
             else:
                 kernel = RealKernel()
         self.kernel = kernel
@@ -69,8 +85,15 @@ class Context:
         return simulator
 
     def open_device(self):
-        from drivers.amd.device import AMDDevice
-        self.dev = AMDDevice(self.index, kernel=self.kernel)
+        if self.vendor == "qcom":
+            from drivers.qcom.device import QCOMDevice
+            dev = self.dev = QCOMDevice(self.index, kernel=self.kernel)
+            self.shared["qcom"] = {"target": dev.target, "name": dev.chip.name, "kgsl": {
+                "chip_id": dev.info.chip_id, "gmem_bytes": dev.info.gmem_bytes, "version": dev.info.kgsl_version,
+                "fault_reports": dev.fault_info}}
+        else:
+            from drivers.amd.device import AMDDevice
+            self.dev = AMDDevice(self.index, kernel=self.kernel)
         return self.dev
 
     def after_stage(self, stage, result):
@@ -84,10 +107,13 @@ class Context:
         if result.status == FAIL:
             result.note(f"virtual GPU: {error}")
             if "illegal instruction" in error and result.error is not None:
-                result.error.setdefault("layer", "drivers.emu.amd.shader")
+                result.error.setdefault("layer", f"drivers.emu.{self.vendor}.shader")
 
     def _virtual_gpu(self):
         """The emulated GPU behind the device under test (None on real hardware)."""
+        if self.vendor == "qcom":
+            kgsl = getattr(self.kernel, "kgsl", None)
+            return kgsl.gpu if kgsl is not None else None
         gpus = getattr(self.kernel, "gpus", ())
         gpu_id = self.dev.gpu_id if self.dev is not None else None
         return next((g for g in gpus if g.gpu_id == gpu_id), getattr(self.kernel, "gpu", None))
@@ -104,8 +130,15 @@ class Context:
             dev.close()
 
     def describe(self):
-        """The device as the report records it: spec, node properties, memory banks, caches."""
+        """The device as the report records it: spec, node properties, memory banks, caches (AMD),
+        chip id, GMEM and KGSL version (Qualcomm)."""
         out = {"spec": self.spec, "emulated": self.emulated, "target": None, "name": None, "topology": None}
+        if self.vendor == "qcom":
+            opened = self.shared.get("qcom")
+            out["kgsl"] = None
+            if opened is not None:
+                out.update(target=opened["target"], name=opened["name"], kgsl=dict(opened["kgsl"]))
+            return out
         node = self.node
         if node is not None:
             out.update(target=node.gfx_target, name=node.marketing_name)

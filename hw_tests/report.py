@@ -30,12 +30,16 @@ def versions(ctx):
     import numpy
     kfd = None
     dev = ctx.dev
-    if dev is not None and not dev.closed:
-        kfd = "%d.%d" % dev.kfd.version
-    elif "kfd_version" in ctx.shared:
-        kfd = ctx.shared["kfd_version"]
-    return {"gpustack": package_version(), "kfd_abi": kfd, "python": platform.python_version(),
-            "numpy": numpy.__version__, "kernel": platform.release()}
+    if getattr(ctx, "vendor", "amd") == "amd":
+        if dev is not None and not dev.closed:
+            kfd = "%d.%d" % dev.kfd.version
+        elif "kfd_version" in ctx.shared:
+            kfd = ctx.shared["kfd_version"]
+    out = {"gpustack": package_version(), "kfd_abi": kfd, "python": platform.python_version(),
+           "numpy": numpy.__version__, "kernel": platform.release()}
+    if getattr(ctx, "vendor", "amd") == "qcom":
+        out["kgsl"] = (ctx.shared.get("qcom") or {}).get("kgsl", {}).get("version")
+    return out
 
 
 def build_report(ctx, results, seconds, argv=None):

@@ -18,6 +18,7 @@ from tensor.dtypes import (BY_NAME, DType, DTypeError, dtypes, from_numpy, from_
                            scalar_dtype, to_dtype)
 from tensor.elementwise import ElementwiseMixin
 from tensor.loopir import Op
+from tensor.losses import LossMixin
 from tensor.movement import MovementMixin
 from tensor.nnops import NNMixin
 from tensor.ops import G
@@ -34,6 +35,7 @@ class ShapeError(ValueError):
 
 _leaves = weakref.WeakValueDictionary()   # id -> tensors the user asked gradients for
 _pending_assigns = weakref.WeakValueDictionary()   # id -> tensors with an ASSIGN not yet run
+_backward_roots = weakref.WeakValueDictionary()    # id -> lazy losses and grads of backward()
 
 
 class _NoGrad:
@@ -77,31 +79,67 @@ def _host_array(data, dtype):
 
 def _with_dependent_assigns(targets):
     """Targets plus every pending assign that still reads a buffer these targets overwrite
-    (an optimizer step's updates read each other's old values: they run together)."""
-    pending = [t.node for t in list(_pending_assigns.values())
-               if t.node.op is G.ASSIGN and not t.node.realized]
-    if not pending:
+    (an optimizer step's updates read each other's old values: they run together), and the
+    lazy loss and gradients of a ``backward()`` that read one, so they can still be read after
+    the step, as in PyTorch."""
+    candidates = [(t.node, t.node.src[1]) for t in list(_pending_assigns.values())
+                  if t.node.op is G.ASSIGN and not t.node.realized]
+    for key, t in list(_backward_roots.items()):
+        target = None if t.node.realized else _schedulable(t.node)
+        if target is None:
+            _backward_roots.pop(key, None)
+        else:
+            candidates.append((target, target))
+    if not candidates:
         return targets
+    written = _written_by(targets)
     chosen = {n.id for n in targets}
-    while True:
-        graph = ops.walk(targets, stop=lambda n: n.realized)
-        written = {id(n.src[0].view()[0].buffer) for n in graph if n.op is G.ASSIGN}
-        if not written:
-            return targets
-        extra = []
-        for p in pending:
-            if p.id in chosen:
-                continue
-            reads = ops.walk([p.src[1]], stop=lambda n: n.realized)
-            if any(n.realized and id(n.buffer) in written for n in reads):
-                extra.append(p)
-                chosen.add(p.id)
+    while written:
+        memo, extra = {}, []
+        for node, value in candidates:
+            # a value computed from a buffer's current contents, which the targets overwrite
+            # (one that reads an older version is stale already and stays out)
+            if node.id not in chosen and _reads(value, written, memo) == (True, False):
+                extra.append(node)
+                chosen.add(node.id)
         if not extra:
-            return targets
+            break
         targets = targets + extra
+        written = _written_by(extra) - written
+    return targets
 
 
-class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin):
+def _written_by(nodes):
+    """ids of the buffers the unrealized assigns under ``nodes`` overwrite."""
+    return {id(n.src[0].view()[0].buffer) for n in ops.walk(nodes, stop=lambda n: n.realized)
+            if n.op is G.ASSIGN}
+
+
+def _reads(value, written, memo):
+    """(does ``value`` read a buffer in ``written``, does it read a buffer at an older version);
+    ``memo`` is shared between calls with the same ``written`` (the candidates share graphs)."""
+    for n in ops.walk([value], stop=lambda n: n.realized or n.id in memo):
+        if n.id in memo:
+            continue
+        if n.realized:
+            memo[n.id] = (id(n.buffer) in written, n.version != n.buffer.version)
+        else:
+            parts = [memo[s.id] for s in n.src]
+            memo[n.id] = (any(p[0] for p in parts), any(p[1] for p in parts))
+    return memo[value.id]
+
+
+def _schedulable(n):
+    """The node a realize schedules for a tensor holding ``n`` (None: nothing, or a copy)."""
+    base, st = n.view()
+    if n.realized or (base.realized and n is not base):
+        return None
+    if n.op in ops.MOVEMENT or n.op in (G.CONST, G.IOTA):
+        return None if base.op in (G.CONST, G.IOTA) or base.realized else base
+    return n
+
+
+class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, RandomMixin):
     __slots__ = ("_node", "requires_grad", "grad", "__weakref__")
     __array_priority__ = 1000                  # numpy scalars defer to our operators
     _grad_enabled = [True]
@@ -516,6 +554,8 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
             g = gradient.cast(self.dtype).node
         leaves = [t for t in list(_leaves.values()) if t.requires_grad]
         wanted = {t.node.id for t in leaves}
+        if not self.node.realized:
+            _backward_roots[id(self)] = self
         with no_grad():
             grads = autograd.gradients(self.node, g, wanted)
             for t in leaves:
@@ -524,6 +564,8 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, RandomMixin)
                     continue
                 gt = Tensor(gn)
                 t.grad = gt if t.grad is None else t.grad + gt
+                if not t.grad.node.realized:
+                    _backward_roots[id(t.grad)] = t.grad
 
     # ---- in place ---------------------------------------------------------------------------------
     def assign(self, value):

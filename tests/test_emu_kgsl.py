@@ -9,6 +9,8 @@ from drivers.errors import IoctlError
 from drivers.qcom.kgsl import (COMPUTE_CONTEXT_FLAGS, create_context, destroy_context, device_info, get_property,
                                open_device)
 
+NOTHING_LIVE = {"files": 0, "contexts": 0, "objects": 0, "mappings": 0, "pending": 0}
+
 
 @pytest.fixture
 def kgsl():
@@ -37,7 +39,7 @@ def refused(err, match):
 def test_target_registry():
     assert targets()["a630"] == "qcom" and parse_target("a630")[:2] == ("a630", 1)
     kernel = make_kernel("a630")
-    assert kernel.target == "a630" and kernel.gpus == [kernel.kgsl] and kernel.live() == {"files": 0, "contexts": 0}
+    assert kernel.target == "a630" and kernel.gpus == [kernel.kgsl] and kernel.live() == NOTHING_LIVE
     with pytest.raises(ValueError, match="a virtual machine holds 1 to 1 GPUs, not 2"):
         make_kernel("a630", gpus=2)
 
@@ -104,8 +106,8 @@ def test_unknown_command_is_enotty_and_unserved_is_einval(kgsl):
     kernel, fd = kgsl
     with refused(errno.ENOTTY, "no KGSL command has number 0x03"):
         kernel.ioctl(fd, K._IOWR(0x09, 0x03, 8), bytearray(8))
-    with refused(errno.EINVAL, "IOCTL_KGSL_GPUOBJ_ALLOC: not emulated by the virtual KGSL yet"):
-        ioctl(kernel, fd, K.IOCTL_KGSL_GPUOBJ_ALLOC, K.new("kgsl_gpuobj_alloc", size=4096))
+    with refused(errno.EINVAL, "IOCTL_KGSL_PERFCOUNTER_GET: not emulated by the virtual KGSL yet"):
+        ioctl(kernel, fd, K.IOCTL_KGSL_PERFCOUNTER_GET, K.new("kgsl_perfcounter_get", groupid=1))
     with refused(errno.EFAULT, "_IOC_SIZE says 8 bytes but the argument has 4"):
         kernel.ioctl(fd, K.IOCTL_KGSL_DRAWCTXT_CREATE, bytearray(4))
 
@@ -122,7 +124,7 @@ def test_contexts_as_tinygrad_and_turnip_create_them(kgsl):
     again = ioctl(kernel, fd, K.IOCTL_KGSL_DRAWCTXT_CREATE, K.new("kgsl_drawctxt_create", flags=0x12))
     assert again.drawctxt_id == 1 and kernel.live()["contexts"] == 2
     kernel.close(fd)                           # closing the file detaches its contexts
-    assert kernel.live() == {"files": 0, "contexts": 0}
+    assert kernel.live() == NOTHING_LIVE
 
 
 @pytest.mark.parametrize("flags, err, match", [

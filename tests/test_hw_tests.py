@@ -187,7 +187,7 @@ def test_cli_lists_stages(capsys):
     (["--device", "nv:x"], "expected VENDOR:INDEX"),
     (["--device", "nv:0"], "vendor 'nv' is not supported"),
     (["--emulate", "gfx9999"], "unknown emulation target 'gfx9999'"),
-    (["--emulate", "a630"], "'a630' is a virtual QCOM GPU; the bring-up suite tests AMD devices"),
+    (["--device", "amd:0", "--emulate", "a630"], "'a630' is a virtual QCOM GPU, but --device amd:0 asks for AMD"),
 ])
 def test_cli_bad_arguments_exit_2_with_a_clear_message(argv, message, capsys):
     assert cli.main(argv) == 2

@@ -1,4 +1,4 @@
-"""The README's two commands and CI stay in step."""
+"""The README's commands and CI stay in step."""
 import os
 import re
 
@@ -7,14 +7,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def readme_commands():
     text = open(os.path.join(ROOT, "README.md")).read()
-    section = text.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    section = text.split("## Three commands", 1)[1].split("\n## ", 1)[0]
     return [line.strip() for line in section.splitlines() if line.startswith("    ")]
 
 
-def test_readme_has_the_two_commands():
+def test_readme_has_the_three_commands():
     cmds = readme_commands()
     assert cmds == ["pip install -e . && python -m drivers.amd.probe",
-                    "pip install -e '.[test]' && python -m pytest -q"]
+                    "pip install -e '.[test]' && python -m pytest -q",
+                    "pip install -e '.[examples]' && python -m tensor.examples.mlp"]
+
+
+def test_the_extras_the_readme_installs_exist():
+    setup = open(os.path.join(ROOT, "setup.py")).read()
+    extras = re.search(r"extras_require=\{(.*?)\}", setup, re.S).group(1)
+    assert '"test":' in extras and '"examples": ["scikit-learn' in extras
 
 
 def test_ci_runs_the_readme_test_command_verbatim():

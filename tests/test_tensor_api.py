@@ -302,3 +302,31 @@ def test_jit_returns_tuples_and_refuses_nesting():
         return x * 3
     with pytest.raises(RuntimeError, match="cannot call another jitted function"):
         outer(Tensor([1.0]))
+
+
+def test_the_loss_and_grads_of_a_backward_survive_an_assign_to_what_they_read():
+    """backward()'s lazy loss and gradients run with an assign that overwrites what they read
+    (an optimizer step), instead of going stale: they stay readable afterwards."""
+    W = Tensor(np.ones((3, 2), np.float32), requires_grad=True).realize()
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    losses = []
+    for step in range(3):
+        loss = (x @ W).sum()
+        loss.backward()                         # W.grad accumulates: no zero_grad here
+        losses.append(loss)
+        with no_grad():
+            W.assign(W - 0.01 * W.grad).realize()
+    w, g, want = np.ones((3, 2)), np.zeros((3, 2)), []
+    for step in range(3):
+        want.append((x.numpy() @ w).sum())
+        g = g + x.numpy().sum(0)[:, None]
+        w = w - 0.01 * g
+    np.testing.assert_allclose([t.item() for t in losses], want, rtol=1e-6)
+    np.testing.assert_allclose(W.grad.numpy(), g, rtol=1e-6)
+    np.testing.assert_allclose(W.numpy(), w, rtol=1e-6)
+    # other lazy values are not kept alive that way: reading one is a clear error
+    out = x @ W
+    with no_grad():
+        W.assign(W * 2).realize()
+    with pytest.raises(RuntimeError, match="overwritten by assign"):
+        out.numpy()

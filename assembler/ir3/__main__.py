@@ -31,13 +31,20 @@ def _asm(args):
 
 def _headers(p):
     out = ["@localsize %d, %d, %d" % p.localsize]
-    for b in p.bufs:
-        s = "@buf %d" % b.size
-        if b.addr_const is not None:
-            s += " (%s)" % regname("c", b.addr_const)
-        if b.init:
-            s += " " + ", ".join("0x%x" % w for w in b.init)
+    for kind, i in p.params:                 # in header order: the order call arguments take
+        if kind == "buf":
+            b = p.bufs[i]
+            s = "@buf %d" % b.size
+            if b.addr_const is not None:
+                s += " (%s)" % regname("c", b.addr_const)
+            if b.init:
+                s += " " + ", ".join("0x%x" % w for w in b.init)
+        else:
+            a = p.args[i]
+            s = "@arg(%s) %s%s" % (regname("c", a.regid), a.type, " " + a.name if a.name else "")
         out.append(s)
+    if p.threadsize != 64:
+        out.append("@threadsize %d" % p.threadsize)
     for reg, words in p.consts:
         out.append("@const(%s) %s" % (regname("c", reg), ", ".join("0x%08x" % w for w in words)))
     for name, file in (("invocationid", "r"), ("wgid", "r"), ("numwg", "c")):

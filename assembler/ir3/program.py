@@ -16,12 +16,20 @@ A `Program` holds
   pvtmem          private memory per fiber, bytes                       @pvtmem DWORDS
   localmem        shared (local) memory per workgroup, bytes            @localmem BYTES
   earlypreamble   the program may use the early preamble                @earlypreamble
-  full_regs, half_regs   register footprint in vec4 units (highest rN / hrN named, + 1),
-                  what SP_CS_CTRL_REG0's FULLREGFOOTPRINT / HALFREGFOOTPRINT take
+  args            [Arg(regid, type, name)]: a scalar kernel argument the driver writes to the
+                  const cN.c (u32, s32 and f32 take one word, u64 two)   @arg(cN.c) TYPE [NAME]
+  params          the kernel's parameters in header order: ("buf", i) and ("arg", j), which is
+                  the order a driver takes call arguments in
+  threadsize      fibers per wave the program is written for, 64 or 128 @threadsize N
+  full_regs, half_regs   register footprint in vec4 units (highest rN / hrN named, + 1, not
+                  counting the shared registers r48-r55 and a0/p0), what SP_CS_CTRL_REG0's
+                  FULLREGFOOTPRINT / HALFREGFOOTPRINT take
   constlen        const vec4s the program reads (highest cN named or written by a header, + 1)
   instrlen        code size in 128-byte units (SP_CS_INSTRLEN)
 
-The headers are those of mesa's computerator (src/freedreno/computerator/README.rst).
+The headers are those of mesa's computerator (src/freedreno/computerator/README.rst), plus
+@arg and @threadsize, which computerator does not have (it takes no scalar arguments and
+always runs wave64).
 
 On disk (`write()` / `read()`): b"IR3P", u32 version (1), u32 metadata length, the metadata as
 UTF-8 JSON (every field above except code), then the code; `read()` checks each part and names
@@ -36,6 +44,26 @@ from assembler.errors import AssemblerError, MalformedInput
 MAGIC = b"IR3P"
 VERSION = 1
 _COMP = "xyzw"
+
+
+ARG_TYPES = {"u32": 1, "s32": 1, "f32": 1, "u64": 2}
+
+
+class Arg:
+    __slots__ = ("regid", "type", "name")
+
+    def __init__(self, regid, type_, name=None):
+        self.regid, self.type, self.name = regid, type_, name
+
+    @property
+    def words(self):
+        return ARG_TYPES[self.type]
+
+    def __eq__(self, other):
+        return isinstance(other, Arg) and (self.regid, self.type, self.name) == (other.regid, other.type, other.name)
+
+    def __repr__(self):
+        return "Arg(%s %s at %s)" % (self.type, self.name or "", regname("c", self.regid))
 
 
 class Buf:
@@ -99,6 +127,9 @@ class Program:
         self.pvtmem = 0
         self.localmem = 0
         self.earlypreamble = False
+        self.args = []
+        self.params = []
+        self.threadsize = 64
 
     def __repr__(self):
         return "Program(%d instructions, localsize %s, %d bufs)" % (len(self.code) // 8,
@@ -121,16 +152,19 @@ class Program:
                 n = int(m.group(3)) + 1
                 if m.group(2) == "c":
                     const = max(const, n)
+                elif 48 < n <= 56:          # shared registers r48-r55 are per wave, outside the footprint
+                    continue
                 elif m.group(1):
                     half = max(half, n)
                 else:
                     full = max(full, n)
         for reg in (self.invocationid, self.wgid):
-            if reg is not None:
+            if reg is not None and not 48 * 4 <= reg < 56 * 4:
                 full = max(full, (reg + 2) // 4 + 1)
-        for reg in [r for r, _ in self.consts] + [b.addr_const for b in self.bufs] + [self.numwg]:
+        for reg, n in ([(r, len(w)) for r, w in self.consts] + [(b.addr_const, 2) for b in self.bufs]
+                       + [(self.numwg, 3)] + [(a.regid, a.words) for a in self.args]):
             if reg is not None:
-                const = max(const, (reg + 3) // 4 + 1)
+                const = max(const, (reg + n - 1) // 4 + 1)
         return full, half, const
 
     @property
@@ -165,6 +199,8 @@ class Program:
                 "invocationid": self.invocationid, "wgid": self.wgid, "numwg": self.numwg,
                 "branchstack": self.branchstack, "pvtmem": self.pvtmem, "localmem": self.localmem,
                 "earlypreamble": self.earlypreamble, "full_regs": full, "half_regs": half,
+                "args": [[a.regid, a.type, a.name] for a in self.args],
+                "params": [list(p) for p in self.params], "threadsize": self.threadsize,
                 "constlen": const, "instrlen": self.instrlen, "labels": self.labels}
 
     def write(self):
@@ -197,6 +233,10 @@ class Program:
             for k in ("invocationid", "wgid", "numwg", "branchstack", "pvtmem", "localmem",
                       "earlypreamble", "labels"):
                 setattr(p, k, meta[k])
+            # absent from containers written before scalar arguments existed
+            p.args = [Arg(r, t, n) for r, t, n in meta.get("args", [])]
+            p.params = [tuple(x) for x in meta.get("params", [("buf", i) for i in range(len(p.bufs))])]
+            p.threadsize = meta.get("threadsize", 64)
         except (KeyError, TypeError, ValueError) as e:
             raise MalformedInput(path, 0, "metadata field missing or malformed: %s" % e) from None
         if len(p.localsize) != 3 or not all(isinstance(v, int) and v > 0 for v in p.localsize):
@@ -227,6 +267,23 @@ def parse_header(prog, line):
             raise AssemblerError("@buf %s has %d initial values" % (bm.group(1), len(init)))
         prog.bufs.append(Buf(int(bm.group(1)), _regid(bm.group(2), "c") if bm.group(2) else None,
                              init))
+        prog.params.append(("buf", len(prog.bufs) - 1))
+    elif name == "arg":
+        am = re.fullmatch(r"\(\s*(c\d+\.[xyzw])\s*\)\s*(\w+)(?:\s+([A-Za-z_]\w*))?\s*", rest)
+        if not am or am.group(2) not in ARG_TYPES:
+            raise AssemblerError("@arg takes (cN.c), a type (%s) and an optional name, got %r"
+                                 % (", ".join(ARG_TYPES), rest))
+        reg = _regid(am.group(1), "c")
+        if am.group(2) == "u64" and reg % 2:
+            raise AssemblerError("@arg u64 needs an even const component (cN.x or cN.z), got %s"
+                                 % am.group(1))
+        prog.args.append(Arg(reg, am.group(2), am.group(3)))
+        prog.params.append(("arg", len(prog.args) - 1))
+    elif name == "threadsize":
+        n = _ints(rest, 1, "@threadsize")[0]
+        if n not in (64, 128):
+            raise AssemblerError("@threadsize must be 64 or 128 (a6xx waves), got %d" % n)
+        prog.threadsize = n
     elif name == "const":
         cm = re.fullmatch(r"\(\s*(c\d+\.[xyzw])\s*\)\s*(.*)", rest)
         if not cm:

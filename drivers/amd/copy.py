@@ -10,32 +10,15 @@ last handed out, so a copy never races a kernel submitted before it.
 The CPU fallback needs CPU-visible buffers (the device allocates host-visible VRAM by default
 when SDMA is off) and waits for the GPU to be idle before touching memory.
 """
-import numpy as np
 
 from drivers.amd import sdma
 from drivers.amd.memory import USERPTR
 from drivers.amd.queues import SDMAQueue
+from drivers.device import as_bytes, check_range  # noqa: F401 (part of this module's interface)
 from drivers.errors import GPUError
 
 STAGING_BYTES = 4 << 20
 SDMA_RING_BYTES = 1 << 20
-
-
-def as_bytes(array, what):
-    """A flat uint8 view of a contiguous numpy array or bytes-like object."""
-    if isinstance(array, np.ndarray):
-        if not array.flags.c_contiguous:
-            raise ValueError(f"{what} must be a C-contiguous array (use np.ascontiguousarray)")
-        return array.reshape(-1).view(np.uint8)
-    if isinstance(array, (bytes, bytearray, memoryview)):
-        return np.frombuffer(array, np.uint8)
-    raise TypeError(f"{what} must be a numpy array or bytes, got {type(array).__name__}")
-
-
-def check_range(buf, offset, nbytes, what):
-    if offset < 0 or nbytes < 0 or offset + nbytes > buf.size:
-        raise ValueError(f"{what}: {nbytes} bytes at offset {offset} do not fit the {buf.size}-byte buffer "
-                         f"at 0x{buf.va:x}")
 
 
 class SDMACopier:

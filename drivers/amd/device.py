@@ -29,6 +29,10 @@ from drivers.amd.memory import Buffer, GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRA
 from drivers.amd.process import KFDProcess
 from drivers.amd.program import Program
 from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events, describe
+from drivers.device import Device
+from drivers.device import debug_level as _debug
+from drivers.device import dims as _dims
+from drivers.device import env_flag as _env_flag
 from drivers.errors import GPUError, GPUFault, GPUHang, IoctlError
 from drivers.kernel import RealKernel
 
@@ -51,32 +55,7 @@ def _host_kernel():
     return _HOST_KERNEL[0]
 
 
-def _env_flag(name):
-    return os.environ.get(name, "").strip() not in ("", "0")
-
-
-def _debug():
-    try:
-        return int(os.environ.get("DEBUG", "0"))
-    except ValueError:
-        return 0
-
-
-def _dims(value, what):
-    if type(value) is tuple and len(value) == 3 and all(type(v) is int and v > 0 for v in value):
-        return value
-    if isinstance(value, int):
-        value = (value,)
-    try:
-        dims = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be up to three positive integers, got {value!r}") from None
-    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims) or any(int(v) != v for v in value):
-        raise ValueError(f"{what} must be up to three positive integers, got {value!r}")
-    return dims + (1,) * (3 - len(dims))
-
-
-class AMDDevice:
+class AMDDevice(Device):
     def __init__(self, index=0, emulate=None, *, kernel=None, aql=None, sdma=None, timeout=DEFAULT_TIMEOUT,
                  ring_bytes=1 << 20):
         if kernel is None:
@@ -176,9 +155,6 @@ class AMDDevice:
         check_range(buf, offset, src.size, "copyin")
         if src.size:
             self._guard(lambda: self.copier.copyin(buf, offset, src))
-
-    def copyin_raw(self, buf, data):
-        self.copyin(buf, np.frombuffer(bytes(data), np.uint8))
 
     def copyout(self, dst, buf, offset=0):
         out = as_bytes(dst, "copyout destination")
@@ -382,12 +358,6 @@ class AMDDevice:
         attempt(self.process.release)
         if errors and not isinstance(sys.exc_info()[1], BaseException):
             raise errors[0]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         state = "closed" if self.closed else f"{self.target} gpu_id {self.gpu_id:#x}"

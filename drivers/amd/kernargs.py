@@ -10,11 +10,7 @@ import struct
 
 import numpy as np
 
-from drivers.errors import GPUError
-
-
-class KernargError(GPUError, TypeError):
-    """Arguments that do not match the kernel's signature."""
+from drivers.errors import KernargError  # noqa: F401 (part of this module's interface)
 
 
 class Pointer:

@@ -16,7 +16,8 @@ import numpy as np
 from kfd_ioctl import ffi
 
 from drivers.amd import kfd as K
-from drivers.errors import GPUError, GPUFault, GPUHang
+from drivers.device import Timeline, describe  # noqa: F401 (describe is part of this module's interface)
+from drivers.errors import GPUError, GPUFault
 
 SIGNAL_BYTES = 16              # {u64 value, u64 spare}, 16-byte slots as amd_signal_t-free timelines use
 SPIN_SECONDS = 200e-6          # busy-poll this long before sleeping in the kernel
@@ -62,11 +63,6 @@ class Events:
                                     f"cause {hw.reset_cause}){lost}")
 
 
-def describe(work):
-    """What a submission was: a string, or (format, *args) formatted only when someone asks."""
-    return work[0].format(*work[1:]) if isinstance(work, tuple) else str(work)
-
-
 def fault_reason(mem):
     f = mem.failure
     reasons = [name for name, bit in (("page not present", f.NotPresent), ("write to read-only page", f.ReadOnly),
@@ -75,30 +71,19 @@ def fault_reason(mem):
     return text + (" (imprecise address)" if f.imprecise else "")
 
 
-class TimelineSignal:
+class TimelineSignal(Timeline):
     """A monotonically increasing 64-bit counter at ``address`` (a CPU-visible mapping)."""
 
     def __init__(self, buffer, offset, events, name="timeline", timeout=DEFAULT_TIMEOUT):
-        self.buffer, self.offset, self.events, self.name = buffer, offset, events, name
-        self.timeout = timeout                   # seconds a wait may take unless told otherwise
+        super().__init__(name, timeout)          # timeout: seconds a wait may take unless told otherwise
+        self.buffer, self.offset, self.events = buffer, offset, events
         self.address = buffer.va + offset
         self._word = buffer.view(np.uint64, offset, 1)
         self._word[0] = 0
-        self.last_submitted = 0          # the value the newest submission will write
-        self.in_flight = {}              # value -> what writes it (see describe())
 
     @property
     def value(self):
         return int(self._word[0])
-
-    def next_value(self, description):
-        self.last_submitted += 1
-        self.in_flight[self.last_submitted] = description
-        if len(self.in_flight) > 4096:   # keep the record small: completed entries go first
-            done = self.value
-            for v in [v for v in self.in_flight if v <= done]:
-                del self.in_flight[v]
-        return self.last_submitted
 
     def wait(self, target, timeout=None):
         """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault."""
@@ -122,21 +107,12 @@ class TimelineSignal:
                 self.events.wait(max(1, min(SLEEP_SLICE_MS, int((deadline - now) * 1000))))
             except HardwareException as e:     # the GPU gave up on the queue: a hang it detected
                 raise self.hang(target, str(e)) from None
-        for v in [v for v in self.in_flight if v <= target]:
-            del self.in_flight[v]
-
-    def hang(self, target, cause=""):
-        done = self.value
-        pending = sorted(v for v in self.in_flight if v > done)
-        what = self.in_flight.get(pending[0], "unknown work") if pending else "nothing recorded"
-        text = f"{self.name} value {pending[0] if pending else done + 1}: {describe(what)}"
-        return GPUHang(done, target, text + (f" ({cause})" if cause else ""))
+        self.forget(target)
 
     def reset(self, value):
         """After a queue is recreated: the counter restarts where the host says."""
         self._word[0] = value
-        self.last_submitted = value
-        self.in_flight.clear()
+        super().reset(value)
 
 
 def create_events(kfd, event_page_handle, node_id=0):

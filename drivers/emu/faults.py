@@ -35,3 +35,13 @@ class ShaderHang(GPUError):
 
 class PacketError(GPUError):
     """A queue packet the command processor cannot execute; the message names packet and dword."""
+
+
+class HazardError(GPUError):
+    """A shader read (or overwrote) a register before the sync its producer requires: the code is
+    scheduled wrong and would read stale data on hardware. Names the PC, the register, and the
+    instruction that still owns it."""
+
+    def __init__(self, pc, text, detail):
+        self.pc, self.text, self.detail = pc, text, detail
+        super().__init__(f"hazard at PC 0x{pc:x} ({text}): {detail}")

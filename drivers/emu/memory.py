@@ -26,7 +26,7 @@ _ffi.cdef("""
 """)
 _libc = _ffi.dlopen(None)
 _MAP_FAILED = 2**64 - 1
-_MAP_SHARED, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x01, 0x20, 0x4000
+_MAP_SHARED, _MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x01, 0x02, 0x20, 0x4000
 _MREMAP_MAYMOVE, _MREMAP_FIXED = 1, 2
 _MS_ASYNC = 1
 PAGE_SIZE = 4096
@@ -91,3 +91,16 @@ def host_range_mapped(address, size):
         return False
     return _libc.msync(_ffi.cast("void *", address), size, _MS_ASYNC) == 0
 
+
+
+def reserve_aligned(length, align):
+    """The address of ``length`` bytes of address space aligned to ``align``, reserved (PROT_NONE)
+    so a MAP_FIXED or MREMAP_FIXED mapping can take it; the alignment slack is given back."""
+    size = length + align
+    address = _check(_libc.mmap(_ffi.NULL, size, 0, _MAP_PRIVATE | _MAP_ANONYMOUS | _MAP_NORESERVE, -1, 0),
+                     f"reserving {size:#x} bytes of address space")
+    start = (address + align - 1) // align * align
+    for lo, hi in ((address, start), (start + length, address + size)):
+        if hi > lo:
+            _libc.munmap(_ffi.cast("void *", lo), hi - lo)
+    return start

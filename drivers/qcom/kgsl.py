@@ -92,3 +92,89 @@ def device_info(kernel, fd):
     if ucode is not None:
         out.ucode_version = (ucode.pfp, ucode.pm4)
     return out
+
+
+# -- memory ------------------------------------------------------------------------------------------
+def gpuobj_alloc(kernel, fd, size, flags):
+    """GPUOBJ_ALLOC -> the struct (id, size and flags as KGSL kept them, mmapsize)."""
+    args = K.new("kgsl_gpuobj_alloc", size=size, flags=flags)
+    kernel.ioctl(fd, K.IOCTL_KGSL_GPUOBJ_ALLOC, args, "IOCTL_KGSL_GPUOBJ_ALLOC")
+    return args
+
+
+def gpuobj_info(kernel, fd, obj_id):
+    args = K.new("kgsl_gpuobj_info", id=obj_id)
+    kernel.ioctl(fd, K.IOCTL_KGSL_GPUOBJ_INFO, args, "IOCTL_KGSL_GPUOBJ_INFO")
+    return args
+
+
+def gpuobj_free(kernel, fd, obj_id):
+    kernel.ioctl(fd, K.IOCTL_KGSL_GPUOBJ_FREE, K.new("kgsl_gpuobj_free", id=obj_id), "IOCTL_KGSL_GPUOBJ_FREE")
+
+
+def gpuobj_sync(kernel, fd, obj_id, op, offset=0, length=0):
+    """Cache maintenance on one object: op KGSL_GPUMEM_CACHE_TO_GPU / _FROM_GPU (| _RANGE)."""
+    obj = K.new("kgsl_gpuobj_sync_obj", id=obj_id, op=op, offset=offset, length=length)
+    args = K.new("kgsl_gpuobj_sync", objs=K.address_of(obj), obj_len=K.ffi.sizeof(obj[0]), count=1)
+    kernel.ioctl(fd, K.IOCTL_KGSL_GPUOBJ_SYNC, args, "IOCTL_KGSL_GPUOBJ_SYNC")
+
+
+# -- submission and timestamps -------------------------------------------------------------------------
+def gpu_command(kernel, fd, context_id, ibs, flags=0):
+    """GPU_COMMAND with the IBs [(gpuaddr, bytes)] -> the timestamp KGSL assigned."""
+    objs = K.ffi.new("struct kgsl_command_object[]", max(len(ibs), 1))
+    for i, (va, size) in enumerate(ibs):
+        objs[i].gpuaddr, objs[i].size, objs[i].flags = va, size, K.KGSL_CMDLIST_IB
+    args = K.new("kgsl_gpu_command", flags=flags, context_id=context_id)
+    if ibs:
+        args.cmdlist, args.cmdsize, args.numcmds = K.address_of(objs), K.ffi.sizeof("struct kgsl_command_object"), len(ibs)
+    kernel.ioctl(fd, K.IOCTL_KGSL_GPU_COMMAND, args, "IOCTL_KGSL_GPU_COMMAND")
+    return args.timestamp
+
+
+def wait_timestamp(kernel, fd, context_id, timestamp, timeout_ms):
+    """WAITTIMESTAMP_CTXTID; IoctlError ETIMEDOUT past the timeout, EDEADLK for a dead context."""
+    args = K.new("kgsl_device_waittimestamp_ctxtid", context_id=context_id, timestamp=timestamp,
+                 timeout=timeout_ms)
+    kernel.ioctl(fd, K.IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID, args, "IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID")
+
+
+def read_timestamp(kernel, fd, context_id, which=K.KGSL_TIMESTAMP_RETIRED):
+    args = K.new("kgsl_cmdstream_readtimestamp_ctxtid", context_id=context_id, type=which)
+    kernel.ioctl(fd, K.IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID, args, "IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID")
+    return args.timestamp
+
+
+def reset_status(kernel, fd, context_id):
+    """KGSL_PROP_GPU_RESET_STAT of a context: KGSL_CTX_STAT_* (guilty, innocent, no error)."""
+    value = K.ffi.new("uint32_t *", context_id)
+    args = K.new("kgsl_device_getproperty", type=K.KGSL_PROP_GPU_RESET_STAT, value=K.address_of(value),
+                 sizebytes=4)
+    kernel.ioctl(fd, K.IOCTL_KGSL_DEVICE_GETPROPERTY, args, "IOCTL_KGSL_DEVICE_GETPROPERTY(KGSL_PROP_GPU_RESET_STAT)")
+    return int(value[0])
+
+
+def page_faults(kernel, fd, context_id, limit=4):
+    """The page faults that invalidated a KGSL_CONTEXT_FAULT_INFO context, [(VA, KGSL_PAGEFAULT_TYPE_*)]
+    (GET_FAULT_REPORT of newer kernels: IoctlError ENOTTY where the kernel lacks it)."""
+    name = "IOCTL_KGSL_GET_FAULT_REPORT"
+    counts = K.ffi.new("struct kgsl_fault[]", K.KGSL_FAULT_TYPE_MAX)
+    args = K.new("kgsl_fault_report", faultlist=K.address_of(counts), faultnents=K.KGSL_FAULT_TYPE_MAX,
+                 faultsize=K.ffi.sizeof("struct kgsl_fault"), context_id=context_id)
+    kernel.ioctl(fd, K.IOCTL_KGSL_GET_FAULT_REPORT, args, name)
+    n = next((min(c.count, limit) for c in counts if c.type == K.KGSL_FAULT_TYPE_PAGEFAULT), 0)
+    if not n:
+        return []
+    reports = K.ffi.new("struct kgsl_pagefault_report[]", n)
+    want = K.ffi.new("struct kgsl_fault[]", 1)
+    want[0].fault, want[0].type = K.address_of(reports), K.KGSL_FAULT_TYPE_PAGEFAULT
+    want[0].count, want[0].size = n, K.ffi.sizeof("struct kgsl_pagefault_report")
+    args.faultlist, args.faultnents = K.address_of(want), 1
+    kernel.ioctl(fd, K.IOCTL_KGSL_GET_FAULT_REPORT, args, name)
+    return [(int(r.fault_addr), int(r.fault_type)) for r in reports]
+
+
+def shadow(kernel, fd):
+    """KGSL_PROP_DEVICE_SHADOW: (GPU address = mmap offset, size) of the memstore."""
+    prop = get_property(kernel, fd, K.KGSL_PROP_DEVICE_SHADOW, "struct kgsl_shadowprop")
+    return int(prop.gpuaddr), int(prop.size)

@@ -5,7 +5,11 @@ from hw_tests.stages import copies, dispatch, isa, memory, peak, platform, signa
 MODULES = (platform, memory, copies, signals, isa, dispatch, peak)
 
 
-def build_registry():
+def build_registry(vendor="amd"):
+    """The stages for ``vendor``: AMD's here, Qualcomm's in hw_tests.qcom."""
+    if vendor == "qcom":
+        from hw_tests.qcom import build_registry as build_qcom
+        return build_qcom()
     reg = Registry()
     for module in MODULES:
         module.register(reg)

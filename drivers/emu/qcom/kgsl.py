@@ -1,5 +1,9 @@
 """The virtual KGSL: /dev/kgsl-3d0 answering ioctls as the kernel of Snapdragon 845 phones does.
 
+This file: dispatch, properties and draw contexts. GPU memory is kgsl_memory.py, command
+submission and timestamps kgsl_submit.py, the GPU they drive gpu.py (command processor cp.py,
+ir3 simulator shader/).
+
 Dispatch follows kgsl_ioctl_helper(): the command number (_IOC_NR) indexes the kernel's table of
 its own request numbers; a number with no entry is ENOTTY (the VFS's answer to ENOIOCTLCMD).
 min(caller's _IOC_SIZE, kernel's) bytes are copied in when both requests say _IOC_WRITE, the
@@ -14,7 +18,12 @@ switching is gone: EINVAL), a secure or LPAC context is EOPNOTSUPP here, a proce
 contexts (ENOSPC past that), and an id it does not own is EINVAL. Commands of the kernel's
 table that this virtual GPU does not serve yet are EINVAL with "not emulated", never a silent
 success. Each refusal raises the kernel's errno with a message naming the rule (printed to
-stderr with DEBUG>=2).
+stderr with DEBUG>=2). One addition from newer KGSL: IOCTL_KGSL_GET_FAULT_REPORT, which tells a
+context created with KGSL_CONTEXT_FAULT_INFO the address of the page fault that invalidated it.
+
+Closing the last file of the process releases what it still holds (contexts, GPU objects), as
+kgsl_release does; what was left that way is recorded in ``KgslDevice.leaked`` so a test can
+tell a driver that cleans up from one that relies on the kernel.
 """
 import errno
 import os
@@ -24,7 +33,11 @@ import kgsl_ioctl as K
 from cffi import FFI
 
 from drivers.emu.kernel import DeviceFile
-from drivers.emu.memory import PAGE_SIZE, host_range_mapped
+from drivers.emu.memory import PAGE_SIZE, HostMemory, host_range_mapped
+
+from .gpu import FAULT_PAGE, AdrenoGPU
+from .kgsl_memory import GPU_ONLY_BASE, MEMORY_BUDGET, MemoryHandlers
+from .kgsl_submit import SubmitHandlers
 
 _ffi = FFI()
 
@@ -44,7 +57,7 @@ KERNEL_TABLE = {K.by_request(getattr(K, name)).nr: getattr(K, name) for name in 
     "IOCTL_KGSL_SPARSE_PHYS_ALLOC", "IOCTL_KGSL_SPARSE_PHYS_FREE", "IOCTL_KGSL_SPARSE_VIRT_ALLOC",
     "IOCTL_KGSL_SPARSE_VIRT_FREE", "IOCTL_KGSL_SPARSE_BIND", "IOCTL_KGSL_GPU_SPARSE_COMMAND",
     "IOCTL_KGSL_PERFCOUNTER_GET", "IOCTL_KGSL_PERFCOUNTER_PUT", "IOCTL_KGSL_PERFCOUNTER_QUERY",
-    "IOCTL_KGSL_PERFCOUNTER_READ", "IOCTL_KGSL_PREEMPTIONCOUNTER_QUERY")}
+    "IOCTL_KGSL_PERFCOUNTER_READ", "IOCTL_KGSL_PREEMPTIONCOUNTER_QUERY", "IOCTL_KGSL_GET_FAULT_REPORT")}
 
 IOC_IN, IOC_OUT = K._IOC_WRITE << 30, K._IOC_READ << 30
 KGSL_MAX_CONTEXTS_PER_PROC = 200
@@ -92,16 +105,62 @@ def user_buffer(address, size, what):
 
 
 class Context:
-    """A draw context (kgsl_context): its id, the flags KGSL kept, who opened it."""
+    """A draw context (kgsl_context): its id, the flags KGSL kept, who opened it, its timestamps
+    (queued, retired; the retired one mirrored in the memstore) and what invalidated it."""
 
-    def __init__(self, ctx_id, flags, owner):
-        self.id, self.flags, self.owner = ctx_id, flags, owner
-        self.timestamp = 0                  # the last timestamp queued on it (no submissions yet)
+    def __init__(self, ctx_id, flags, owner, dev):
+        self.id, self.flags, self.owner, self.dev = ctx_id, flags, owner, dev
+        self.queued = 0
+        self.retired = 0
+        self.invalid = self.detached = False
+        self.fault_text = None
+        self.faults = []                    # [(VA, KGSL_PAGEFAULT_TYPE_*)] for GET_FAULT_REPORT
+        self.reset_status = K.KGSL_CTX_STAT_NO_ERROR
+        self.frees = []                     # [(timestamp, MemEntry)]: GPUOBJ_FREE on a timestamp
         self.pwr_constraint = (K.KGSL_CONSTRAINT_NONE, 0)
+
+    @property
+    def timestamp(self):
+        return self.queued
 
     @property
     def priority(self):
         return (self.flags & K.KGSL_CONTEXT_PRIORITY_MASK) >> K.KGSL_CONTEXT_PRIORITY_SHIFT
+
+    def retire(self, timestamp):
+        self.retired = max(self.retired, timestamp)
+        words = self.dev.memstore.array.view("uint32")
+        base = self.id * K.ffi.sizeof("struct kgsl_devmemstore") // 4
+        words[base] = words[base + 2] = self.retired & 0xFFFFFFFF       # soptimestamp, eoptimestamp
+        due = [e for ts, e in self.frees if ts <= self.retired]
+        if due:
+            self.frees = [(ts, e) for ts, e in self.frees if ts > self.retired]
+            for entry in due:
+                self.owner.free_entry(entry)
+
+    def invalidate(self, kind, error, text):
+        """A fault: the context is done (adreno_drawctxt_invalidate); waiters see its last queued
+        timestamp retired, and every later wait or submission on it is EDEADLK."""
+        self.invalid = True
+        self.fault_text = text
+        self.reset_status = K.KGSL_CTX_STAT_GUILTY_CONTEXT_RESET_EXT
+        if kind == FAULT_PAGE:
+            rw = K.KGSL_PAGEFAULT_TYPE_WRITE if getattr(error, "write", False) else K.KGSL_PAGEFAULT_TYPE_READ
+            self.faults.append((error.va, rw | K.KGSL_PAGEFAULT_TYPE_TRANSLATION))
+        self.dev.gpu.drop(self)
+        self.retire(self.queued)
+        log(1, f"kgsl: {text}")
+
+    def detach(self):
+        """DRAWCTXT_DESTROY / release: let queued work finish (up to the dispatcher's timeout),
+        then drop what is left."""
+        import time
+        gpu = self.dev.gpu
+        if self.retired < self.queued and not self.invalid:
+            gpu.run(lambda: self.retired >= self.queued or self.invalid, time.monotonic() + gpu.hang_timeout)
+        self.detached = True
+        gpu.drop(self)
+        self.retire(self.queued)
 
 
 class KgslDevice:
@@ -113,6 +172,18 @@ class KgslDevice:
         self.contexts = {}                  # id -> Context
         self.files = []
         self.pwrctrl_enabled = True
+        self.gpu = AdrenoGPU(card)
+        self.memstore = HostMemory(KGSL_MEMSTORE_SIZE, "memstore")
+        self.gpu.vm.map(MEMSTORE_GPUADDR, self.memstore.array, writable=False)
+        # the process's GPU memory (one process per virtual machine)
+        self.entries = {}                   # id -> MemEntry
+        self.zombies = set()                # freed, still mapped
+        self.next_id = 1
+        self.gpu_only_next = GPU_ONLY_BASE
+        self.memory_used = 0
+        self.memory_budget = MEMORY_BUDGET
+        self.leaked = []                    # what a closing process left for the kernel to clean up
+        self.all_files = []                 # every file ever opened (mappings outlive their file)
 
     def open(self):
         f = KgslFile(self)
@@ -120,14 +191,25 @@ class KgslDevice:
         return f
 
     def live(self):
-        return {"files": len(self.files), "contexts": len(self.contexts)}
+        """What the process holds: open files, contexts, GPU objects (freed ones still mapped
+        count), CPU mappings of KGSL, submissions not yet retired."""
+        return {"files": len(self.files), "contexts": len(self.contexts),
+                "objects": len(self.entries) + len(self.zombies) + sum(len(c.frees) for c in self.contexts.values()),
+                "mappings": sum(len(f.mappings) for f in self.all_files),
+                "pending": len(self.gpu.pending) + (self.gpu.current is not None)}
 
 
-class KgslFile(DeviceFile):
+class KgslFile(MemoryHandlers, SubmitHandlers, DeviceFile):
     """One open /dev/kgsl-3d0 (struct kgsl_device_private)."""
 
     def __init__(self, dev):
         self.dev = dev
+        self.mappings = []                  # CPU mappings made through this file, not yet unmapped
+        dev.all_files.append(self)
+
+    @staticmethod
+    def fail(err, rule):
+        fail(err, rule)
 
     # -- dispatch --------------------------------------------------------------------------------
     def ioctl(self, request, buf):
@@ -152,10 +234,20 @@ class KgslFile(DeviceFile):
         return 0
 
     def release(self):
-        """Closing the file detaches the contexts created through it (kgsl_release)."""
-        for ctx_id in [c.id for c in self.dev.contexts.values() if c.owner is self]:
-            del self.dev.contexts[ctx_id]
-        self.dev.files.remove(self)
+        """Closing the file detaches the contexts created through it (kgsl_release); closing the
+        process's last file frees its GPU objects (mapped ones live until munmap)."""
+        dev = self.dev
+        for ctx in [c for c in dev.contexts.values() if c.owner is self]:
+            dev.leaked.append(f"context {ctx.id}")
+            ctx.detach()
+            del dev.contexts[ctx.id]
+        dev.files.remove(self)
+        if not dev.files:
+            for entry in list(dev.entries.values()):
+                dev.leaked.append(f"GPU object {entry.id} ({entry.size} bytes)")
+                self.free_entry(entry)
+        if not self.mappings:
+            dev.all_files.remove(self)
 
     # -- properties -----------------------------------------------------------------------------
     def getproperty(self, param):
@@ -193,9 +285,10 @@ class KgslFile(DeviceFile):
 
     def _reset_stat(self, v, param, what):
         ctx_id = int(_ffi.cast("uint32_t *", _ffi.from_buffer(user_buffer(param.value, 4, what)))[0])
-        if ctx_id not in self.dev.contexts:
+        ctx = self.dev.contexts.get(ctx_id)
+        if ctx is None:
             fail(errno.EINVAL, f"{what}: context {ctx_id} does not exist")
-        v[0] = K.KGSL_CTX_STAT_NO_ERROR
+        v[0] = ctx.reset_status
 
     def _one(value):
         def handler(self, v, param, what):
@@ -287,12 +380,15 @@ class KgslFile(DeviceFile):
         flags |= K.KGSL_CONTEXT_PER_CONTEXT_TS
         if not flags & K.KGSL_CONTEXT_PRIORITY_MASK:
             flags |= KGSL_CONTEXT_PRIORITY_MED << K.KGSL_CONTEXT_PRIORITY_SHIFT
-        self.dev.contexts[ctx_id] = Context(ctx_id, flags, self)
+        self.dev.contexts[ctx_id] = ctx = Context(ctx_id, flags, self, self.dev)
+        ctx.retire(0)                       # its memstore slot starts at 0
         a.flags, a.drawctxt_id = flags, ctx_id
 
     def drawctxt_destroy(self, a):
-        if a.drawctxt_id not in self.dev.contexts:
+        ctx = self.dev.contexts.get(a.drawctxt_id)
+        if ctx is None or ctx.owner is not self:
             fail(errno.EINVAL, f"IOCTL_KGSL_DRAWCTXT_DESTROY: context {a.drawctxt_id} does not exist")
+        ctx.detach()
         del self.dev.contexts[a.drawctxt_id]
 
     HANDLERS = {
@@ -300,4 +396,16 @@ class KgslFile(DeviceFile):
         "IOCTL_KGSL_SETPROPERTY": setproperty,
         "IOCTL_KGSL_DRAWCTXT_CREATE": drawctxt_create,
         "IOCTL_KGSL_DRAWCTXT_DESTROY": drawctxt_destroy,
+        "IOCTL_KGSL_GPUOBJ_ALLOC": MemoryHandlers.gpuobj_alloc,
+        "IOCTL_KGSL_GPUOBJ_FREE": MemoryHandlers.gpuobj_free,
+        "IOCTL_KGSL_GPUOBJ_INFO": MemoryHandlers.gpuobj_info,
+        "IOCTL_KGSL_GPUOBJ_SYNC": MemoryHandlers.gpuobj_sync,
+        "IOCTL_KGSL_GPUMEM_ALLOC_ID": MemoryHandlers.gpumem_alloc_id,
+        "IOCTL_KGSL_GPUMEM_FREE_ID": MemoryHandlers.gpumem_free_id,
+        "IOCTL_KGSL_GPUMEM_GET_INFO": MemoryHandlers.gpumem_get_info,
+        "IOCTL_KGSL_GPUMEM_SYNC_CACHE": MemoryHandlers.gpumem_sync_cache,
+        "IOCTL_KGSL_GPU_COMMAND": SubmitHandlers.gpu_command,
+        "IOCTL_KGSL_DEVICE_WAITTIMESTAMP_CTXTID": SubmitHandlers.waittimestamp_ctxtid,
+        "IOCTL_KGSL_CMDSTREAM_READTIMESTAMP_CTXTID": SubmitHandlers.readtimestamp_ctxtid,
+        "IOCTL_KGSL_GET_FAULT_REPORT": SubmitHandlers.get_fault_report,
     }
