@@ -44,9 +44,12 @@ class DeviceError(RuntimeError):
 
 
 def canonical(name):
-    """'cpu' -> 'CPU', 'amd:1' -> 'AMD:1'; unknown names raise DeviceError."""
+    """'cpu' -> 'CPU', 'amd:1' -> 'AMD:1'; unknown names raise DeviceError.  A tuple of names
+    (a tensor kept on several devices, :mod:`tensor.multi`) is canonicalized name by name."""
     if name is None:
         return default()
+    if isinstance(name, (tuple, list)):
+        return tuple(canonical(n) for n in name)
     text = str(name)
     kind, _, index = text.partition(":")
     kind = kind.upper()

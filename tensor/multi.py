@@ -352,6 +352,17 @@ def numpy_storage(node):
     return np.concatenate(parts, axis=node.axis)
 
 
+def leaf(node):
+    """A realized MultiNode as a graph leaf: one BUFFER node per part (a Parameter's node)."""
+    parts = []
+    for p in node.parts:
+        base, st = p.view()
+        if not (base.realized and st.is_contiguous and base.shape == p.shape):
+            raise MultiDeviceError("a parameter's parts must be realized and contiguous")
+        parts.append(ops.buffer(base.buffer, p.shape))
+    return MultiNode(G.BUFFER, (), None, parts, node.axis, node.bounds)
+
+
 def fresh(node, op):
     """A new MultiNode over new part nodes (``op`` RESHAPE: a detached view; CONTIGUOUS: a copy)."""
     parts = [Node(op, (p,), p.shape if op is G.RESHAPE else None, p.dtype, p.shape, p.device)

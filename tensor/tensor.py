@@ -111,8 +111,12 @@ def _with_dependent_assigns(targets):
 
 def _written_by(nodes):
     """ids of the buffers the unrealized assigns under ``nodes`` overwrite."""
-    return {id(n.src[0].view()[0].buffer) for n in ops.walk(nodes, stop=lambda n: n.realized)
-            if n.op is G.ASSIGN}
+    out = set()
+    for n in ops.walk(nodes, stop=lambda n: n.realized):
+        if n.op is G.ASSIGN:
+            for target in (n.src[0].parts if n.is_multi else (n.src[0],)):   # per device part
+                out.add(id(target.view()[0].buffer))
+    return out
 
 
 def _reads(value, written, memo):
@@ -121,7 +125,11 @@ def _reads(value, written, memo):
     for n in ops.walk([value], stop=lambda n: n.realized or n.id in memo):
         if n.id in memo:
             continue
-        if n.realized:
+        if n.realized and n.is_multi:           # on several devices: its parts' buffers
+            bases = [p.view()[0] for p in n.parts]
+            memo[n.id] = (any(id(b.buffer) in written for b in bases),
+                          any(b.version != b.buffer.version for b in bases))
+        elif n.realized:
             memo[n.id] = (id(n.buffer) in written, n.version != n.buffer.version)
         else:
             parts = [memo[s.id] for s in n.src]
@@ -148,6 +156,10 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, R
     def __init__(self, data, dtype=None, device=None, requires_grad=False):
         dtype = to_dtype(dtype) if dtype is not None else None
         dev = devices.canonical(device)
+        if isinstance(dev, tuple):              # several devices: made on the first, copied
+            from tensor.multi import shard
+            first = Tensor(data, dtype=dtype, device=dev[0])
+            data = shard(first.node, dev, None) if not first.node.is_multi else first.node
         if isinstance(data, ops.Node):
             node = data
         elif isinstance(data, Tensor):

@@ -198,3 +198,16 @@ def test_a_small_network_learns_on_the_gpu():
             first = loss if first is None else first
     pred = ((Tensor(X) @ w1).relu() @ w2).argmax(-1).numpy()
     assert loss < first / 4 and (pred == Y).mean() > 0.95
+
+
+def test_the_mlp_example_trains_on_two_gpus_as_on_one(capsys):
+    """``python -m tensor.examples.mlp --devices 2``: each batch split over the virtual pair,
+    gradients all-reduced; the same loss and accuracy as one GPU and as the reference."""
+    from tensor.examples import mlp
+    lines = {}
+    for argv in (["--device", "CPU"], ["--device", "AMD"], ["--device", "AMD", "--devices", "2"]):
+        assert mlp.main(argv + ["--epochs", "1", "--train-limit", "64"]) == 0
+        out = capsys.readouterr().out
+        epoch = next(line for line in out.splitlines() if line.startswith("epoch"))
+        lines[tuple(argv)] = epoch.split("%")[:2] + [epoch.split("loss")[1].split()[0]]
+    assert len({tuple(v) for v in lines.values()}) == 1, lines

@@ -70,10 +70,6 @@ def pick_devices(args):
     dev = devices.canonical(args.device)
     if args.devices == 1:
         return [dev]
-    if not hasattr(Tensor, "shard"):
-        raise ExampleError(f"--devices {args.devices}: multi-device training needs a GPU backend (it splits "
-                           "each batch over the GPUs with Tensor.shard and sums the gradients with an "
-                           "all-reduce), and this build has none yet; use --devices 1")
     if args.batch_size % args.devices:
         raise ExampleError(f"--batch-size {args.batch_size} does not split evenly over {args.devices} devices")
     kind = dev.partition(":")[0]
