@@ -14,7 +14,6 @@ wait for them.  ``optimizations`` picks the lowering optimizations per kernel
 import hashlib
 import json
 import os
-import sys
 import threading
 
 from tensor.device import Backend, DeviceError
@@ -88,6 +87,7 @@ class Program:
 
 class AMDBackend(Backend):
     name = "AMD"
+    description = "RDNA3 (gfx1100) code generator, kernels run through AMDDevice"
     max_global_dims = 3
 
     def __init__(self, index=0):
@@ -181,9 +181,7 @@ class AMDBackend(Backend):
             {"name": compiled.name, "grid": compiled.grid, "block": compiled.block}
         prog = Program(info["name"], loaded[info["name"]], tuple(info["grid"]), tuple(info["block"]),
                        compiled, loaded)
-        self._programs[key] = prog
-        if int(_env("DEBUG", "0") or 0) >= 3 and not isinstance(compiled, dict):
-            print(compiled.text, file=sys.stderr)
+        self._programs[key] = prog          # (DEBUG=3: AMDDevice.load prints the disassembly)
         return prog
 
     def _paths(self, kernel, block):

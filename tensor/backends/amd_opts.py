@@ -2,8 +2,9 @@
 
 The heuristic reads the kernel's iteration space (output axes, reduce axes, element sizes):
 
-* elementwise kernels: four neighbouring elements per work-item along the last axis when it
-  divides (16-byte loads and stores); the code generator packs work-items into workgroups;
+* elementwise kernels: eight (or four) neighbouring elements per work-item along the last
+  axis when it divides (16-byte loads and stores, the per-wave set-up shared by more
+  elements); the code generator packs work-items into workgroups;
 * a reduction with enough outputs to fill the GPU (>= 2048 work-items): one work-item per
   output, the reduce loop unrolled by 4 (fewer loop tests, immediate-offset loads, waits
   batched);
@@ -52,8 +53,9 @@ def heuristic(shape, rdims, dtypes=()):
         total = 1
         for s in shape:
             total *= s
-        if shape and shape[-1] % 4 == 0 and total >= 4096:
-            return [Opt("upcast", len(shape) - 1, 4)]
+        for per in (8, 4):
+            if shape and shape[-1] % per == 0 and total >= 1024 * per:
+                return [Opt("upcast", len(shape) - 1, per)]
         return []
     outputs = 1
     for d, s in enumerate(shape):
