@@ -449,3 +449,23 @@ def test_grouped_reductions_combine_across_lanes(amd, group, dt, op):
         assert np.isnan(got[1]) == (op == "max")
     else:
         np.testing.assert_array_equal(got, want)
+
+
+def test_the_code_generator_reads_only_the_loop_ir_and_dtypes():
+    """A code generator knows nothing of Tensors: tensor.codegen imports, from the tensor
+    package, only the loop-level IR and the element types."""
+    import ast
+    import os
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tensor", "codegen")
+    allowed = {"tensor.loopir", "tensor.dtypes"}
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            tree = ast.parse(open(os.path.join(folder, name)).read())
+            for node in ast.walk(tree):
+                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+                for m in mods:
+                    if m and (m == "tensor" or m.startswith("tensor.")) and not m.startswith("tensor.codegen"):
+                        assert m in allowed, f"{name} imports {m}"

@@ -9,7 +9,9 @@
 
 A wait is inserted only before an instruction that reads (or overwrites) a register a load in
 flight will write, before ``s_barrier`` while LDS stores are in flight (other waves must see
-them), and before a scratch reload of a slot whose store is still in flight (``vscnt``).  At a
+them), and before a scratch reload of a slot whose store is still in flight (``vscnt``).  A wait
+also covers what the next few instructions (up to ``AHEAD``, stopping at a memory instruction
+or label) need, so one ``s_waitcnt`` replaces a ladder of them.  At a
 loop head the state is the merge of the entry and the back edge (a register pending on either
 path is pending), iterated until it settles.
 
@@ -19,7 +21,9 @@ Hazards gfx11 wave32 does not interlock (LLVM's and Mesa's hazard recognizers ag
   VALU and at most one transcendental op in between -> ``s_waitcnt_depctr 0xfff`` (va_vdst=0);
 * WMMA: a WMMA reading, as matrix A or B, the result of the previous WMMA -> ``v_nop``;
 * VcmpxExecWARHazard: a non-VALU instruction reads EXEC, then a VALU writes it ->
-  ``s_waitcnt_depctr 0xfffe``.
+  ``s_waitcnt_depctr 0xfffe``;
+* VcmpxPermlaneHazard: a ``v_permlane*`` right after a ``v_cmpx`` (no VALU between) -> one
+  VALU that changes nothing (``v_mov_b32`` of the permlane's source onto itself).
 
 ``s_delay_alu`` is a scheduling hint (the hardware interlocks ordinary VALU dependencies), so
 none is emitted.
@@ -217,20 +221,21 @@ def _reads_exec(mi):
 class _Hz:
     """Hazard state: VGPRs written by transcendental ops (VALU and trans ops since), the last
     WMMA's destination, whether a non-VALU read EXEC since the last VALU with an SGPR result."""
-    __slots__ = ("trans", "wmma", "exec_read")
+    __slots__ = ("trans", "wmma", "exec_read", "cmpx")
 
-    def __init__(self, trans=None, wmma=frozenset(), exec_read=False):
-        self.trans, self.wmma, self.exec_read = dict(trans or {}), wmma, exec_read
+    def __init__(self, trans=None, wmma=frozenset(), exec_read=False, cmpx=False):
+        self.trans, self.wmma, self.exec_read, self.cmpx = dict(trans or {}), wmma, exec_read, cmpx
 
     def key(self):
-        return (tuple(sorted(self.trans.items())), self.wmma, self.exec_read)
+        return (tuple(sorted(self.trans.items())), self.wmma, self.exec_read, self.cmpx)
 
     def merge(self, other):
         t = dict(self.trans)
         for n, (v, tr) in other.trans.items():
             old = t.get(n)
             t[n] = (v, tr) if old is None else (min(old[0], v), min(old[1], tr))
-        return _Hz(t, self.wmma | other.wmma, self.exec_read or other.exec_read)
+        return _Hz(t, self.wmma | other.wmma, self.exec_read or other.exec_read,
+                   self.cmpx or other.cmpx)
 
 
 def _hazard_step(st, mi, emit):
@@ -252,6 +257,10 @@ def _hazard_step(st, mi, emit):
     if valu and "exec_lo" in mi.imp_def and exec_read:
         emit(MI("s_waitcnt_depctr", ["0xfffe"], 0))
         exec_read = False
+    cmpx = st.cmpx
+    if mi.op.startswith("v_permlane") and cmpx:
+        emit(MI("v_mov_b32", [mi.ops[1], mi.ops[1]], 1))
+        cmpx = False
     if mi.op == "s_waitcnt_depctr":
         trans = {}
     if valu:
@@ -265,9 +274,10 @@ def _hazard_step(st, mi, emit):
         if any(not isinstance(op, str) and op.cls == "s" for op in mi.ops[:mi.ndef]):
             exec_read = False
         wmma = frozenset(n for _, n in _regs(mi.ops[0])) if mi.kind == "wmma" else frozenset()
+        cmpx = mi.op.startswith("v_cmpx")
     elif _reads_exec(mi):
         exec_read = True
-    return _Hz(trans, wmma, exec_read)
+    return _Hz(trans, wmma, exec_read, cmpx)
 
 
 def fix_hazards(code, loops):
