@@ -76,6 +76,29 @@ def test_kernels_are_cached_in_memory_and_on_disk(monkeypatch, tmp_path):
     assert amd.VERSION == amd._codegen_version()
 
 
+def test_beam_search_times_candidates_and_keeps_a_correct_one(monkeypatch):
+    from tensor.backends import amd_opts
+    monkeypatch.setenv("BEAM", "3")
+    monkeypatch.setattr(amd_opts, "_beam_cache", {})
+    timed = []
+    real = amd_opts.beam
+
+    def spy(backend, info, candidates):
+        timed.append(len(candidates))
+        return real(backend, info, candidates)
+    monkeypatch.setattr(amd_opts, "beam", spy)
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((40, 24), np.float32), rng.standard_normal((24, 36), np.float32)
+    x = Tensor(a, device="AMD")
+    got = (x @ Tensor(b, device="AMD")).numpy()
+    np.testing.assert_allclose(got, a @ b, rtol=1e-5, atol=1e-5)
+    assert timed and max(timed) > 1 and amd_opts._beam_cache
+    # a kernel that reads the buffer it writes: the candidates are timed on copies
+    y = Tensor(a, device="AMD").realize()
+    y.assign(y * 2 + 1).realize()
+    np.testing.assert_allclose(y.numpy(), a * 2 + 1)
+
+
 def test_jit_replays_through_a_command_buffer_with_arguments_patched(monkeypatch):
     calls = {"record": 0, "update": 0}
     real_add, real_update = None, None

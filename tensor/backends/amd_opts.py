@@ -130,18 +130,30 @@ def choose(backend, info):
 
 
 def beam(backend, info, candidates):
-    """The candidate that runs fastest on the device (each lowered, compiled, run 3 times)."""
+    """The candidate that runs fastest on the device (each lowered, compiled, run 3 times).
+    The candidates run on copies of the kernel's buffers (real inputs, so a gather's indices
+    stay in range; copies, so a kernel that reads what it writes is not run on its own output)."""
     from tensor.lower import lower
     best, best_t = None, None
     bufs = info["bufs"]
-    handles = [b.handle() for b in bufs]      # real inputs (a gather's indices stay in range)
-    for opts in candidates:
-        try:
-            k = lower(info["ast"], bufs, opts, backend.max_global_dims)
-            prog = backend.compile(k)
-        except (OptError, ValueError):
-            continue
-        t = min(backend.launch(prog, handles, timed=True) or 0.0 for _ in range(3))
-        if best_t is None or t < best_t:
-            best, best_t = opts, t
+    backend.dev.synchronize()                 # the inputs' producers have finished
+    handles = []
+    for b in bufs:
+        h = backend.alloc(b.nbytes)
+        if b.nbytes:
+            backend.dev.copy(h, b.handle(), b.nbytes)
+        handles.append(h)
+    try:
+        for opts in candidates:
+            try:
+                k = lower(info["ast"], bufs, opts, backend.max_global_dims)
+                prog = backend.compile(k)
+            except (OptError, ValueError):
+                continue
+            t = min(backend.launch(prog, handles, timed=True) or 0.0 for _ in range(3))
+            if best_t is None or t < best_t:
+                best, best_t = opts, t
+    finally:
+        for h in handles:
+            backend.free(h)
     return best
