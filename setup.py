@@ -12,8 +12,9 @@ setup(
                                     "kgsl_ioctl.*", "nv_ioctl", "nv_ioctl.*", "assembler",
                                     "assembler.*", "tensor", "tensor.*", "hw_tests", "hw_tests.*"]),
     include_package_data=True,
-    package_data={"": ["*.txt", "*.json"]},
+    package_data={"": ["*.txt", "*.json"], "hw_tests": ["kernels/*.s", "kernels/ir3/*.asm"]},   # bring-up kernel sources
     install_requires=["cffi>=1.15", "numpy>=1.24", "pyelftools>=0.29", "capstone>=5.0"],
     extras_require={"test": ["pytest>=7", "autograd>=1.6", "safetensors>=0.4", "scikit-learn>=1.0"],
                     "examples": ["scikit-learn>=1.0"]},
+    entry_points={"pytest11": ["hw_tests.plugin = hw_tests.plugin"]},    # pytest --pyargs hw_tests --emulate ...
 )

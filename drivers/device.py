@@ -8,37 +8,29 @@ GPUHang, both from drivers.errors. The pieces here are the ones that do not depe
 kernel interface underneath.
 """
 import abc
-import os
 
 import numpy as np
 
-from drivers.errors import GPUError, GPUHang
-
-
-def debug_level():
-    """DEBUG=N: 1 devices and launches, 2 packets, 3 disassembly of every kernel."""
-    try:
-        return int(os.environ.get("DEBUG", "0"))
-    except ValueError:
-        return 0
-
-
-def env_flag(name):
-    return os.environ.get(name, "").strip() not in ("", "0")
+from drivers.errors import GPUError, GPUHang, InvalidArgument
+from drivers.settings import debug_level, env_flag  # noqa: F401 (checked settings, part of this interface)
 
 
 def dims(value, what):
-    """``grid``/``block``: up to three positive ints -> a 3-tuple (missing dimensions are 1)."""
-    if type(value) is tuple and len(value) == 3 and all(type(v) is int and v > 0 for v in value):
-        return value
-    if isinstance(value, int):
+    """``grid``/``block``: an int or up to three positive ints -> a 3-tuple (missing dimensions
+    are 1); anything else is InvalidArgument naming ``what``."""
+    if type(value) is tuple and len(value) == 3:
+        x, y, z = value
+        if type(x) is int and type(y) is int and type(z) is int and x > 0 and y > 0 and z > 0:
+            return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         value = (value,)
     try:
         out = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be up to three positive integers, got {value!r}") from None
-    if not 1 <= len(out) <= 3 or any(d < 1 for d in out) or any(int(v) != v for v in value):
-        raise ValueError(f"{what} must be up to three positive integers, got {value!r}")
+        exact = all(int(v) == v and not isinstance(v, (bool, str, bytes)) for v in value)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgument(f"{what} must be up to three positive integers, got {value!r}") from None
+    if not 1 <= len(out) <= 3 or any(d < 1 for d in out) or not exact:
+        raise InvalidArgument(f"{what} must be up to three positive integers, got {value!r}")
     return out + (1,) * (3 - len(out))
 
 
@@ -46,17 +38,26 @@ def as_bytes(array, what):
     """A flat uint8 view of a contiguous numpy array or bytes-like object."""
     if isinstance(array, np.ndarray):
         if not array.flags.c_contiguous:
-            raise ValueError(f"{what} must be a C-contiguous array (use np.ascontiguousarray)")
+            raise InvalidArgument(f"{what} must be a C-contiguous array (use np.ascontiguousarray)")
+        if array.dtype.hasobject:
+            raise InvalidArgument(f"{what} holds Python objects ({array.dtype}), not bytes a GPU can use")
         return array.reshape(-1).view(np.uint8)
-    if isinstance(array, (bytes, bytearray, memoryview)):
+    if isinstance(array, (bytes, bytearray)):
         return np.frombuffer(array, np.uint8)
-    raise TypeError(f"{what} must be a numpy array or bytes, got {type(array).__name__}")
+    if isinstance(array, memoryview):
+        if not array.c_contiguous:
+            raise InvalidArgument(f"{what} must be a contiguous memoryview")
+        return np.frombuffer(array.cast("B") if array.format != "B" or array.ndim != 1 else array, np.uint8)
+    raise InvalidArgument(f"{what} must be a numpy array or bytes, got {type(array).__name__}")
 
 
 def check_range(buf, offset, nbytes, what):
+    for name, v in (("offset", offset), ("size", nbytes)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise InvalidArgument(f"{what}: {name} must be an int number of bytes, got {v!r}")
     if offset < 0 or nbytes < 0 or offset + nbytes > buf.size:
-        raise ValueError(f"{what}: {nbytes} bytes at offset {offset} do not fit the {buf.size}-byte buffer "
-                         f"at 0x{buf.va:x}")
+        raise InvalidArgument(f"{what}: {nbytes} bytes at offset {offset} do not fit the {buf.size}-byte buffer "
+                              f"at 0x{buf.va:x}")
 
 
 def describe(work):

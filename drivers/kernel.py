@@ -13,11 +13,10 @@ import errno
 import fcntl
 import mmap as _mmap
 import os
+import stat
 
-import numpy as np
-from cffi import FFI
-
-from drivers.errors import IoctlError
+from drivers._libc import ffi as _ffi
+from drivers.errors import IoctlError, request_text
 
 PROT_NONE, PROT_READ, PROT_WRITE, PROT_EXEC = 0, _mmap.PROT_READ, _mmap.PROT_WRITE, _mmap.PROT_EXEC
 MAP_SHARED, MAP_PRIVATE = _mmap.MAP_SHARED, _mmap.MAP_PRIVATE
@@ -25,14 +24,13 @@ MAP_ANONYMOUS = _mmap.MAP_ANONYMOUS
 MAP_FIXED = 0x10                       # <sys/mman.h> on every Linux architecture we target
 MAP_NORESERVE = getattr(_mmap, "MAP_NORESERVE", 0x4000)
 O_RDWR, O_RDONLY, O_CLOEXEC = os.O_RDWR, os.O_RDONLY, os.O_CLOEXEC
+MAX_TEXT_FILE_BYTES = 1 << 16        # sysfs attributes are at most a page; a captured tree holds no more
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
-_ffi = FFI()
-_ffi.cdef("""
-    void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
-    int munmap(void *addr, size_t length);
-""")
-_libc = _ffi.dlopen(None)
+_libc = _ffi.dlopen(None)          # the declarations: drivers/_libc.py (parsed ahead of time)
 _MAP_FAILED = 2**64 - 1
+np = None                              # numpy, imported by the first Mapping
 
 
 class Mapping:
@@ -43,12 +41,17 @@ class Mapping:
     """
 
     def __init__(self, address, size, owner=None):
+        global np
+        if np is None:                     # numpy is loaded with the first mapping: a probe needs none
+            import numpy as np
         self.address, self.size, self.owner = address, size, owner
         self._bytes = np.frombuffer(_ffi.buffer(_ffi.cast("char *", address), size), dtype=np.uint8) \
             if size else np.zeros(0, np.uint8)
+        self._u64 = memoryview(self._bytes[:size // 8 * 8]).cast("Q")     # doorbell stores, without numpy
 
-    def view(self, dtype=np.uint8, offset=0, count=None):
-        dtype = np.dtype(dtype)
+    def view(self, dtype=None, offset=0, count=None):
+        """numpy view of ``count`` items of ``dtype`` (default uint8) at byte ``offset``."""
+        dtype = np.dtype(np.uint8 if dtype is None else dtype)
         if offset < 0 or offset % dtype.itemsize or offset > self.size:
             raise ValueError(f"view at offset {offset} of a {self.size}-byte mapping is not {dtype}-aligned or in range")
         if count is None:
@@ -65,7 +68,10 @@ class Mapping:
         self.view(np.uint8, offset, data.size)[:] = data
 
     def store64(self, offset, value):
-        self.view(np.uint64, offset, 1)[0] = value
+        if offset & 7 or not 0 <= offset <= self.size - 8:
+            raise ValueError(f"64-bit store at offset {offset} of a {self.size}-byte mapping is not 8-byte aligned "
+                             "or in range")
+        self._u64[offset >> 3] = value
 
     def load64(self, offset):
         return int(self.view(np.uint64, offset, 1)[0])
@@ -122,6 +128,14 @@ class Kernel(abc.ABC):
         return None
 
 
+def check_request(request, name):
+    """An ioctl request is an unsigned 32-bit number (the syscall's ``unsigned int cmd``);
+    anything else is EINVAL before it reaches a driver."""
+    if isinstance(request, bool) or not isinstance(request, int) or not 0 <= request < 1 << 32:
+        raise IoctlError(name or request_text(request), request, errno.EINVAL,
+                         "an ioctl request number is an unsigned 32-bit value")
+
+
 def ioctl_buffer(arg):
     """The writable bytes behind an ioctl argument (cffi pointer/cdata or buffer object)."""
     if isinstance(arg, (bytearray, memoryview)):
@@ -157,6 +171,7 @@ class RealKernel(Kernel):
         os.close(fd)
 
     def ioctl(self, fd, request, arg, name=None):
+        check_request(request, name)
         try:
             fcntl.ioctl(fd, request, ioctl_buffer(arg), True)
         except OSError as e:
@@ -183,8 +198,27 @@ class RealKernel(Kernel):
             raise OSError(err, f"munmap of 0x{mapping.address:x}+{size:#x} failed: {os.strerror(err)}")
 
     def read_text(self, path):
-        with open(self.host_path(path)) as f:
-            return f.read()
+        """The text of a regular file of at most MAX_TEXT_FILE_BYTES (a FIFO, a device, a
+        directory or anything larger is an OSError naming it, never a hang or a huge read)."""
+        host = self.host_path(path)
+        fd = os.open(host, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a regular file")
+                raise OSError(errno.EINVAL, f"{kind}, not a regular file", host)
+            chunks, size = [], 0
+            while size <= MAX_TEXT_FILE_BYTES:
+                chunk = os.read(fd, MAX_TEXT_FILE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            if size > MAX_TEXT_FILE_BYTES:
+                raise OSError(errno.EFBIG, f"larger than {MAX_TEXT_FILE_BYTES} bytes", host)
+        finally:
+            os.close(fd)
+        return b"".join(chunks).decode("utf-8")
 
     def listdir(self, path):
         return sorted(os.listdir(self.host_path(path)))

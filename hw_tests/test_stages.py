@@ -1,5 +1,5 @@
-"""Each bring-up stage as a test (options and fixtures come from hw_tests/conftest.py)."""
-from hw_tests.conftest import stage_outcome
+"""Each bring-up stage as a test (options and fixtures come from the hw_tests.plugin pytest plugin)."""
+from hw_tests.plugin import stage_outcome
 
 
 def test_stage(bringup, stage_name):

@@ -13,6 +13,14 @@ def size(n):
     return f"{n} B"
 
 
+def exact_size(n):
+    """A byte count without rounding: '4 KiB' only when it is exactly that, else '4097 B'."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale} {unit}"
+    return f"{n} B"
+
+
 def rate(value, unit):
     """3 significant digits, never scientific notation: 0.0312 TFLOPS, 812 GB/s."""
     if value == 0:

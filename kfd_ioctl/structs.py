@@ -1,14 +1,11 @@
 """The cffi FFI holding the amdkfd structs, and `new()` to build an ioctl argument in one call.
 
 ABI mode only: nothing is compiled or loaded, cffi just lays the structs out the way the C
-compiler does, so `ffi.buffer(args)` is the byte image the kernel copies in and out.
+compiler does, so `ffi.buffer(args)` is the byte image the kernel copies in and out.  The
+declarations (cdefs.py) are parsed ahead of time into _ffi.py (scripts/gen_ffi_modules.py), so
+importing this package does not run pycparser.
 """
-import cffi
-
-from .cdefs import CDEF
-
-ffi = cffi.FFI()
-ffi.cdef(CDEF)
+from ._ffi import ffi
 
 # Tags of the named structs, e.g. "kfd_ioctl_create_queue_args" (cffi names anonymous ones "$...").
 STRUCT_NAMES = frozenset(name for name in ffi.list_types()[1] if not name.startswith("$"))

@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
-"""Assembler throughput: ours (assembler.rdna3.assemble) against llvm-mc-19 on the same file.
+"""Assembler and disassembler throughput: ours against llvm-mc-19 and llvm-objdump-19 on the same file.
 
-    python scripts/bench_asm.py [N]        (default 100000 instructions)
+    python scripts/bench_asm.py [N [RUNS]]     (default 100000 instructions, 5 runs)
 
 The file mixes SMEM, GLOBAL, DS, SOP1, SOP2, SOPP, VOP1, VOP2, VOP3, VOPC and VOPD with literals
-and inline constants. Prints both rates, the ratio, and decode (disassembly) throughput.
+and inline constants.  Printed, all measured in this run:
+- in-process rates: assemble() from a cold operand cache, and disassemble(), best of RUNS;
+- whole processes, as a user runs them (interpreter start-up, imports, file I/O included):
+  `python -m assembler.rdna3 asm` against `llvm-mc-19 -filetype=obj`, and
+  `python -m assembler.rdna3 disasm` against `llvm-objdump-19 -d` on llvm-mc's object, run in
+  turn (ours, LLVM's, ours, ...); medians of CPU seconds (the machine may be shared) and of wall
+  seconds;
+- the import time of the assembler CLI and of the interpreter alone, medians of RUNS fresh
+  processes.
 """
+import argparse
 import os
 import random
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
 
 
 def program(n, seed=1):
@@ -70,9 +82,52 @@ def best_of(runs, fn):
     return best, out
 
 
-def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+def _child(cmd, runs_out):
+    """Run cmd to completion; append (CPU seconds, wall seconds) of that child."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    runs_out.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall))
+
+
+def versus(ours, theirs, runs):
+    """Median (cpu, wall) of ours and of theirs, run alternately."""
+    a, b = [], []
+    for _ in range(runs):
+        _child(ours, a)
+        _child(theirs, b)
+    med = lambda xs, k: statistics.median(x[k] for x in xs)    # noqa: E731
+    return (med(a, 0), med(a, 1)), (med(b, 0), med(b, 1))
+
+
+def import_ms(runs):
+    """Median milliseconds to import what `python -m assembler.rdna3 asm` imports, and to start
+    the interpreter with nothing to do (in fresh processes)."""
+    probe = ("import time; t = time.perf_counter(); import argparse, assembler.rdna3.__main__, "
+             "assembler.rdna3.asm; print(time.perf_counter() - t)")
+    imports, starts = [], []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                             check=True)
+        imports.append(float(out.stdout) * 1e3)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        starts.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(imports), statistics.median(starts)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=100000, metavar="N",
+                    help="instructions in the generated file (default 100000)")
+    ap.add_argument("runs", nargs="?", type=int, default=5, metavar="RUNS",
+                    help="runs of each measurement (default 5)")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.runs < 1:
+        ap.error("N and RUNS must be at least 1")
+    n, runs = args.n, args.runs
     from assembler.rdna3 import assemble, disassemble
     text = program(n)
 
@@ -81,28 +136,39 @@ def main():
         return assemble(text)
     ours, data = best_of(runs, ours_once)
     dec, lines = best_of(runs, lambda: disassemble(data))
-    print("best of %d runs each (the machine may be shared; each run starts cold)" % runs)
-    print("ours:       %7d instructions in %.3f s = %8.0f instr/s  (%d bytes, %.2f B/instr)"
+    print("in process, best of %d runs (assembly from cold operand caches)" % runs)
+    print("  assemble:    %7d instructions in %.3f s = %8.0f instr/s  (%d bytes, %.2f B/instr)"
           % (n + 1, ours, (n + 1) / ours, len(data), len(data) / (n + 1)))
-    print("decode:     %7d instructions in %.3f s = %8.0f instr/s" % (len(lines), dec, len(lines) / dec))
+    print("  disassemble: %7d instructions in %.3f s = %8.0f instr/s" % (len(lines), dec, len(lines) / dec))
+    imp, start = import_ms(runs)
+    print("imports of the asm CLI: %.1f ms (median of %d fresh processes; the interpreter alone "
+          "starts in %.1f ms)" % (imp, runs, start))
     if shutil.which("llvm-mc-19") is None:
-        print("llvm-mc-19 not installed: no reference rate")
+        print("llvm-mc-19 not installed: no reference rates")
         return
+    py = [sys.executable, "-m", "assembler.rdna3"]
     with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "bench.s")
-        obj = os.path.join(d, "bench.o")
+        src, obj, out = (os.path.join(d, x) for x in ("bench.s", "bench.o", "bench.bin"))
         with open(src, "w") as f:
             f.write(text)
-        ref, _ = best_of(runs, lambda: subprocess.run(
-            ["llvm-mc-19", "-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj", src, "-o", obj], check=True))
+        mc = ["llvm-mc-19", "-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj", src, "-o", obj]
+        subprocess.run(mc, check=True)
         objcopy = shutil.which("llvm-objcopy-19")
         if objcopy:
-            subprocess.run([objcopy, "-O", "binary", "--only-section=.text", obj,
-                            os.path.join(d, "bench.bin")], check=True)
-            with open(os.path.join(d, "bench.bin"), "rb") as f:
+            subprocess.run([objcopy, "-O", "binary", "--only-section=.text", obj, out], check=True)
+            with open(out, "rb") as f:
                 print("bytes identical to llvm-mc-19: %s" % (f.read() == data))
-    print("llvm-mc-19: %7d instructions in %.3f s = %8.0f instr/s" % (n + 1, ref, (n + 1) / ref))
-    print("ratio ours/llvm-mc-19 = %.2fx" % (ref / ours))
+        print("whole processes, medians of %d runs each, run in turn (CPU s / wall s):" % runs)
+        (oc, ow), (lc, lw) = versus(py + ["asm", src, "-o", out], mc, runs)
+        print("  assemble:    ours %.3f / %.3f   llvm-mc-19 %.3f / %.3f   ours is %.2fx (CPU), %.2fx (wall)"
+              % (oc, ow, lc, lw, lc / oc, lw / ow))
+        if shutil.which("llvm-objdump-19") is None:
+            print("  llvm-objdump-19 not installed: no disassembly reference")
+            return
+        dump = ["llvm-objdump-19", "-d", "--mcpu=gfx1100", obj]
+        (oc, ow), (lc, lw) = versus(py + ["disasm", obj], dump, runs)
+        print("  disassemble: ours %.3f / %.3f   llvm-objdump-19 %.3f / %.3f   ours is %.2fx (CPU), %.2fx (wall)"
+              % (oc, ow, lc, lw, lc / oc, lw / ow))
 
 
 if __name__ == "__main__":

@@ -1,59 +1,114 @@
-"""Throughput of the RDNA3 wave simulator (numpy only), warm, on kernels written in assembly.
+"""Throughput of the RDNA3 wave simulator on the held-in clang-19 kernels, in wave-instructions/s.
 
-    python scripts/bench_emu.py [--waves 1024] [--iters 100]
+    python scripts/bench_emu.py [--set small,large,loops] [--kernels NAME,...] [--repeat N]
+                                [--against REV]
 
-valu:   every work-item runs ITERS x (10 x v_fmac_f32 + 3 SALU loop instructions), then stores its
-        accumulators: the shape of the kernel tinygrad's Python emulator was timed on
-        (reference notes, amd.md section 6: ~1.0M wave-instructions/s, ~33M lane-ops/s warm).
-int:    the same loop with v_add_nc_u32 instead: the simulator core's own cost per instruction,
-        with a VALU operation that is cheap in numpy.
-memory: a grid-stride loop of c[i] = a[i] + b[i] over 16 float32 elements per work-item
-        (two global loads, one add, one store per element).
+small:  every kernel of tests/clang_kernels at its test launch (4 to 64 waves, most 8 to 32):
+        branchy, masked, a few hundred to a few thousand instructions per wave.
+large:  the same kernels on tensor-sized data: a 256x256x256 SGEMM through 16x16 LDS tiles
+        (matmul_tiled, 2048 waves), a 60-operation elementwise chain over 65536 elements and a
+        256x1024 row softmax (2048 waves each), and 512 LDS tree reductions (4096 waves).
+loops:  hand-written loops at 1024 waves: ten v_fmac_f32 or v_add_nc_u32 per iteration, and a
+        grid-stride c[i] = a[i] + b[i].
 
-Lane operations count the vector (VALU, memory, LDS) wave-instructions x 32 lanes, while the
-anchor's lane figure is its wave-instruction rate x 32 over every instruction: the
-wave-instruction ratio is the like-for-like one; both are printed.  Results are checked against
-numpy before any number is reported.
+Every figure is the best of --repeat runs of one dispatch (simulate(), argument copies
+included), in CPU seconds of this process (the machine may be shared), after a warm-up run that
+decodes and compiles the program.  Before any figure is printed the kernel's outputs are checked
+against its numpy reference (tests/clang_kernels/cases.py) and its wave-instruction count against
+the reference path's.
+
+References, measured in the same run:
+- per-instr: this simulator executing one instruction at a time (WaveExecutor(blocks=False)),
+  the path compiled blocks must match;
+- REV (--against REV): the simulator of git revision REV, from a temporary git worktree, run in a
+  subprocess on the same kernels and data, alternated with this tree's runs.
 """
 import argparse
+import copy
+import dataclasses
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from assembler.amdgpu import KernelDescriptor, KernelSpec, write_code_object  # noqa: E402
-from assembler.rdna3 import assemble  # noqa: E402
-from drivers.emu import simulate  # noqa: E402
-from drivers.emu.amd.shader import WaveExecutor  # noqa: E402
-
-ANCHOR_WAVE_INSTR_PER_S = 1.0e6         # tinygrad Python emulator, warm (amd.md section 6)
-ANCHOR_LANE_OPS_PER_S = 33e6
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def code_object(code, args, vgprs=16):
-    kd = KernelDescriptor(kernarg_size=8 * len(args))
-    kd.compute_pgm_rsrc1 = 0x60AF0000 | (vgprs // 8 - 1)
-    kd.compute_pgm_rsrc2 = (2 << 1) | (1 << 7)          # kernarg pointer in s[0:1], workgroup id X in s2
-    kd.kernel_code_properties = 0x408
-    meta = {".name": "k", ".symbol": "k.kd", ".kernarg_segment_size": 8 * len(args),
-            ".kernarg_segment_align": 8, ".group_segment_fixed_size": 0, ".private_segment_fixed_size": 0,
-            ".wavefront_size": 32, ".sgpr_count": 16, ".vgpr_count": vgprs, ".max_flat_workgroup_size": 1024,
-            ".args": [{".offset": 8 * i, ".size": 8, ".value_kind": "global_buffer",
-                       ".address_space": "global", ".type_name": t} for i, t in enumerate(args)]}
-    return write_code_object(code, [KernelSpec("k", 0, kd, meta)], "gfx1100")
+def _load_cases():
+    """tests/clang_kernels/cases.py of this tree (also when the simulator comes from another)."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_clang_cases", os.path.join(ROOT, "tests", "clang_kernels", "cases.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def valu_kernel(iters, op="v_fmac_f32_e32"):
-    """ITERS x ten OP into the accumulators v4..v11 (two of them twice): v_fmac_f32 adds
-    1.0 * 1.0, v_add_nc_u32 adds 1; then each work-item stores them at out[gid * 8]."""
-    operands = "v1, v2" if op == "v_fmac_f32_e32" else "1, v{acc}"
-    body = "\n".join(f"  {op} v{4 + j % 8}, " + operands.format(acc=4 + j % 8) for j in range(10))
-    movs = "\n".join(f"  v_mov_b32_e32 v{4 + j}, 0" for j in range(8))
-    return assemble(f"""
-  s_load_b64 s[6:7], s[0:1], 0x0          ; out
+# -- the kernels ------------------------------------------------------------------------------
+def _sized(C, name, grid, make_args):
+    return dataclasses.replace(C.CASES_BY_NAME[name], grid=grid, make_args=make_args)
+
+
+def large_cases(C):
+    F32, U32 = np.float32, np.uint32
+    rng = np.random.default_rng(7)
+
+    def sgemm():
+        a, b = (rng.standard_normal((256, 256)).astype(F32) for _ in range(2))
+        return [a, b, np.zeros((256, 256), F32), U32(256), U32(256), U32(256), F32(1.0)]
+
+    def chain():
+        n = 65536
+        return [rng.uniform(-2, 2, n).astype(F32), rng.uniform(-2, 2, n).astype(F32), np.zeros(n, F32), U32(n)]
+
+    def softmax():
+        x = (rng.standard_normal((256, 1024)) * 4).astype(F32)
+        return [x, np.zeros_like(x), U32(1024)]
+
+    def reduce():
+        return [(rng.standard_normal(512 * 256) * 100).astype(F32), np.zeros(512, F32)]
+
+    return [("sgemm_256", _sized(C, "matmul_tiled", (16, 16, 1), sgemm)),
+            ("chain_64k", _sized(C, "elementwise_chain", (1024, 1, 1), chain)),
+            ("softmax_256x1024", _sized(C, "softmax_rows", (256, 1, 1), softmax)),
+            ("lds_reduce_512", _sized(C, "lds_reduce", (512, 1, 1), reduce))]
+
+
+def small_cases(C):
+    return [(c.name, c) for c in C.CASES]
+
+
+def loop_cases(groups=512, iters=100, per_item=16):
+    """(name, code object, grid, block, make_args, check) of the hand-written loops: GROUPS
+    workgroups of 64 work-items, ITERS loop iterations, PER_ITEM elements per work-item."""
+    from assembler.amdgpu import KernelDescriptor, KernelSpec, write_code_object
+    from assembler.rdna3 import assemble
+
+    def code_object(code, args, vgprs=16):
+        kd = KernelDescriptor(kernarg_size=8 * len(args))
+        kd.compute_pgm_rsrc1 = 0x60AF0000 | (vgprs // 8 - 1)
+        kd.compute_pgm_rsrc2 = (2 << 1) | (1 << 7)      # kernarg pointer in s[0:1], workgroup id X in s2
+        kd.kernel_code_properties = 0x408
+        meta = {".name": "k", ".symbol": "k.kd", ".kernarg_segment_size": 8 * len(args),
+                ".kernarg_segment_align": 8, ".group_segment_fixed_size": 0,
+                ".private_segment_fixed_size": 0, ".wavefront_size": 32, ".sgpr_count": 16,
+                ".vgpr_count": vgprs, ".max_flat_workgroup_size": 1024,
+                ".args": [{".offset": 8 * i, ".size": 8, ".value_kind": "global_buffer",
+                           ".address_space": "global", ".type_name": t} for i, t in enumerate(args)]}
+        return write_code_object(code, [KernelSpec("k", 0, kd, meta)], "gfx1100")
+
+    def valu(op):
+        operands = "v1, v2" if op == "v_fmac_f32_e32" else "1, v{acc}"
+        body = "\n".join(f"  {op} v{4 + j % 8}, " + operands.format(acc=4 + j % 8) for j in range(10))
+        movs = "\n".join(f"  v_mov_b32_e32 v{4 + j}, 0" for j in range(8))
+        return code_object(assemble(f"""
+  s_load_b64 s[6:7], s[0:1], 0x0
   v_mov_b32_e32 v1, 1.0
   v_mov_b32_e32 v2, 1.0
 {movs}
@@ -63,28 +118,34 @@ loop:
   s_sub_u32 s3, s3, 1
   s_cmp_lg_u32 s3, 0
   s_cbranch_scc1 loop
-  v_and_b32_e32 v0, 0x3ff, v0             ; work-item id x
-  s_lshl_b32 s4, s2, 6                    ; workgroup id * 64
+  v_and_b32_e32 v0, 0x3ff, v0
+  s_lshl_b32 s4, s2, 6
   v_add_nc_u32_e32 v0, s4, v0
-  v_lshlrev_b32_e32 v0, 5, v0             ; 32 bytes per work-item
+  v_lshlrev_b32_e32 v0, 5, v0
   s_waitcnt lgkmcnt(0)
   global_store_b128 v0, v[4:7], s[6:7]
   global_store_b128 v0, v[8:11], s[6:7] offset:16
   s_endpgm
-""")
+"""), ["float*"])
 
+    total = groups * 64
 
-def memory_kernel(per_item, total):
-    """c[i] = a[i] + b[i] for i = gid + k * TOTAL, k < PER_ITEM; v0 holds i as a byte offset."""
-    return assemble(f"""
-  s_load_b128 s[4:7], s[0:1], 0x0         ; a, b
-  s_load_b64 s[8:9], s[0:1], 0x10         ; c
+    def valu_check(dtype):
+        def check(args):
+            want = np.zeros((total, 8), dtype)
+            want[:, :2], want[:, 2:] = 2 * iters, iters
+            return np.array_equal(args[0].reshape(-1, 8), want)
+        return check
+
+    memory = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_load_b64 s[8:9], s[0:1], 0x10
   s_waitcnt lgkmcnt(0)
   v_and_b32_e32 v0, 0x3ff, v0
   s_lshl_b32 s12, s2, 6
-  v_add_nc_u32_e32 v0, s12, v0            ; global id
-  v_lshlrev_b32_e32 v0, 2, v0             ; as a byte offset
-  s_add_u32 s10, 0, {total * 4}           ; grid stride in bytes
+  v_add_nc_u32_e32 v0, s12, v0
+  v_lshlrev_b32_e32 v0, 2, v0
+  s_add_u32 s10, 0, {total * 4}
   s_add_u32 s11, 0, {per_item}
 loop:
   global_load_b32 v1, v0, s[4:5]
@@ -97,76 +158,159 @@ loop:
   s_cmp_lg_u32 s11, 0
   s_cbranch_scc1 loop
   s_endpgm
-""")
-
-
-def timed(fn, repeat):
-    best = None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        stats = fn()
-        dt = time.perf_counter() - t
-        best = dt if best is None or dt < best else best
-    return best, stats
-
-
-def bench_valu(waves, iters, repeat, op="v_fmac_f32_e32"):
-    co = code_object(valu_kernel(iters, op), ["float*"])
-    groups = waves // 2
-    dtype = np.float32 if op == "v_fmac_f32_e32" else np.uint32
-    out = np.zeros(groups * 64 * 8, dtype)
-    ex = WaveExecutor()
-    simulate(co, "k", (groups, 1, 1), (64, 1, 1), [out], executor=ex)      # cold: decode + first run
-    want = np.zeros((groups * 64, 8), dtype)
-    want[:, :2] = 2 * iters
-    want[:, 2:] = iters
-    if not np.array_equal(out.reshape(-1, 8), want):
-        raise SystemExit("valu kernel: wrong result, not reporting a speed")
-    dt, stats = timed(lambda: simulate(co, "k", (groups, 1, 1), (64, 1, 1), [out], executor=ex), repeat)
-    return dt, stats
-
-
-def bench_memory(waves, per_item, repeat):
-    groups = waves // 2
-    co = code_object(memory_kernel(per_item, groups * 64), ["float*", "float*", "float*"])
-    n = groups * 64 * per_item
+"""), ["float*", "float*", "float*"])
     rng = np.random.default_rng(0)
-    a, b = rng.random(n, np.float32), rng.random(n, np.float32)
-    c = np.zeros(n, np.float32)
-    ex = WaveExecutor()
-
-    def run():
-        simulate(co, "k", (groups, 1, 1), (64, 1, 1), [a, b, c], executor=ex)
-        return ex.last
-    run()
-    c[:] = 0
-    dt, stats = timed(run, repeat)
-    if not np.array_equal(c, a + b):
-        raise SystemExit("memory kernel: wrong result, not reporting a speed")
-    return dt, stats
+    a = rng.random(total * per_item, np.float32)
+    b = rng.random(total * per_item, np.float32)
+    return [("fmac_loop", valu("v_fmac_f32_e32"), (groups, 1, 1), (64, 1, 1),
+             lambda: [np.zeros(total * 8, np.float32)], valu_check(np.float32)),
+            ("add_loop", valu("v_add_nc_u32_e32"), (groups, 1, 1), (64, 1, 1),
+             lambda: [np.zeros(total * 8, np.uint32)], valu_check(np.uint32)),
+            ("memory_loop", memory, (groups, 1, 1), (64, 1, 1),
+             lambda: [a, b, np.zeros_like(a)], lambda args: np.array_equal(args[2], a + b))]
 
 
-def report(name, dt, stats):
-    wips = stats.wave_instructions / dt
-    lops = stats.lane_ops / dt
-    print(f"{name:7s} {stats.waves:6d} waves  {stats.wave_instructions:10,d} wave-instr  {dt * 1e3:8.1f} ms  "
-          f"{wips / 1e6:7.2f} M wave-instr/s ({wips / ANCHOR_WAVE_INSTR_PER_S:5.1f}x anchor)  "
-          f"{lops / 1e6:8.1f} M lane-ops/s ({lops / ANCHOR_LANE_OPS_PER_S:5.1f}x anchor)")
+# -- measuring --------------------------------------------------------------------------------
+def measure(sets, names, repeat, blocks, loop_size=None):
+    """{kernel: [waves, wave-instructions, best CPU seconds]} on this process's simulator
+    (blocks: WaveExecutor's, None for its default; loop_size: loop_cases() arguments)."""
+    from drivers.emu import simulate
+    from drivers.emu.amd.shader import WaveExecutor
+    C = _load_cases()
+    jobs = []
+    if "small" in sets:
+        jobs += [(n, c.code_object_bytes(), c.kernel, c.grid, c.block, c.make_args, c) for n, c in small_cases(C)]
+    if "large" in sets:
+        jobs += [(n, c.code_object_bytes(), c.kernel, c.grid, c.block, c.make_args, c) for n, c in large_cases(C)]
+    if "loops" in sets:
+        jobs += [(n, co, "k", g, b, make, check) for n, co, g, b, make, check in loop_cases(**(loop_size or {}))]
+    out = {}
+    for name, co, kernel, grid, block, make_args, check in jobs:
+        if names and name not in names:
+            continue
+        ex = WaveExecutor() if blocks is None else WaveExecutor(blocks=blocks)
+        pristine = make_args()
+        args = copy.deepcopy(pristine)
+        simulate(co, kernel, grid, block, args, executor=ex)          # decode, compile, warm up
+        if callable(check):
+            ok = check(args)
+        else:
+            try:
+                C.check_outputs(check, pristine, args)
+                ok = True
+            except AssertionError as e:
+                print(f"{name}: wrong result ({e}), not reporting a speed", file=sys.stderr)
+                ok = False
+        if not ok:
+            raise SystemExit(f"{name}: wrong result, not reporting a speed")
+        best = math.inf
+        for _ in range(repeat):
+            args = copy.deepcopy(pristine)
+            t = time.process_time()
+            simulate(co, kernel, grid, block, args, executor=ex)
+            best = min(best, time.process_time() - t)
+        out[name] = [ex.last.waves, ex.last.wave_instructions, best]
+    return out
+
+
+class _Revision:
+    """A temporary worktree of git revision ``rev``; ``measure`` runs its simulator in a
+    subprocess."""
+
+    def __init__(self, rev):
+        self.work = tempfile.mkdtemp(prefix="bench_emu_")
+        self.tree = os.path.join(self.work, "tree")
+        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", self.tree, rev], check=True,
+                       capture_output=True)
+
+    def measure(self, sets, names, repeat):
+        cmd = [sys.executable, os.path.abspath(__file__), "--json", "--root", self.tree, "--set",
+               ",".join(sets), "--repeat", str(repeat)] + (["--kernels", ",".join(names)] if names else [])
+        done = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=self.tree)
+        return json.loads(done.stdout)
+
+    def close(self):
+        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", self.tree], capture_output=True)
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _best(runs):
+    merged = {}
+    for r in runs:
+        for k, v in r.items():
+            if k not in merged or v[2] < merged[k][2]:
+                merged[k] = v
+    return merged
+
+
+def report(ours, refs, sets, names):
+    """Print one line per kernel; refs: [(label, {kernel: [waves, count, seconds]})]."""
+    head = f"{'kernel':18s} {'waves':>6s} {'wave-instr':>11s} {'ms':>9s} {'M wi/s':>7s}"
+    for label, _ in refs:
+        head += f" {label + ' ms':>12s} {'x':>6s}"
+    print(head)
+    ratios = {label: [] for label, _ in refs}
+    for name, (waves, count, sec) in ours.items():
+        line = f"{name:18s} {waves:6d} {count:11,d} {sec * 1e3:9.2f} {count / sec / 1e6:7.2f}"
+        for label, ref in refs:
+            r = ref.get(name)
+            if r is None:
+                line += f" {'-':>12s} {'':>6s}"
+                continue
+            if r[1] != count:
+                raise SystemExit(f"{name}: {count} wave-instructions here, {r[1]} on {label}")
+            ratios[label].append(r[2] / sec)
+            line += f" {r[2] * 1e3:12.2f} {r[2] / sec:6.2f}"
+        print(line)
+    for label, rs in ratios.items():
+        if rs:
+            gm = math.exp(sum(math.log(x) for x in rs) / len(rs))
+            print(f"  vs {label}: geometric mean {gm:.2f}x, min {min(rs):.2f}x, max {max(rs):.2f}x "
+                  f"over {len(rs)} kernels")
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--waves", type=int, default=1024)
-    ap.add_argument("--iters", type=int, default=100, help="loop iterations of the VALU kernel")
-    ap.add_argument("--per-item", type=int, default=16, help="elements per work-item of the memory kernel")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--set", default="small,large,loops", help="comma-separated: small, large, loops")
+    ap.add_argument("--kernels", default="", help="only these kernels (comma-separated names)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure (the best is kept)")
+    ap.add_argument("--against", metavar="REV", help="also time the simulator of git revision REV")
+    ap.add_argument("--no-reference", action="store_true", help="skip the per-instruction reference")
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    print(f"anchor: tinygrad's Python emulator, warm: {ANCHOR_WAVE_INSTR_PER_S / 1e6:.1f} M wave-instr/s, "
-          f"{ANCHOR_LANE_OPS_PER_S / 1e6:.0f} M lane-ops/s (VALU loop)")
-    report("valu", *bench_valu(a.waves, a.iters, a.repeat))
-    report("int", *bench_valu(a.waves, a.iters, a.repeat, "v_add_nc_u32_e32"))
-    report("memory", *bench_memory(a.waves, a.per_item, a.repeat))
+    sets = [s for s in a.set.split(",") if s]
+    names = [n for n in a.kernels.split(",") if n]
+    if a.root:                                  # --against's subprocess: that tree's simulator
+        sys.path.insert(0, a.root)
+    else:
+        sys.path.insert(0, ROOT)
+    if a.json:
+        print(json.dumps(measure(sets, names, a.repeat, None)))
+        return 0
+    import drivers.emu.amd.shader as shader
+    print(f"simulator: {os.path.dirname(shader.__file__)}; CPU seconds, best of {a.repeat}"
+          + (f" (interleaved with {a.against}, best of {2 * a.repeat})" if a.against else ""))
+    rev = _Revision(a.against) if a.against else None
+    try:
+        for group in sets:
+            print(f"\n{group}:")
+            runs, revs = [measure([group], names, a.repeat, True)], []
+            if rev:                         # alternate ours and REV: load on the machine hits both
+                for _ in range(2):
+                    revs.append(rev.measure([group], names, a.repeat))
+                    runs.append(measure([group], names, a.repeat, True))
+            refs = []
+            if not a.no_reference:
+                refs.append(("per-instr", measure([group], names, a.repeat, False)))
+            if rev:
+                refs.append((a.against, _best(revs)))
+            report(_best(runs), refs, sets, names)
+    finally:
+        if rev:
+            rev.close()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

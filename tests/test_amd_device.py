@@ -87,7 +87,7 @@ def test_emulate_argument_and_environment(monkeypatch):
 def test_no_gpu_is_device_not_found_with_the_probes_reason(monkeypatch, tmp_path):
     from drivers.kernel import RealKernel
     monkeypatch.delenv("GPU_EMULATE", raising=False)
-    with pytest.raises(DeviceNotFound, match="/dev/kfd does not exist"):
+    with pytest.raises(DeviceNotFound, match=f"{tmp_path}/kfd does not exist .* add --emulate gfx1100"):
         AMDDevice(kernel=RealKernel(sysfs_root=str(tmp_path), dev_root=str(tmp_path)))
 
 
@@ -519,6 +519,8 @@ def test_debug_2_prints_packets(monkeypatch, capsys, queue_kind):
 
 def test_host_memory_exhaustion_is_out_of_memory(dev):
     with pytest.raises(OutOfMemory, match=r"userptr .*cannot allocate .*free space unknown .*host mmap failed"):
+        dev.alloc(1 << 46, host=True)
+    with pytest.raises(OutOfMemory, match=r"cannot allocate 1024.0 PiB .*larger than the GPU's 128 TiB"):
         dev.alloc(1 << 60, host=True)
 
 
@@ -700,10 +702,15 @@ def test_scratch_survives_queue_recreation(dev):
 
 def test_open_without_room_for_the_cwsr_area_fails_cleanly():
     kernel = make_kernel("gfx1100")
-    kernel.gpu.vram_budget = 16 << 20             # the 7900 XTX's CWSR area alone is ~44 MiB
+    kernel.kfd.limits.max_ttm = 16 << 20          # the 7900 XTX's CWSR area alone is ~44 MiB of GTT
+    with pytest.raises(OutOfMemory, match="gtt"):
+        AMDDevice(kernel=kernel)
+    assert_nothing_live(kernel)
+    kernel = make_kernel("gfx1100")
+    kernel.gpu.vram_budget = 0                    # not even the 4 KiB EOP buffer of the compute queue
     with pytest.raises(OutOfMemory, match="vram") as err:
         AMDDevice(kernel=kernel)
-    assert err.value.available is not None and err.value.available < 16 << 20
+    assert err.value.available == 0
     assert_nothing_live(kernel)
 
 

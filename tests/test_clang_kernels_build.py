@@ -162,7 +162,7 @@ def test_kernels_that_need_scratch_and_lds_declare_them():
     by_name = C.CASES_BY_NAME
     private = struct.unpack_from("<I", _kernel_descriptor(by_name["scratch_array"]), 4)[0]
     assert private >= 96 * 4
-    for name in ("lds_reduce", "matmul_tiled", "lds_scan", "lds_histogram"):
+    for name in ("lds_reduce", "matmul_tiled", "lds_scan", "lds_histogram", "softmax_rows"):
         assert struct.unpack_from("<I", _kernel_descriptor(by_name[name]), 0)[0] > 0, name
 
 
@@ -194,6 +194,8 @@ EXERCISES = {
     "bit_ops": ["v_bcnt_u32_b32", "v_bfrev_b32_e32", "v_perm_b32", "v_alignbit_b32"],
     "wave_ops": ["ds_bpermute_b32", "v_readfirstlane_b32", "v_mbcnt_lo_u32_b32"],
     "f64_math": ["v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64", "v_rsq_f64_e32"],
+    "elementwise_chain": ["v_fma_f32", "v_fmamk_f32", "v_mul_f32_e32", "v_add_f32_e32", "v_med3_f32"],
+    "softmax_rows": ["v_exp_f32_e32", "v_rcp_f32_e32", "ds_load_2addr_b32", "s_barrier"],
 }
 
 

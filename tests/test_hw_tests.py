@@ -204,6 +204,8 @@ def test_cli_without_a_gpu_fails_the_first_stage_and_skips_the_rest(tmp_path, ca
     assert validate(report, load_schema()) == []
     first, *rest = report["stages"]
     assert first["status"] == "FAIL" and "no KFD topology" in first["error"]["message"]
+    assert "python -m hw_tests --emulate gfx1100 runs every stage on the built-in virtual GPU" in \
+        first["error"]["message"]
     assert all(s["status"] == "SKIP" for s in rest)
 
 
@@ -224,6 +226,25 @@ def test_plugin_runs_stages_on_the_virtual_gpu():
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "4 passed" in proc.stdout
+
+
+@pytest.mark.parametrize("how", ["path", "pyargs"])
+def test_plugin_options_work_from_any_directory(tmp_path, how):
+    """From a directory outside the checkout: the stages by path (the repository's conftest loads
+    the plugin) or as the hw_tests package (``-p hw_tests.plugin``, what an install registers)."""
+    args = [os.path.join(ROOT, "hw_tests")] if how == "path" else ["-p", "hw_tests.plugin", "--pyargs", "hw_tests"]
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-m", "pytest", *args, "--emulate", "gfx1100", "--collect-only", "-q",
+                           "-p", "no:cacheprovider"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "test_stage[sysfs]" in proc.stdout and "test_stage[peak_memory]" in proc.stdout
+
+
+def test_the_package_registers_the_plugin_with_pytest():
+    setup = open(os.path.join(ROOT, "setup.py")).read()
+    assert '"pytest11": ["hw_tests.plugin = hw_tests.plugin"]' in setup
+    assert '"hw_tests": ["kernels/*.s", "kernels/ir3/*.asm"]' in setup    # an installed suite has its kernels
 
 
 def test_plugin_reports_a_failed_stage_with_its_error(tmp_path):

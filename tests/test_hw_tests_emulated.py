@@ -98,3 +98,14 @@ def test_scaled_sizes_are_noted_in_the_report(emulated_run):
     assert "virtual GPU: sizes capped at 64 MiB (a card goes to 256 MiB)" in notes["sdma_copy"]
     assert "virtual GPU: work-items 256 (a card runs 4096)" in notes["isa_valu_f32"]
     assert any(n.startswith("virtual GPU: workgroups ") for n in notes["peak_fp32"])
+
+
+def test_copy_sizes_are_printed_exactly(emulated_run):
+    from hw_tests.units import exact_size
+    assert [exact_size(n) for n in (1, 4095, 4096, 4097, 65537, 1 << 20, (1 << 20) + 13, 64 << 20)] == \
+        ["1 B", "4095 B", "4 KiB", "4097 B", "65537 B", "1 MiB", "1048589 B", "64 MiB"]
+    _, report = emulated_run
+    copy = next(s for s in report["stages"] if s["name"] == "sdma_copy")
+    assert "copies of 1 B .. 64 MiB" in copy["summary"]
+    steps = " | ".join(copy["steps"])
+    assert "4095 B at offsets" in steps and "4 KiB at offsets" in steps and "4097 B at offsets" in steps

@@ -97,3 +97,25 @@ def test_emulated_unknown_ioctl_is_enotty():
         k.ioctl(fd, 0xC0104B99, bytearray(16), "AMDKFD_IOC_UNKNOWN")
     assert e.value.errno_value == errno.ENOTTY
     k.close(fd)
+
+
+@pytest.mark.parametrize("kernel", ["real", "emulated"])
+def test_request_numbers_are_unsigned_32_bit(kernel):
+    k = RealKernel() if kernel == "real" else EmulatedKernel({}, {"/dev/kfd": DeviceFile})
+    fd = k.open("/dev/null" if kernel == "real" else "/dev/kfd", os.O_RDWR)
+    try:
+        for request in (-1, 1 << 32, "0x10"):
+            with pytest.raises(IoctlError) as e:
+                k.ioctl(fd, request, bytearray(8))
+            assert e.value.errno_name == "EINVAL" and f"request {request!r} (not a 32-bit ioctl number)" in str(e.value)
+            assert "0x-" not in str(e.value)
+    finally:
+        k.close(fd)
+
+
+def test_kernel_internal_errnos_are_named():
+    e = IoctlError("AMDKFD_IOC_CREATE_QUEUE", 0xC0604B02, 524, "queue_type 9")
+    assert e.errno_name == "ENOTSUPP" and "Unknown error" not in str(e)
+    assert str(e) == ("AMDKFD_IOC_CREATE_QUEUE (0xc0604b02) failed: ENOTSUPP (operation is not supported; "
+                      "a kernel-internal errno): queue_type 9")
+    assert IoctlError("X", 1, 4242).errno_name == "errno 4242"

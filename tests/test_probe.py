@@ -140,3 +140,88 @@ def test_unknown_emulation_target_exits_2(capsys):
 def test_another_vendors_target_exits_2(capsys):
     code, _, err = run(["--emulate", "a630"], capsys)
     assert code == 2 and "'a630' is a virtual QCOM GPU, not an AMD one" in err and "drivers.qcom.probe" in err
+
+
+def _damaged_tree(tmp_path):
+    shutil.copytree(os.path.join(FIXTURES, "rx7900xtx"), tmp_path / "t", symlinks=True)
+    return tmp_path / "t", tmp_path / "t/sys/devices/virtual/kfd/kfd/topology/nodes/1"
+
+
+def _fifo(path):
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _zero(path):
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+def _directory(path):
+    path.unlink()
+    path.mkdir()
+    (path / "x").write_text("1\n")
+
+
+def _loop(path):
+    path.unlink()
+    path.symlink_to(path.name)
+
+
+def _file_for_dir(path):
+    shutil.rmtree(path)
+    path.write_text("0\n")
+
+
+def _non_ascii_node(path):
+    os.rename(path, path.parent / "\u00b2")         # a superscript two: isdigit() but not a node number
+
+
+def _bytes_name(path):
+    os.rename(path, os.path.join(os.fsencode(path.parent), b"\xff"))
+
+
+def _huge(path):
+    path.write_text("simd_count 1\n" * 10000)
+
+
+def _negative(path):
+    path.write_text(path.read_text().replace("simd_per_cu 2", "simd_per_cu -1"))
+
+
+def _fullwidth(path):
+    path.write_text(path.read_text().replace("simd_count 192", "simd_count \uff11\uff19\uff12"))
+
+
+def _too_big(path):
+    path.write_text(path.read_text().replace("simd_count 192", f"simd_count {1 << 64}"))
+
+
+@pytest.mark.parametrize("damage, where, reason", [
+    (_fifo, "properties", "a FIFO, not a regular file"),
+    (_zero, "properties", "a character device, not a regular file"),
+    (_directory, "properties", "a directory, not a regular file"),
+    (_loop, "properties", "Too many levels of symbolic links"),
+    (_huge, "properties", "larger than 65536 bytes"),
+    (_negative, "properties", "value of 'simd_per_cu' is not a decimal integer: '-1'"),
+    (_fullwidth, "properties", "value of 'simd_count' is not a decimal integer"),
+    (_too_big, "properties", "at most 64 bits"),
+    (_file_for_dir, "mem_banks", "cannot be listed as a directory: Not a directory"),
+    (_non_ascii_node, "..", "unexpected entry '\u00b2' (expected numbered subdirectories)"),
+    (_bytes_name, "..", "unexpected entry '\\udcff'"),
+])
+def test_damaged_captures_exit_2_naming_the_path(tmp_path, capsys, damage, where, reason):
+    root, node = _damaged_tree(tmp_path)
+    target = node if where == ".." else node / where
+    damage(target)
+    code, out, err = run(["--sysfs-root", str(root), "--dev-root", str(root / "dev")], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    shown = str(node.parent) if where == ".." else str(target)
+    assert f"probe: error: {shown}" in err and reason in err
+
+
+def test_dev_root_names_the_path_tried_and_the_emulator(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("GPU_EMULATE", raising=False)
+    code, _, err = run(["--dev-root", str(tmp_path / "x")], capsys)
+    assert code == 1 and f"{tmp_path / 'x'}/kfd does not exist" in err and "/dev/kfd" not in err
+    assert "--emulate gfx1100" in err

@@ -56,3 +56,18 @@ def test_lower_layers_never_import_upper_ones():
                 if m and m.group(1) in forbidden:
                     bad.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
     assert not bad, "upper layer imported from a lower one:\n" + "\n".join(bad)
+
+
+def test_nothing_points_outside_the_repository():
+    """Docs and code link only what is in the checkout (no ../shared, no absolute machine paths)."""
+    import pathlib
+    root = pathlib.Path(ROOT)
+    bad = []
+    for path in [root / "README.md", *root.glob("docs/*.md"), *root.glob("examples/*"), *root.rglob("*/README.md")]:
+        if path.is_file() and ".git" not in path.parts:
+            text = path.read_text(errors="replace")
+            for needle in ("../shared", "/work/", "DESIGN.md"):
+                if needle in text:
+                    bad.append(f"{path.relative_to(root)}: {needle}")
+    assert not bad, bad
+    assert (root / "docs" / "ARCHITECTURE.md").exists() and "docs/ARCHITECTURE.md" in (root / "README.md").read_text()

@@ -1,5 +1,6 @@
 """`python -m assembler.amdgpu FILE...`: print the target, kernels, descriptors and arguments of
-AMDHSA code objects, as a loader reads them (no LLVM needed)."""
+AMDHSA code objects, as a loader reads them (no LLVM needed). Exit status 1 if any file could
+not be read; a closed pipe (``... | head``) ends the output quietly."""
 import argparse
 import sys
 
@@ -58,4 +59,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:                  # `... | head`: the reader left; that is not an error
+        sys.stderr.close()
+        sys.exit(0)

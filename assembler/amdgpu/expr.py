@@ -59,9 +59,13 @@ def evaluate(text):
     return value
 
 
+MAX_DEPTH = 100                 # nested parentheses / unary operators: far past any real directive
+
+
 class _Parser:
     def __init__(self, tokens, end):
         self.tokens, self.pos, self.end = tokens, 0, end
+        self.depth = 0
 
     def peek(self):
         return self.tokens[self.pos] if self.pos < len(self.tokens) else ("end", None, self.end)
@@ -84,18 +88,23 @@ class _Parser:
 
     def unary(self):
         kind, tok, at = self.peek()
-        if kind == "op" and tok in "-~+":
-            self.pos += 1
-            value = self.unary()
-            return -value if tok == "-" else ~value if tok == "~" else value
-        if kind == "op" and tok == "(":
-            self.pos += 1
-            value = self.binary(0)
-            kind, tok, at2 = self.peek()
-            if tok != ")":
-                raise ExprError("missing ')'", at2)
-            self.pos += 1
-            return value
+        if kind == "op" and tok in "-~+(":
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep", at)
+            try:
+                self.pos += 1
+                if tok != "(":
+                    value = self.unary()
+                    return -value if tok == "-" else ~value if tok == "~" else value
+                value = self.binary(0)
+                kind, tok, at2 = self.peek()
+                if tok != ")":
+                    raise ExprError("missing ')'", at2)
+                self.pos += 1
+                return value
+            finally:
+                self.depth -= 1
         if kind == "num":
             self.pos += 1
             return tok

@@ -124,6 +124,10 @@ def parse_kernel_map(kmap, source="<metadata>", strict=False):
         if strict and a.address_space and a.address_space not in ADDRESS_SPACES:
             raise MalformedInput(source, None, f"{where} argument {i}: unknown .address_space "
                                                f"{a.address_space!r}")
+        if a.offset < 0 or a.size < 1:
+            field, value = (".offset", a.offset) if a.offset < 0 else (".size", a.size)
+            raise MalformedInput(source, None, f"{where} argument {i}: {field} {value} is not a byte "
+                                               f"{'offset >= 0' if field == '.offset' else 'size >= 1'}")
         if a.offset + a.size > values["kernarg_segment_size"]:
             raise MalformedInput(source, None, f"{where}: argument {a.value_kind} at {a.offset}+{a.size} "
                                                f"ends past .kernarg_segment_size {values['kernarg_segment_size']}")

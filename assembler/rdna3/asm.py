@@ -1,6 +1,5 @@
 """The assembler front end: lines, comments, labels, directives, mnemonic lookup, branch fixups."""
 import gc
-from dataclasses import dataclass, field
 
 from assembler.errors import AssemblerError
 
@@ -15,12 +14,19 @@ from .tables import ALIASES, ALU, LDSDIR_OPS
 S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2align
 
 
-@dataclass
 class Program:
-    data: bytes
-    labels: dict = field(default_factory=dict)       # label -> byte offset
-    lines: list = field(default_factory=list)        # (offset, line number, source line)
-    directives: list = field(default_factory=list)   # (line number, text) for the code-object writer
+    """What assemble_program returns (a plain class: the CLI does not import dataclasses)."""
+    __slots__ = ("data", "labels", "lines", "directives")
+
+    def __init__(self, data, labels=None, lines=None, directives=None):
+        self.data = data
+        self.labels = {} if labels is None else labels              # label -> byte offset
+        self.lines = [] if lines is None else lines                 # (offset, line number, source line)
+        self.directives = [] if directives is None else directives  # (line number, text) for the code-object writer
+
+    def __repr__(self):
+        return "Program(%d bytes, %d labels, %d lines, %d directives)" % (
+            len(self.data), len(self.labels), len(self.lines), len(self.directives))
 
 
 def _build_index():
@@ -37,27 +43,26 @@ def _build_index():
             mnem, dpp16, dpp8 = entry[0], entry[5], entry[6]
             item = ("alu", fam, op, entry, None)
             add(mnem, item)
-            for suffix in ("_e32", "_e64"):
-                if mnem.endswith(suffix):
-                    add(mnem[:-4], item)
-            for kind, name in (("dpp16", dpp16), ("dpp8", dpp8)):
-                if name:
-                    add(name, ("alu", fam, op, entry, kind))
-                    # the plain mnemonic with DPP controls also selects the DPP form
-                    base = mnem[:-4] if mnem.endswith(("_e32", "_e64")) else mnem
-                    add(base, ("alu", fam, op, entry, kind))
+            suffixed = mnem.endswith(("_e32", "_e64"))
+            if suffixed:
+                add(mnem[:-4], item)
+            if dpp16 or dpp8:
+                # the plain mnemonic with DPP controls also selects the DPP form
+                base = mnem[:-4] if suffixed else mnem
+                for kind, name in (("dpp16", dpp16), ("dpp8", dpp8)):
+                    if name:
+                        add(name, ("alu", fam, op, entry, kind))
+                        add(base, ("alu", fam, op, entry, kind))
+    short = {e[0] for f in ("VOP1", "VOP2", "VOPC") for e in ALU[f].values()}
     for op, entry in ALU["VOP3"].items():
         mnem = entry[0]
-        if not mnem.endswith("_e64") and any(e[0] == mnem for f in ("VOP1", "VOP2", "VOPC")
-                                             for e in ALU[f].values()):
+        if not mnem.endswith("_e64") and mnem in short:
             add(mnem + "_e64", ("alu", "VOP3", op, entry, None))     # v_nop_e64, v_pipeflush_e64
+    key = lambda it: (it[4] is not None, order[it[1]])   # noqa: E731
     for name, items in index.items():
-        items.sort(key=lambda it: (it[4] is not None, order[it[1]]))
-        seen = []
-        for it in items:
-            if it not in seen:
-                seen.append(it)
-        index[name] = seen
+        if len(items) > 1:
+            items.sort(key=key)
+            index[name] = list(dict.fromkeys(items))                 # first occurrences, in order
     for name, (seg, op, entry) in MEM_BY_NAME.items():
         index.setdefault(name, []).append(("mem", seg, op, entry, None))
     for name in list(LDSDIR_OPS.values()) + ["exp"]:
@@ -119,20 +124,50 @@ def closest(name, n=3):
 def _imm_mode(cands):
     """0: operands split normally; 1: scalar immediates (commas only); 2: one symbolic operand
     with blanks inside (s_waitcnt, s_delay_alu, s_waitcnt_depctr)."""
-    spec = cands[0][3][1] if cands[0][0] == "alu" else ()
-    if any(s[0] == "imm" and s[2] in ("waitcnt", "delay_alu", "depctr") for s in spec):
-        return 2
-    return 1 if any(s[0] in ("imm", "msg") for s in spec) else 0
+    if cands[0][0] != "alu":
+        return 0
+    mode = 0
+    for s in cands[0][3][1]:
+        if s[0] == "imm":
+            if s[2] in ("waitcnt", "delay_alu", "depctr"):
+                return 2
+            mode = 1
+        elif s[0] == "msg":
+            mode = 1
+    return mode
 
 
-IMM_MODE = {name: _imm_mode(c) for name, c in INDEX.items()}
+class _PerMnemonic(dict):
+    """A table over INDEX's mnemonics, each entry computed on first use (importing the assembler
+    stays cheap; a program uses a few hundred mnemonics of the thousands)."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, name):
+        if name not in INDEX:
+            raise KeyError(name)
+        value = self[name] = self.make(name, INDEX[name])
+        return value
+
+    def __contains__(self, name):
+        return name in INDEX and self[name] is not None
+
+    def get(self, name, default=None):
+        value = self[name] if name in INDEX else None
+        return default if value is None else value
+
+
+def _fast_forms(name, cands):
+    plain = [(f, op, e) for kind, f, op, e, v in cands if v is None and kind == "alu"]
+    return plain if plain and IMM_MODE[name] == 0 and cands[0][0] == "alu" else None
+
+
+IMM_MODE = _PerMnemonic(lambda name, cands: _imm_mode(cands))
 # mnemonics whose first plain (non-DPP) forms are ALU: tried without column bookkeeping first
-FAST = {}
-for _name, _cands in INDEX.items():
-    _plain = [(f, op, e) for kind, f, op, e, v in _cands if v is None and kind == "alu"]
-    if _plain and IMM_MODE[_name] == 0 and _cands[0][0] == "alu":
-        FAST[_name] = _plain
-PLAIN = {name: [c for c in cands if c[4] is None] or cands for name, cands in INDEX.items()}
+FAST = _PerMnemonic(_fast_forms)
+PLAIN = _PerMnemonic(lambda name, cands: [c for c in cands if c[4] is None] or cands)
 _STMT_CACHE = {}
 
 
@@ -261,11 +296,14 @@ def _assemble_program(text, source):
     ctx = _Ctx()
     block_end = None
     in_text = True
+    encoders = _fast._ENCODERS
     for lineno, raw in enumerate(text.splitlines(), 1):
         if block_end is None and in_text:
             # an unindented statement without comment or label: its compiled encoder, if any
             mnem, _, rest = raw.partition(" ")
-            fast = encoder(mnem, PLAIN, FAST)
+            fast = encoders.get(mnem)
+            if fast is None:
+                fast = encoder(mnem, PLAIN, FAST)
             if fast and ";" not in rest and "/" not in rest:
                 enc = fast(rest)
                 if enc is not None:

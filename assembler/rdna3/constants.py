@@ -4,7 +4,6 @@ The rules follow llvm-mc-19 per operand type (learned by scripts/gen_rdna3_table
 integers -16..64 are inline everywhere; a value whose bit pattern equals a float inline constant
 of the operand's float width is inline too; floats are converted to the operand's format first.
 """
-import ast
 import math
 import struct
 
@@ -21,20 +20,33 @@ class ConstError(ValueError):
     """The constant cannot be encoded for this operand (message says why)."""
 
 
+MAX_EXPRESSION_CHARS = 1000
 _EXPR_CHARS = frozenset("0123456789abcdefxABCDEFX+-*/%()<>&|^~ ")
-_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: int(a / b),
-           ast.Mod: lambda a, b: a % b, ast.LShift: lambda a, b: a << b,
-           ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b,
-           ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
+_BINOPS = {}
+
+
+def _binops(ast):
+    if not _BINOPS:
+        _BINOPS.update({ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+                        ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b,
+                        ast.Div: lambda a, b: int(a / b), ast.Mod: lambda a, b: a % b,
+                        ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+                        ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b,
+                        ast.BitXor: lambda a, b: a ^ b})
+    return _BINOPS
 
 
 def _int_expr(text):
-    """Integer constant expressions as llvm-mc folds them: 1+2, (1<<4), 0x10*2, ~0."""
+    """Integer constant expressions as llvm-mc folds them: 1+2, (1<<4), 0x10*2, ~0 (ast is
+    imported only when a statement has one)."""
+    if len(text) > MAX_EXPRESSION_CHARS:        # Python's parser recurses: bound what it is given
+        return None
+    import ast
+    binops = _binops(ast)
     try:
         tree = ast.parse(text.replace("/", "//") if "/" in text and "//" not in text else text,
                          mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):     # nesting past the parser's stack
         return None
 
     def ev(node):
@@ -43,13 +55,13 @@ def _int_expr(text):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else (~v if isinstance(node.op, ast.Invert) else v)
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        if isinstance(node, ast.BinOp) and type(node.op) in binops:
             a, b = ev(node.left), ev(node.right)
             if isinstance(node.op, (ast.FloorDiv, ast.Div, ast.Mod)) and b == 0:
                 raise ZeroDivisionError
             if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= b < 64:
                 raise ValueError
-            return _BINOPS[type(node.op)](a, b)
+            return binops[type(node.op)](a, b)
         raise ValueError
     try:
         return ev(tree.body)

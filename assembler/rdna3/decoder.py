@@ -5,9 +5,6 @@ the mnemonic, the encoding family, the opcode, and one Operand per printed opera
 numbers, widths, constant codes, literal bits and source modifiers; instruction-level modifiers
 (clamp, omod, op_sel, cache bits, offsets) are in `.modifiers` and DPP controls in `.dpp`.
 """
-import gc
-from dataclasses import dataclass, field
-
 from assembler.errors import AssemblerError
 
 from . import operands as O
@@ -16,30 +13,47 @@ from .simm import PRINTERS
 from .tables import ACCEPT, ALU, DPP_ACCEPT
 
 
-@dataclass(slots=True)
-class Operand:
-    role: str            # encoding field it comes from: vdst, sdst, src0, vsrc1, simm16, ...
-    kind: str            # 'vgpr' | 'sgpr' | 'const' | 'literal' | 'imm' | 'fixed'
-    value: int           # register number, operand code (sgpr/const), literal bits, immediate
-    nregs: int = 1
-    dtype: str = ""      # constant type of a source: b32 f16 i16 bf16 pf16 pbf16 f64 i64
-    neg: bool = False
-    abs: bool = False
-    text: str = ""
+class _Record:
+    """A small record with named fields, compared and printed field by field (a plain class, so
+    importing the decoder does not import dataclasses and inspect)."""
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (k, getattr(self, k)) for k in self.__slots__))
 
 
-@dataclass(slots=True)
-class Instruction:
-    mnemonic: str
-    family: str
-    opcode: int
-    size: int
-    operands: list
-    modifiers: dict = field(default_factory=dict)
-    literal: int | None = None
-    dpp: dict | None = None
-    text: str = ""
-    second: "Instruction | None" = None     # VOPD: the Y half (this object is the X half)
+class Operand(_Record):
+    __slots__ = ("role", "kind", "value", "nregs", "dtype", "neg", "abs", "text")
+
+    def __init__(self, role, kind, value, nregs=1, dtype="", neg=False, abs=False, text=""):
+        self.role = role        # encoding field it comes from: vdst, sdst, src0, vsrc1, simm16, ...
+        self.kind = kind        # 'vgpr' | 'sgpr' | 'const' | 'literal' | 'imm' | 'fixed'
+        self.value = value      # register number, operand code (sgpr/const), literal bits, immediate
+        self.nregs = nregs
+        self.dtype = dtype      # constant type of a source: b32 f16 i16 bf16 pf16 pbf16 f64 i64
+        self.neg = neg
+        self.abs = abs
+        self.text = text
+
+
+class Instruction(_Record):
+    __slots__ = ("mnemonic", "family", "opcode", "size", "operands", "modifiers", "literal", "dpp",
+                 "text", "second")
+
+    def __init__(self, mnemonic, family, opcode, size, operands, modifiers=None, literal=None,
+                 dpp=None, text="", second=None):
+        self.mnemonic, self.family, self.opcode, self.size = mnemonic, family, opcode, size
+        self.operands = operands
+        self.modifiers = {} if modifiers is None else modifiers
+        self.literal = literal
+        self.dpp = dpp
+        self.text = text
+        self.second = second    # VOPD: the Y half (this object is the X half)
 
     def __str__(self):
         return self.text
@@ -372,16 +386,7 @@ def _decode(data, offset):
 
 
 def disassemble(data):
-    """One canonical text line per instruction."""
-    enabled = gc.isenabled()
-    gc.disable()            # many small objects, none cyclic: skip the collector's rescans
-    try:
-        out, pos, n = [], 0, len(data)
-        while pos < n:
-            ins, size = decode(data, pos)
-            out.append(ins.text)
-            pos += size
-        return out
-    finally:
-        if enabled:
-            gc.enable()
+    """One canonical text line per instruction (disasm.py's plans, this module's decoder for
+    what they leave)."""
+    from .disasm import disassemble as fast
+    return fast(data)

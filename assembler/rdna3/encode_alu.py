@@ -194,7 +194,7 @@ def parse_dpp(mods, col_of):
             fi = _int_value(val, c, name, 0, 1)
         elif name == "dpp8":
             v = val.strip("[]").split(",")
-            if len(v) != 8 or not all(x.strip().isdigit() and int(x) < 8 for x in v):
+            if len(v) != 8 or not all(x.strip() in "01234567" and x.strip() for x in v):
                 raise SyntaxErr("dpp8 expects 8 lane selects 0..7", c)
             ctl, kind = sum(int(x) << (3 * i) for i, x in enumerate(v)), "dpp8"
     if kind is None:

@@ -84,13 +84,13 @@ def parse_register(tok):
             pre, rest, base = "ttmp", t[4:], 108
         else:
             pre, rest, base = c, t[1:], 0
-        if rest.isdigit():
+        if rest.isascii() and rest.isdigit():
             n = int(rest)
             return _check(pre, n, 1, base)
         if rest[:1] == "[" and rest[-1:] == "]":
             lo, sep, hi = rest[1:-1].partition(":")
             lo, hi = lo.strip(), (hi.strip() if sep else lo.strip())
-            if not (lo.isdigit() and hi.isdigit()):
+            if not (lo.isascii() and hi.isascii() and lo.isdigit() and hi.isdigit()):
                 raise ValueError("malformed register range %r" % tok)
             lo, hi = int(lo), int(hi)
             if hi < lo:

@@ -54,15 +54,29 @@ def kernel_dispatch(kernel_object, kernarg_address, grid, block, group_segment_s
     items = [g * b for g, b in zip(grid, block)]
     if any(x >= 1 << 32 for x in items):
         raise ValueError(f"grid of {items} work-items does not fit the packet's 32-bit grid_size fields")
-    raw = _DISPATCH.pack(header, dims << SETUP_DIMENSIONS_SHIFT, block[0], block[1], block[2], 0, *items,
-                         private_segment_size, group_segment_size, kernel_object, kernarg_address, 0,
-                         completion_signal)
+    raw = DISPATCH_PACKET.pack(header, dims << SETUP_DIMENSIONS_SHIFT, block[0], block[1], block[2], 0, *items,
+                               private_segment_size, group_segment_size, kernel_object, kernarg_address, 0,
+                               completion_signal)
     return np.frombuffer(raw, np.uint32).copy()
 
 
 # hsa_kernel_dispatch_packet_t: header, setup, workgroup_size_x/y/z, reserved0, grid_size_x/y/z,
 # private_segment_size, group_segment_size, kernel_object, kernarg_address, reserved2, completion_signal
-_DISPATCH = struct.Struct("<HHHHHHIIIIIQQQQ")
+DISPATCH_PACKET = struct.Struct("<HHHHHHIIIIIQQQQ")
+
+
+def pack_kernel_dispatch(out, kernel_object, kernarg_address, dims, bx, by, bz, gx_items, gy_items, gz_items,
+                         private_segment_size, group_segment_size, header=DISPATCH_HEADER, offset=0):
+    """Write a dispatch packet into ``out`` (64 writable bytes at ``offset``) without building
+    an array: the per-launch path of :func:`kernel_dispatch` (same checks)."""
+    if kernel_object % 64 or kernarg_address % 16:
+        kernel_dispatch(kernel_object, kernarg_address, (1, 1, 1), (1, 1, 1))      # raises, naming the field
+    if gx_items >= 1 << 32 or gy_items >= 1 << 32 or gz_items >= 1 << 32:
+        raise ValueError(f"grid of {[gx_items, gy_items, gz_items]} work-items does not fit the packet's 32-bit "
+                         "grid_size fields")
+    DISPATCH_PACKET.pack_into(out, offset, header, dims << SETUP_DIMENSIONS_SHIFT, bx, by, bz, 0, gx_items,
+                              gy_items, gz_items, private_segment_size, group_segment_size, kernel_object,
+                              kernarg_address, 0, 0)
 
 
 def pm4_indirect(ib_address, ib_dwords, completion_signal=0, header=HEADER_BARRIER | SYSTEM_FENCES):

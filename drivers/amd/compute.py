@@ -7,7 +7,16 @@ the dispatch with two GPU-clock writes (RELEASE_MEM data_sel=GPU_CLOCK).
 
 Ordering against the copy queue: a launch first waits (WAIT_REG_MEM) for the copy timeline
 value the host last handed out, so a kernel never reads a buffer an earlier copy still fills.
+
+Launch cost: everything that does not change between launches is prepared once per kernel (and
+scratch / LDS configuration) as a :class:`DispatchTemplate`: the PM4 that programs and
+dispatches it plus the completion signal, as one array of dwords with the slots a launch fills
+(kernarg pointer, block, grid, signal value).  A launch patches those slots and copies the array
+into the ring; the timeline value is taken only once the submission is in the ring, so a launch
+refused on the way leaves the queue exactly as it was.
 """
+from array import array
+
 import numpy as np
 
 from drivers.amd import aql, pm4
@@ -19,6 +28,7 @@ from drivers.errors import GPUError
 GPU_CLOCK_HZ = 100_000_000      # RELEASE_MEM's GPU clock counter ticks at 100 MHz on gfx10+
 KERNARG_ARENA_BYTES = 1 << 20
 IB_ARENA_BYTES = 256 << 10
+_M32 = 0xFFFFFFFF
 
 # kernel_code_properties bits -> user SGPRs, in the order the hardware loads them
 _UserSGPR = ("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2), ("kernarg_segment_ptr", 2), \
@@ -31,6 +41,24 @@ _DISPATCH_HEADER = pm4.header(pm4.DISPATCH_DIRECT, 4)
 _INITIATOR_W64 = pm4.COMPUTE_SHADER_EN | pm4.FORCE_START_AT_000
 _INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
 _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
+_SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
+_PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
+
+
+def user_sgpr_plan(kernel):
+    """(names, padding): the user SGPRs ``kernel`` takes in kernel_code_properties order, and how
+    many zero SGPRs follow to reach COMPUTE_PGM_RSRC2.USER_SGPR_COUNT. GPUError if the descriptor
+    contradicts itself (checked when the code object is loaded)."""
+    kd = kernel.descriptor
+    names = [name for name, _ in _UserSGPR if kd.get(f"ENABLE_SGPR_{name.upper()}")]
+    used = sum(n for name, n in _UserSGPR if name in names)
+    count = kd.user_sgpr_count
+    if used > count:
+        raise GPUError(f"kernel {kernel.name}: kernel_code_properties enable {used} user SGPRs but "
+                       f"COMPUTE_PGM_RSRC2.USER_SGPR_COUNT is {count}")
+    if used > pm4.NUM_USER_DATA:
+        raise GPUError(f"kernel {kernel.name}: {used} user SGPRs; COMPUTE_USER_DATA holds 16")
+    return names, min(count, pm4.NUM_USER_DATA) - used
 
 
 class Launch:
@@ -42,6 +70,18 @@ class Launch:
         self.kernel, self.kernarg_va, self.dispatch_packet_va = kernel, kernarg_va, dispatch_packet_va
         self.grid, self.block = grid, block
         self.lds_bytes = kernel.group_segment_size if lds_bytes is None else lds_bytes
+
+
+class DispatchTemplate:
+    """The PM4 of one kernel's dispatch followed by the completion signal, as dwords, and the
+    indices a launch fills in (-1: the kernel does not take that user SGPR)."""
+    __slots__ = ("key", "words", "mv", "body", "kernarg", "dispatch_ptr", "dispatch_id", "block", "grid",
+                 "value")
+
+    def __init__(self, key, words, body, slots):
+        self.key, self.words, self.body = key, words, body
+        self.mv = memoryview(words)
+        self.kernarg, self.dispatch_ptr, self.dispatch_id, self.block, self.grid, self.value = slots
 
 
 class ComputeQueue:
@@ -61,9 +101,15 @@ class ComputeQueue:
             raise
         self.kernargs = Arena(self.kernarg_buf, self.timeline, "kernarg arena")
         self.kernarg_bytes = self.kernarg_buf.view()
+        self.kernarg_mv = memoryview(self.kernarg_bytes)
         self.ibs = Arena(self.ib_buf, self.timeline, "indirect buffer arena")
         self.ib_u32 = self.ib_buf.view(np.uint32)
+        self.ib_mv = memoryview(self.ib_u32)
         self.dispatch_id = 0
+        self.generation = 0                 # bumped when the queue is recreated (templates name it)
+        self.copy_timeline = None           # the copy queue's timeline (set once the device has one)
+        self._packet = bytearray(aql.PACKET_BYTES)
+        self._packet_mv = memoryview(self._packet).cast("I")
 
     @property
     def name(self):
@@ -86,27 +132,15 @@ class ComputeQueue:
         self.kernargs.reset()
         self.ibs.reset()
         self.timeline.reset(self.timeline.last_submitted)
+        self.generation += 1
+
+    def copy_busy(self):
+        copy = self.copy_timeline
+        return copy is not None and copy._mv[0] < copy.last_submitted
 
     # -- PM4 building blocks --------------------------------------------------------------------
-    def user_sgpr_plan(self, kernel):
-        """Which user SGPRs ``kernel`` takes (kernel_code_properties order) and how many
-        USER_SGPR_COUNT says to load; checked once per kernel."""
-        plan = getattr(kernel, "user_sgpr_plan", None)
-        if plan is None:
-            kd = kernel.descriptor
-            names = [name for name, _ in _UserSGPR if kd.get(f"ENABLE_SGPR_{name.upper()}")]
-            used = sum(n for name, n in _UserSGPR if name in names)
-            count = kd.user_sgpr_count
-            if used > count:
-                raise GPUError(f"kernel {kernel.name}: kernel_code_properties enable {used} user SGPRs but "
-                               f"COMPUTE_PGM_RSRC2.USER_SGPR_COUNT is {count}")
-            if used > pm4.NUM_USER_DATA:
-                raise GPUError(f"kernel {kernel.name}: {used} user SGPRs; COMPUTE_USER_DATA holds 16")
-            plan = kernel.user_sgpr_plan = (names, min(count, pm4.NUM_USER_DATA) - used)
-        return plan
-
     def user_sgprs(self, kernel, launch):
-        names, padding = self.user_sgpr_plan(kernel)
+        names, padding = kernel.user_sgpr_plan
         dev = self.device
         values = []
         for name in names:
@@ -127,13 +161,9 @@ class ComputeQueue:
         return values + [0] * padding
 
     def pm4_program(self, kernel, lds_bytes):
-        """The launch-independent register writes for ``kernel`` (cached until scratch or the
-        LDS size changes): cache invalidation, code address, RSRC1/2/3, scratch ring, limits."""
+        """The launch-independent register writes for ``kernel``: cache invalidation, code
+        address, RSRC1/2/3, scratch ring, limits."""
         dev = self.device
-        key = (dev.scratch_va, dev.tmpring_size, lds_bytes)
-        cached = getattr(kernel, "pm4_program_cache", None)
-        if cached is not None and cached[0] == key:
-            return cached[1]
         code, scratch = kernel.code_va, dev.scratch_va
         cmds = pm4.acquire_mem()
         cmds += pm4.set_sh_reg(pm4.COMPUTE_PGM_LO, (code >> 8) & 0xFFFFFFFF, code >> 40)
@@ -144,7 +174,7 @@ class ComputeQueue:
         cmds += pm4.set_sh_reg(pm4.COMPUTE_DISPATCH_SCRATCH_BASE_LO, (scratch >> 8) & 0xFFFFFFFF, scratch >> 40)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_RESTART_X, 0, 0, 0)
         cmds += pm4.set_sh_reg(pm4.COMPUTE_RESOURCE_LIMITS, 0)
-        kernel.pm4_program_cache = (key, cmds)
+        self._program_dwords = len(cmds)
         return cmds
 
     def pm4_dispatch(self, kernel, launch):
@@ -152,13 +182,41 @@ class ComputeQueue:
         gx, gy, gz = launch.grid
         bx, by, bz = launch.block
         user = self.user_sgprs(kernel, launch)
-        cmds = list(self.pm4_program(kernel, launch.lds_bytes))
+        cmds = self.pm4_program(kernel, launch.lds_bytes)
         if user:
             cmds += [pm4.header(pm4.SET_SH_REG, 1 + len(user)), pm4.COMPUTE_USER_DATA_0 - pm4.SET_SH_REG_START, *user]
         cmds += [_SET_START_HEADER, _START_X_INDEX, 0, 0, 0, bx, by, bz,
                  _DISPATCH_HEADER, gx, gy, gz, _INITIATOR_W32 if kernel.wave32 else _INITIATOR_W64]
         cmds += _PARTIAL_FLUSH
         return cmds
+
+    def dispatch_template(self, kernel, lds_bytes):
+        """The DispatchTemplate of ``kernel`` for the current scratch setup and ``lds_bytes``."""
+        dev = self.device
+        key = (self.generation, dev.scratch_va, dev.tmpring_size, lds_bytes)
+        cached = kernel.templates.get(key)
+        if cached is not None:
+            return cached
+        names, _ = kernel.user_sgpr_plan
+        probe = Launch(kernel, 0, 0, (1, 1, 1), (1, 1, 1), lds_bytes)
+        words = self.pm4_dispatch(kernel, probe)
+        user = self._program_dwords + 2                              # first user SGPR value
+        slots, pos = {}, user
+        for name, n in _UserSGPR:
+            if name in names:
+                slots[name] = pos
+                pos += n
+        body = len(words)
+        block = body - 2 - 13 + 5          # START_X packet: header, index, 0, 0, 0, then NUM_THREAD_X/Y/Z
+        grid = body - 2 - 4                # DISPATCH_DIRECT: header, then DIM_X/Y/Z, initiator
+        words += self.pm4_signal(0)
+        template = DispatchTemplate(key, array("I", words), body, (
+            slots.get("kernarg_segment_ptr", -1), slots.get("dispatch_ptr", -1), slots.get("dispatch_id", -1),
+            block, grid, body + _SIGNAL_VALUE))
+        if len(kernel.templates) >= 8:
+            kernel.templates.clear()
+        kernel.templates[key] = template
+        return template
 
     def pm4_wait_copy(self):
         """WAIT_REG_MEM on the copy timeline's last handed-out value (nothing if idle).
@@ -179,7 +237,7 @@ class ComputeQueue:
                 pm4.release_mem(events.mailbox, events.event_id, pm4.DATA_SEL_32, pm4.INT_SEL_AFTER_WRITE_CONFIRM,
                                 int_ctxid=events.event_id, gcr=0)
         words = list(words)
-        words[5], words[6] = value & 0xFFFFFFFF, value >> 32
+        words[_SIGNAL_VALUE], words[_SIGNAL_VALUE + 1] = value & _M32, value >> 32
         return words
 
     _signal_list = None
@@ -188,111 +246,244 @@ class ComputeQueue:
         return pm4.release_mem(address, 0, pm4.DATA_SEL_GPU_CLOCK, gcr=0, event_type=pm4.BOTTOM_OF_PIPE_TS)
 
     # -- submission -----------------------------------------------------------------------------
-    def launch(self, kernel, launch, timed, description):
+    def launch(self, kernel, kernarg_va, packet_va, grid, block, lds, timed, description):
         """Submit one dispatch; returns the timeline value that marks its completion."""
         self.dispatch_id += 1
         if self.use_aql:
-            value = self.submit_packets([self.aql_dispatch_packet(kernel, launch)], timed, description)
+            packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
+            value = self.submit_packets((packet,), timed, description)
+            self.kernargs.tag(value)
+            return value
+        t = kernel.templates.get((self.generation, self.device.scratch_va, self.device.tmpring_size, lds)) \
+            or self.dispatch_template(kernel, lds)
+        w = t.mv
+        if t.kernarg >= 0:
+            w[t.kernarg] = kernarg_va & _M32
+            w[t.kernarg + 1] = kernarg_va >> 32
+        if t.dispatch_ptr >= 0:
+            w[t.dispatch_ptr] = packet_va & _M32
+            w[t.dispatch_ptr + 1] = packet_va >> 32
+        if t.dispatch_id >= 0:
+            w[t.dispatch_id] = self.dispatch_id & _M32
+            w[t.dispatch_id + 1] = self.dispatch_id >> 32
+        i = t.block
+        w[i], w[i + 1], w[i + 2] = block
+        i = t.grid
+        w[i], w[i + 1], w[i + 2] = grid
+        timeline = self.timeline
+        value = timeline.last_submitted + 1
+        w[t.value] = value & _M32
+        w[t.value + 1] = value >> 32
+        if not timed and not self.copy_busy():
+            self.hw.submit_words(w, value, timeline)
         else:
-            value = self.timeline.next_value(description)
             ts = self.device.timestamps_va if timed else None
-            cmds = self.pm4_wait_copy()
-            if ts is not None:
-                cmds += self.pm4_timestamp(ts)
-            cmds += self.pm4_dispatch(kernel, launch)
-            if ts is not None:
-                cmds += self.pm4_timestamp(ts + 8)
-            cmds += self.pm4_signal(value)
-            self.hw.submit(cmds, value, self.timeline)
+            pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
+            post = self.pm4_timestamp(ts + 8) if ts is not None else []
+            self.hw.submit_words(w, value, timeline, pre, post, t.body)
+        timeline.next_value(description)
         self.kernargs.tag(value)
         return value
 
     def submit_ib(self, ib_va, ib_dwords, timed, description, template=None):
         """Run a recorded PM4 command buffer (one INDIRECT_BUFFER) and signal the timeline.
-
-        ``template`` (from :meth:`ib_template`) is the prebuilt ring part of an untimed submit;
-        only its signal value is patched, which keeps a replay down to a few microseconds."""
-        copy = self.device.copy_timeline
-        copy_busy = copy is not None and copy.last_submitted and copy.value < copy.last_submitted
-        value = self.timeline.next_value(description)
-        if template is not None and not timed and not copy_busy:
-            template[self._value_slot] = value & 0xFFFFFFFF
-            template[self._value_slot + 1] = value >> 32
-            self.hw.submit(template, value, self.timeline)
-            return value
-        ts = self.device.timestamps_va if timed else None
-        cmds = self.pm4_wait_copy()
-        if ts is not None:
-            cmds += self.pm4_timestamp(ts)
-        cmds += pm4.indirect_buffer(ib_va, ib_dwords)
-        if ts is not None:
-            cmds += self.pm4_timestamp(ts + 8)
-        cmds += self.pm4_signal(value)
-        self.hw.submit(cmds, value, self.timeline)
+        ``template`` (from :meth:`ib_template`) is the prebuilt ring part: INDIRECT_BUFFER + signal."""
+        if template is None:
+            template = self.ib_template(ib_va, ib_dwords)
+        if not timed:
+            return self.replay_pm4(template, description)
+        timeline = self.timeline
+        value = timeline.last_submitted + 1
+        template[self._value_slot] = value & _M32
+        template[self._value_slot + 1] = value >> 32
+        ts = self.device.timestamps_va
+        pre = self.pm4_wait_copy() + self.pm4_timestamp(ts)
+        self.hw.submit_words(template, value, timeline, pre, self.pm4_timestamp(ts + 8), 4)
+        timeline.next_value(description)
         return value
 
-    _value_slot = 4 + 5          # INDIRECT_BUFFER (4 dwords), then RELEASE_MEM's data_lo
+    def replay_pm4(self, template, description):
+        """An untimed replay of ``template`` (INDIRECT_BUFFER + signal): with the copy queue idle
+        it goes straight into the ring, patching only the signal value. The hot path of replays."""
+        timeline, hw = self.timeline, self.hw
+        value = timeline.last_submitted + 1
+        template[9] = value & _M32                  # _value_slot: RELEASE_MEM data_lo / data_hi
+        template[10] = value >> 32
+        copy = self.copy_timeline
+        n, cap, wptr = len(template), hw.capacity, hw.wptr
+        pos = wptr & (cap - 1)
+        if (copy is not None and copy._mv[0] < copy.last_submitted) or pos + n > cap or hw.debug >= 2:
+            pre = self.pm4_wait_copy()
+            if pre:
+                hw.submit_words(template, value, timeline, pre, [], 4)
+            else:
+                hw.submit_words(template, value, timeline)
+        else:
+            if wptr + n - hw.retired > cap:
+                hw.make_room(n, timeline)
+            hw.ring_mv[pos:pos + n] = template
+            hw.wptr = wptr = wptr + n
+            hw.wptr_mv[0] = wptr
+            hw.doorbell.store64(hw.doorbell_offset, wptr)
+            hw.pending.append((value, wptr))
+        timeline.last_submitted = value            # TimelineSignal.next_value, inline
+        in_flight = timeline.in_flight
+        in_flight[value] = description
+        if len(in_flight) > 4096:
+            timeline.forget(timeline.value)
+        return value
+
+    _value_slot = 4 + _SIGNAL_VALUE          # INDIRECT_BUFFER (4 dwords), then RELEASE_MEM's data_lo
 
     def ib_template(self, ib_va, ib_dwords):
-        """The ring words of an untimed replay: INDIRECT_BUFFER + signal (value patched later)."""
-        return np.array(pm4.indirect_buffer(ib_va, ib_dwords) + self.pm4_signal(0), np.uint32)
+        """The ring words of a replay: INDIRECT_BUFFER + signal (value patched per submit)."""
+        return memoryview(array("I", pm4.indirect_buffer(ib_va, ib_dwords) + self.pm4_signal(0)))
 
     def submit_pm4(self, dwords, description):
         """Run raw PM4 on this queue (in the ring, or an indirect buffer on AQL), then signal."""
         if not self.use_aql:
-            value = self.timeline.next_value(description)
-            self.hw.submit(list(dwords) + self.pm4_signal(value), value, self.timeline)
+            timeline = self.timeline
+            value = timeline.last_submitted + 1
+            self.hw.submit_words(memoryview(array("I", list(dwords) + self.pm4_signal(value))), value, timeline)
+            timeline.next_value(description)
             return value
         return self.submit_packets([self._ib_packet(list(dwords))], False, description)
 
     def submit_packets(self, aql_packets, timed, description):
-        """AQL: submit prebuilt dispatch packets followed by the timeline signal."""
-        value = self.timeline.next_value(description)
+        """AQL: submit prebuilt dispatch packets (16-dword memoryviews or arrays) followed by the
+        timeline signal."""
+        timeline = self.timeline
+        value = timeline.last_submitted + 1
+        hw = self.hw
         ts = self.device.timestamps_va if timed else None
-        pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
-        packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
-        # room first: the signal slot written next is free only once the ring has room
-        self.hw.make_room(len(packets) + 1, self.timeline)
-        if ts is None:
-            packets.append(self._signal_packet(value))
+        if ts is None and not self.copy_busy():
+            n, cap, wptr = len(aql_packets) + 1, hw.capacity, hw.wptr
+            # room first: the signal slot written next is free only once the ring has room
+            if wptr + n - hw.retired > cap:
+                hw.make_room(n, timeline)
+            last = self._signal_packet(value)
+            pos = wptr & (cap - 1)
+            if pos + n > cap or hw.debug >= 2:
+                hw.submit(aql_packets, value, timeline, last)
+            else:                                   # the common case, written here: bodies, then headers
+                ring, base = hw.ring_mv, pos * 16
+                for p in aql_packets:
+                    ring[base + 1:base + 16] = p[1:] if type(p) is memoryview else memoryview(p)[1:]
+                    base += 16
+                ring[base + 1:base + 16] = last[1:]
+                base = pos * 16
+                for p in aql_packets:
+                    ring[base] = int(p[0])
+                    base += 16
+                ring[base] = last[0]
+                hw.wptr = wptr = wptr + n
+                hw.wptr_mv[0] = wptr
+                hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
+                hw.pending.append((value, wptr))
         else:
-            packets.append(self._ib_packet(self.pm4_timestamp(ts + 8) + self.pm4_signal(value)))
-        self.hw.submit(packets, value, self.timeline)
-        self.ibs.tag(value)
+            pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
+            packets = ([self._ib_packet(pre)] if pre else []) + list(aql_packets)
+            hw.make_room(len(packets) + 1, timeline)
+            if ts is None:
+                last = self._signal_packet(value)
+            else:
+                last = self._ib_packet(self.pm4_timestamp(ts + 8) + self.pm4_signal(value))
+            hw.submit(packets, value, timeline, last)
+            self.ibs.tag(value)
+        timeline.next_value(description)
+        return value
+
+    def aql_block(self, packets):
+        """What :meth:`replay_aql` writes for ``packets`` (16-dword each): their dwords and a signal
+        packet, as one block with every header INVALID, and the real headers."""
+        self._signal_packet(0)                       # the signal slots exist from now on
+        words, headers = array("I"), []
+        for p in list(packets) + [self._signal_aql_mv[0:16]]:
+            words.extend(p)
+            headers.append(int(p[0]))
+            words[len(words) - 16] = aql.INVALID_PACKET_DWORD0
+        return memoryview(words), headers
+
+    def replay_aql(self, packets, block, headers, description):
+        """Resubmit recorded AQL ``packets`` (``block``, ``headers`` from :meth:`aql_block`):
+        the block goes into the ring in one copy, then the headers in order. Falls back to
+        :meth:`submit_packets` when the copy queue is busy, the block would wrap, or DEBUG>=2."""
+        timeline, hw = self.timeline, self.hw
+        value = timeline.last_submitted + 1
+        n, cap, wptr = len(headers), hw.capacity, hw.wptr
+        pos = wptr & (cap - 1)
+        copy = self.copy_timeline
+        if (copy is not None and copy._mv[0] < copy.last_submitted) or pos + n > cap or hw.debug >= 2:
+            return self.submit_packets(packets, False, description)
+        if wptr + n - hw.retired > cap:
+            hw.make_room(n, timeline)
+        slot = value & (cap - 1)                     # the signal's IB slot (value % ring packets)
+        i = slot * 16 + _SIGNAL_VALUE
+        signal = self._signal_mv
+        signal[i] = value & _M32
+        signal[i + 1] = value >> 32
+        last = (n - 1) * 16
+        va = self._signal_va + slot * 64
+        block[last + 2] = va & _M32
+        block[last + 3] = va >> 32
+        ring, base = hw.ring_mv, pos * 16
+        ring[base:base + 16 * n] = block
+        for h in headers:
+            ring[base] = h
+            base += 16
+        hw.wptr = wptr = wptr + n
+        hw.wptr_mv[0] = wptr
+        hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
+        hw.pending.append((value, wptr))
+        timeline.last_submitted = value            # TimelineSignal.next_value, inline
+        in_flight = timeline.in_flight
+        in_flight[value] = description
+        if len(in_flight) > 4096:
+            timeline.forget(timeline.value)
         return value
 
     def _signal_packet(self, value):
         """The PM4-IB packet that signals ``value``. Its 16 dwords live in slot value % N of a
         buffer with one slot per ring packet: a slot is rewritten only after the ring has
         wrapped, i.e. after the submission that read it has been consumed."""
-        if self._signal_words is None:
+        if self._signal_mv is None:
             cap = self.hw.capacity
-            self._signal_words = np.array(self.pm4_signal(0), np.uint32)
+            words = np.array(self.pm4_signal(0), np.uint32)
             self._signal_slots = self.device.memory.alloc(cap * 64, GTT)
-            self._signal_u32 = self._signal_slots.view(np.uint32)
+            slots = self._signal_slots.view(np.uint32).reshape(cap, 16)
+            slots[:, :len(words)] = words                      # every slot signals; the value is patched
+            self._signal_mv = memoryview(self._signal_slots.view(np.uint32))
             # one ready-made PM4-IB packet per slot, pointing at that slot
-            packets = np.tile(aql.pm4_indirect(0, len(self._signal_words)), (cap, 1))
+            packets = np.tile(aql.pm4_indirect(0, len(words)), (cap, 1))
             slot_va = self._signal_slots.va + 64 * np.arange(cap, dtype=np.uint64)
             packets[:, 2] = (slot_va & 0xFFFFFFFF).astype(np.uint32)
             packets[:, 3] = (slot_va >> np.uint64(32)).astype(np.uint32)
             self._signal_aql = packets
-        words = self._signal_words
-        words[5], words[6] = value & 0xFFFFFFFF, value >> 32
+            self._signal_aql_mv = memoryview(packets.reshape(-1))
+            self._signal_va = self._signal_slots.va
         slot = value % self.hw.capacity
-        self._signal_u32[slot * 16:slot * 16 + len(words)] = words
-        return self._signal_aql[slot]
+        i = slot * 16 + _SIGNAL_VALUE
+        self._signal_mv[i] = value & _M32
+        self._signal_mv[i + 1] = value >> 32
+        return self._signal_aql_mv[slot * 16:slot * 16 + 16]
 
-    _signal_words = _signal_slots = None
+    _signal_mv = _signal_slots = None
 
     def _ib_packet(self, dwords):
         off = self.ibs.alloc(len(dwords) * 4, 64)
-        self.ib_u32[off // 4:off // 4 + len(dwords)] = dwords
+        self.ib_mv[off // 4:off // 4 + len(dwords)] = array("I", dwords)
         return aql.pm4_indirect(self.ib_buf.va + off, len(dwords))
 
-    def aql_dispatch_packet(self, kernel, launch):
-        return aql.kernel_dispatch(kernel.kd_va, launch.kernarg_va, launch.grid, launch.block,
-                                   group_segment_size=launch.lds_bytes,
-                                   private_segment_size=kernel.private_segment_size)
+    def aql_dispatch_packet(self, kernel, kernarg_va, grid, block, lds):
+        """The kernel dispatch packet (16 dwords, a memoryview reused by the next call). What
+        aql.pack_kernel_dispatch checks is already known here: the descriptor's alignment (at
+        load), the kernarg arena's (64 bytes) and the grid's size (at launch)."""
+        bx, by, bz = block
+        gx, gy, gz = grid
+        dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
+        _PACK_DISPATCH(self._packet, 0, aql.DISPATCH_HEADER, dims, bx, by, bz, 0, gx * bx, gy * by, gz * bz,
+                       kernel.private_segment_size, lds, kernel.kd_va, kernarg_va, 0, 0)
+        return self._packet_mv
 
 
 def _split(x):

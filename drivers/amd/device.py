@@ -12,7 +12,8 @@ RUNTIME_ENABLE (ABI >= 1.14), the event page and events (completion signal, memo
 exception, hardware exception), then the queues (compute: PM4, or AQL on multi-XCC parts or with
 AMD_AQL=1; copies: SDMA unless AMD_DISABLE_SDMA=1) whose creation maps the doorbell page.
 
-A GPU memory fault surfaces as GPUFault from the wait that sees it; a wait past its timeout as
+A GPU memory fault surfaces as GPUFault from the wait that sees it; a wave exception (illegal
+instruction, s_trap) as WaveException naming the PC and the reason; a wait past its timeout as
 GPUHang. Either way the queues are recreated so the device stays usable, and close() releases
 every BO, queue, event and mapping.
 """
@@ -23,18 +24,18 @@ import numpy as np
 from kfd_ioctl import KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL
 
 from drivers.amd import aql
-from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue, Launch
+from drivers.amd.compute import GPU_CLOCK_HZ, ComputeQueue
 from drivers.amd.copy import CPUCopier, SDMACopier, as_bytes, check_range
 from drivers.amd.memory import Buffer, GTT, MMIO_REMAP, PAGE, USERPTR, VRAM, VRAM_PUBLIC, round_up
 from drivers.amd.process import KFDProcess
 from drivers.amd.program import Program
 from drivers.amd.signals import DEFAULT_TIMEOUT, Events, TimelineSignal, create_events, describe
+from drivers.amd.kernargs import KernargError
 from drivers.device import Device
-from drivers.device import debug_level as _debug
 from drivers.device import dims as _dims
-from drivers.device import env_flag as _env_flag
-from drivers.errors import GPUError, GPUFault, GPUHang, IoctlError
+from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, InvalidArgument, IoctlError
 from drivers.kernel import RealKernel
+from drivers.settings import debug_level, debug_line, env_flag
 
 DOORBELL_PAGE_BYTES = 0x2000          # gfx9+: 1024 x 8-byte doorbells per process and GPU
 TIMELINE_STRIDE = 64
@@ -55,16 +56,43 @@ def _host_kernel():
     return _HOST_KERNEL[0]
 
 
+def check_shape(kernel, grid, block):
+    """What a dispatch of ``kernel`` over ``grid`` x ``block`` (normalized) must satisfy."""
+    items = block[0] * block[1] * block[2]
+    if items > kernel.max_workgroup_items:
+        raise InvalidArgument(f"kernel {kernel.name}: block {block} has {items} work-items; the kernel allows at most "
+                              f"{kernel.max_workgroup_items}")
+    if block[0] >= 1 << 16 or block[1] >= 1 << 16 or block[2] >= 1 << 16:
+        raise InvalidArgument(f"block {block}: each dimension of a workgroup is below 65536")
+    if grid[0] * block[0] >= 1 << 32 or grid[1] * block[1] >= 1 << 32 or grid[2] * block[2] >= 1 << 32:
+        raise InvalidArgument(f"grid {grid} x block {block} exceeds 2**32 work-items in a dimension")
+
+
+def _timeout(value, what="timeout"):
+    """A wait's timeout in seconds: None (the device's), or a number >= 0 (inf: no limit)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not value >= 0:
+        raise InvalidArgument(f"{what} must be a number of seconds >= 0, got {value!r}")
+    return float(value)
+
+
 class AMDDevice(Device):
     def __init__(self, index=0, emulate=None, *, kernel=None, aql=None, sdma=None, timeout=DEFAULT_TIMEOUT,
                  ring_bytes=1 << 20):
+        self.closed = True                 # until opened: close() and __repr__ have nothing to undo
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index < 0:
+            raise InvalidArgument(f"AMDDevice index must be an int >= 0, got {index!r}")
+        timeout = _timeout(timeout)
+        self.debug = debug_level()
+        aql = env_flag("AMD_AQL") if aql is None else aql
+        sdma = not env_flag("AMD_DISABLE_SDMA") if sdma is None else sdma
         if kernel is None:
             from drivers.emu import emulation_target, make_kernel
             target = emulation_target(emulate)
             kernel = make_kernel(target) if target else _host_kernel()
-        self.kernel, self.index, self.timeout = kernel, index, timeout
+        self.kernel, self.index, self.timeout = kernel, int(index), timeout
         self.closed = False
-        self.debug = _debug()
         self.flush_hdp_on_submit, self.hdp_flush_word, self.mmio = False, None, None
         self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
         self._doorbells, self._buffers, self._timelines = {}, {}, 0
@@ -82,6 +110,7 @@ class AMDDevice(Device):
         self.gpu = proc.open_gpu(self.node)
         self.kfd, self.memory = proc.kfd, self.gpu.memory
         self.gpu_id, self.target = self.node.gpu_id, self.node.gfx_target
+        self.node_lds_bytes = self.node.lds_bytes
         handle = proc.event_page_handle(self.gpu)
         signal, memory, hw = create_events(self.kfd, handle or 0)
         self.events = Events(self.kfd, proc.event_page[0], signal, memory, hw, self.gpu_id)
@@ -89,13 +118,14 @@ class AMDDevice(Device):
         self.hdp_flush_word = self._map_hdp_flush()
         self.timestamps_va = self.signal_page.va + TIMESTAMPS_OFFSET
         self.timestamps = self.signal_page.view(np.uint64, TIMESTAMPS_OFFSET, 2)
-        use_aql = aql if aql is not None else (_env_flag("AMD_AQL") or self.node.num_xcc > 1)
-        use_sdma = sdma if sdma is not None else not _env_flag("AMD_DISABLE_SDMA")
+        use_aql = aql or self.node.num_xcc > 1
+        use_sdma = sdma
         self.compute = ComputeQueue(self, use_aql, ring_bytes)
         self.copier = SDMACopier(self, ring_bytes) if use_sdma else CPUCopier(self)
-        if _debug() >= 1:
-            print(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
-                  f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies", file=sys.stderr)
+        self.compute.copy_timeline = self.copier.timeline
+        if self.debug >= 1:
+            debug_line(f"AMDDevice {index}: {self.target} gpu_id {self.gpu_id:#x} KFD {self.kfd.version[0]}."
+                       f"{self.kfd.version[1]}, {self.compute.name}, {'SDMA' if use_sdma else 'CPU'} copies")
 
     def _map_hdp_flush(self):
         """The HDP flush register in the MMIO remap page: CPU writes to VRAM through the BAR sit
@@ -106,7 +136,7 @@ class AMDDevice(Device):
         except IoctlError as e:
             self.mmio = None
             if self.debug >= 1:
-                print(f"AMDDevice {self.index}: no MMIO remap page ({e}); HDP is not flushed", file=sys.stderr)
+                debug_line(f"AMDDevice {self.index}: no MMIO remap page ({e}); HDP is not flushed")
             return None
         return self.mmio.view(np.uint32, KFD_MMIO_REMAP_HDP_MEM_FLUSH_CNTL, 1)
 
@@ -140,7 +170,7 @@ class AMDDevice(Device):
         ``uncached`` coherent GTT, ``cpu_access`` host-visible VRAM."""
         self._check_open()
         if host and uncached:
-            raise ValueError("choose one of host=True (USERPTR) and uncached=True (GTT)")
+            raise InvalidArgument("choose one of host=True (USERPTR) and uncached=True (GTT)")
         heap = USERPTR if host else GTT if uncached else \
             VRAM_PUBLIC if cpu_access or isinstance(self.copier, CPUCopier) else VRAM
         buf = self.memory.alloc(nbytes, heap)
@@ -150,16 +180,32 @@ class AMDDevice(Device):
         self._buffers[buf.va] = buf
         return buf
 
+    def _own(self, buf, what):
+        """``buf`` as a live Buffer of this device, or InvalidArgument saying what it is instead."""
+        if type(buf) is not Buffer:
+            raise InvalidArgument(f"{what}: expected a Buffer of this device, got {type(buf).__name__}")
+        if buf.device is not self:
+            owner = repr(buf.device) if buf.device is not None else "the driver"
+            raise InvalidArgument(f"{what}: the buffer at 0x{buf.va:x} belongs to {owner}, not to {self!r}; "
+                                  "use that device's copyin/copyout (or buf.copyin/buf.copyout)")
+        if buf.freed:
+            raise InvalidArgument(f"{what}: the buffer at 0x{buf.va:x} ({buf.size} bytes) was freed")
+        return buf
+
     def copyin(self, buf, src, offset=0):
+        self._check_open()
+        self._own(buf, "copyin")
         src = as_bytes(src, "copyin source")
         check_range(buf, offset, src.size, "copyin")
         if src.size:
             self._guard(lambda: self.copier.copyin(buf, offset, src))
 
     def copyout(self, dst, buf, offset=0):
+        self._check_open()
+        self._own(buf, "copyout")
         out = as_bytes(dst, "copyout destination")
         if not out.flags.writeable:
-            raise ValueError("copyout destination is read-only")
+            raise InvalidArgument("copyout destination is read-only")
         check_range(buf, offset, out.size, "copyout")
         if out.size:
             self._guard(lambda: self.copier.copyout(out, buf, offset))
@@ -169,13 +215,23 @@ class AMDDevice(Device):
         """Device-to-device copy; ``src`` may belong to another AMDDevice of this process (it is
         mapped into this GPU first)."""
         self._check_open()
-        nbytes = min(dst.size - dst_offset, src.size - src_offset) if nbytes is None else nbytes
+        for b, what in ((dst, "copy destination"), (src, "copy source")):
+            if type(b) is not Buffer:
+                raise InvalidArgument(f"{what}: expected a Buffer, got {type(b).__name__} (copyin/copyout move "
+                                      "host arrays)")
+            if b.freed:
+                raise InvalidArgument(f"{what}: the buffer at 0x{b.va:x} was freed")
+        for name, v in (("nbytes", nbytes), ("dst_offset", dst_offset), ("src_offset", src_offset)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+                raise InvalidArgument(f"copy: {name} must be an int, got {v!r}")
+        nbytes = min(dst.size - dst_offset, src.size - src_offset) if nbytes is None else int(nbytes)
         check_range(dst, dst_offset, nbytes, "copy destination")
         check_range(src, src_offset, nbytes, "copy source")
         for b in (dst, src):
             if b.device is not self:
-                if b.device is None or b.device.process is not self.process:
-                    raise GPUError(f"buffer at 0x{b.va:x} belongs to a device of another KFD process")
+                if b.device is None or b.device.process is not self.process or b.device.closed:
+                    raise InvalidArgument(f"buffer at 0x{b.va:x} belongs to {b.device!r}, a device of another "
+                                          "KFD process (or a closed one)")
                 b.device.synchronize()
                 b.memory.map_peer(b, self.gpu_id)
         if not nbytes:
@@ -188,53 +244,71 @@ class AMDDevice(Device):
 
     # -- programs and launches ------------------------------------------------------------------
     def load(self, code_object, source=None):
+        """A Program from code object bytes or the path of a code object file."""
         self._check_open()
         if isinstance(code_object, (str, os.PathLike)):
             source = source or str(code_object)
-            with open(code_object, "rb") as f:
-                code_object = f.read()
+            try:
+                with open(code_object, "rb") as f:
+                    code_object = f.read()
+            except OSError as e:
+                raise InvalidArgument(f"cannot read code object {source}: {e.strerror or e}") from None
         return Program(self, code_object, source or "<code object>")
 
+    def kernarg_pointer(self, buf, what):
+        """The VA a kernel argument passes for ``buf``, a buffer of another device: a peer GPU's
+        buffer in this KFD process is mapped into this GPU first; anything else is refused."""
+        owner = getattr(buf, "device", None)
+        if type(buf) is Buffer and owner is not None and owner.process is self.process and not owner.closed:
+            if self.gpu_id not in buf.mapped_gpus:
+                buf.memory.map_peer(buf, self.gpu_id)
+            return buf.va
+        if type(buf) is Buffer:
+            raise KernargError(f"{what} is a buffer of {owner!r}, which this GPU cannot reach (another KFD process, "
+                               "or a closed device)")
+        va = buf.va
+        if isinstance(va, bool) or not isinstance(va, int) or not 0 <= va < 1 << 64:
+            raise KernargError(f"{what} must be a buffer (or drivers.amd.Pointer) with a 64-bit address, "
+                               f"got {type(buf).__name__}")
+        return va
+
     def launch(self, kernel, args, grid, block, wait=False, timeout=None):
-        self._check_open()
+        if self.closed:
+            self._check_open()
+        if kernel.refusal is not None:
+            raise kernel.refusal
         grid, block = _dims(grid, "grid"), _dims(block, "block")
-        items = block[0] * block[1] * block[2]
-        if items > kernel.max_workgroup_items:
-            raise ValueError(f"kernel {kernel.name}: block {block} has {items} work-items; the kernel allows at most "
-                             f"{kernel.max_workgroup_items}")
-        if any(g * b >= 1 << 32 for g, b in zip(grid, block)):
-            raise ValueError(f"grid {grid} x block {block} exceeds 2**32 work-items in a dimension")
-        if kernel.group_segment_size > self.node.lds_bytes:
-            raise ValueError(f"kernel {kernel.name} needs {kernel.group_segment_size} bytes of LDS; "
-                             f"{self.target} has {self.node.lds_bytes}")
+        check_shape(kernel, grid, block)
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
-        for a in args:                        # a buffer of another GPU must be in this GPU's VM
-            if type(a) is Buffer and self.gpu_id not in a.mapped_gpus and not a.freed:
-                a.memory.map_peer(a, self.gpu_id)
         q = self.compute
-        layout = kernel.layout_for(args)
-        layout.check_count(args)
-        size = round_up(max(layout.size, 1), 64)
-        total = size + (aql.PACKET_BYTES if kernel.needs_dispatch_ptr else 0)
-        off = q.kernargs.alloc(total, max(64, layout.align))
-        mem = q.kernarg_bytes
-        mem[off:off + total] = 0
-        lds = layout.pack_into(mem, off, args, grid, block, q.queue_ptr, kernel.group_segment_size)
-        if lds > self.node.lds_bytes:
-            raise ValueError(f"kernel {kernel.name} needs {lds} bytes of LDS ({kernel.group_segment_size} static + "
-                             f"{lds - kernel.group_segment_size} dynamic); {self.target} has {self.node.lds_bytes}")
+        layout = kernel.layout or kernel.layout_for(args)
+        size = layout.launch_bytes
+        off = q.kernargs.alloc(size + aql.PACKET_BYTES if kernel.needs_dispatch_ptr else size, layout.launch_align)
+        lds = layout.pack_into(q.kernarg_mv, off, args, grid, block, q.hw.ctl.va, kernel.group_segment_size, self)
+        if lds > self.node_lds_bytes:
+            detail = f"{kernel.group_segment_size} static + {lds - kernel.group_segment_size} dynamic" \
+                if lds != kernel.group_segment_size else "static"
+            raise InvalidArgument(f"kernel {kernel.name} needs {lds} bytes of LDS ({detail}); {self.target} has "
+                                  f"{self.node_lds_bytes}")
         kernarg_va = q.kernarg_buf.va + off
-        packet_va = kernarg_va + size if kernel.needs_dispatch_ptr else 0
-        launch = Launch(kernel, kernarg_va, packet_va, grid, block, lds)
-        if packet_va:
-            mem[off + size:off + total] = q.aql_dispatch_packet(kernel, launch).view(np.uint8)
+        packet_va = 0
+        if kernel.needs_dispatch_ptr:
+            packet_va = kernarg_va + size
+            bx, by, bz = block
+            dims = 3 if grid[2] > 1 or bz > 1 else 2 if grid[1] > 1 or by > 1 else 1
+            aql.pack_kernel_dispatch(q.kernarg_mv, kernel.kd_va, kernarg_va, dims, bx, by, bz, grid[0] * bx,
+                                     grid[1] * by, grid[2] * bz, kernel.private_segment_size, lds, offset=off + size)
         what = ("dispatch of {} grid {} block {}", kernel.name, grid, block)     # formatted on demand
         if self.debug >= 1:
-            print(f"AMDDevice {self.index}: {describe(what)}", file=sys.stderr)
+            debug_line(f"AMDDevice {self.index}: {describe(what)}")
         if self.flush_hdp_on_submit:
             self.hdp_flush()
-        value = self._guard(lambda: q.launch(kernel, launch, wait, what))
+        try:
+            value = q.launch(kernel, kernarg_va, packet_va, grid, block, lds, wait, what)
+        except (GPUFault, GPUHang, HardwareException):      # seen while waiting for ring space
+            self.recover()
+            raise
         if not wait:
             return None
         self._wait(q.timeline, value, timeout)
@@ -289,18 +363,19 @@ class AMDDevice(Device):
         """Run a submission step; a fault or hang seen while it waits for ring space recovers."""
         try:
             return fn()
-        except (GPUFault, GPUHang):
+        except (GPUFault, GPUHang, HardwareException):
             self.recover()
             raise
 
     def _wait(self, timeline, value, timeout=None):
+        timeout = _timeout(timeout)
         try:
             timeline.wait(value, self.timeout if timeout is None else timeout)
         except GPUHang as e:
             where = "; ".join(q.hw.position() for q in (self.compute, self.copier) if getattr(q, "timeline", None) is timeline)
             self.recover()
             raise GPUHang(e.last_value, e.expected, f"{e.in_flight}; {where}" if where else e.in_flight) from None
-        except GPUFault:
+        except (GPUFault, HardwareException):
             self.recover()
             raise
 
@@ -337,8 +412,8 @@ class AMDDevice(Device):
                 try:      # let queued work finish before its memory goes; a dead queue is abandoned
                     t.wait(t.last_submitted, min(self.timeout, 5.0))
                 except GPUError as e:
-                    if _debug() >= 1:
-                        print(f"AMDDevice {self.index}: close abandons unfinished work: {e}", file=sys.stderr)
+                    if self.debug >= 1:
+                        debug_line(f"AMDDevice {self.index}: close abandons unfinished work: {e}")
         for q in (self.copier, self.compute):
             if q is not None:
                 attempt(q.destroy)

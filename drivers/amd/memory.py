@@ -19,12 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 from kfd_ioctl import constants as K
 
-from drivers.errors import GPUError, IoctlError
+from drivers.errors import GPUError, InvalidArgument, IoctlError
 from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, MAP_SHARED, PROT_NONE, PROT_READ, PROT_WRITE
 
 PAGE = 4096
 MiB = 1 << 20
 LARGE_PAGE = 2 * MiB
+MAX_BUFFER_BYTES = 1 << 47            # the GPU's 47-bit virtual address space holds no more
 
 _COMMON = K.KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | K.KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE
 
@@ -64,7 +65,7 @@ class OutOfMemory(GPUError, MemoryError):
 
 
 def _fmt(n):
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+    for unit, scale in (("PiB", 1 << 50), ("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= scale:
             return f"{n / scale:.1f} {unit}"
     return f"{n} B"
@@ -139,13 +140,16 @@ class Memory:
         """A Buffer of ``size`` bytes in ``heap``. Buffers of 2 MiB and more get 2 MiB-aligned
         addresses so the GPU can map them with large pages."""
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size <= 0:
-            raise ValueError(f"buffer size must be a positive number of bytes, got {size!r}")
+            raise InvalidArgument(f"buffer size must be a positive number of bytes, got {size!r}")
         if isinstance(heap, str):
             try:
                 heap = HEAPS[heap]
             except KeyError:
-                raise ValueError(f"unknown heap {heap!r}; heaps: {', '.join(HEAPS)}") from None
+                raise InvalidArgument(f"unknown heap {heap!r}; heaps: {', '.join(HEAPS)}") from None
         size = int(size)
+        if size > MAX_BUFFER_BYTES:
+            raise OutOfMemory(heap, size, None, f"larger than the GPU's {MAX_BUFFER_BYTES >> 40} TiB virtual "
+                              "address space")
         alloc_size = round_up(size, PAGE)
         if heap is USERPTR:
             return self._alloc_userptr(size, alloc_size)

@@ -17,6 +17,8 @@ from drivers.kernel import O_RDWR, RealKernel
 
 KFD = "/dev/kfd"
 GROUP_HINT = "add your user to the 'render' and 'video' groups (sudo usermod -aG render,video $USER) and log in again"
+EMULATE_HINT = ("; to try everything on the built-in virtual GPU instead, add --emulate gfx1100 "
+                "(or set GPU_EMULATE=gfx1100)")
 
 
 class NoGPU(Exception):
@@ -35,16 +37,18 @@ def kfd_version(kernel, fd):
 
 
 def open_kfd(kernel):
-    """Open /dev/kfd like libhsakmt's hsaKmtOpenKFD; failures become a one-line reason."""
+    """Open /dev/kfd like libhsakmt's hsaKmtOpenKFD; failures become a one-line reason naming the
+    path actually tried (``--dev-root`` moves it)."""
+    path = kernel.source_path(KFD)
     if not kernel.exists(KFD):
-        raise NoGPU("no AMD GPU: /dev/kfd does not exist (the amdgpu kernel driver is not loaded, "
-                    "or this machine has no AMD GPU)")
+        raise NoGPU(f"no AMD GPU: {path} does not exist (the amdgpu kernel driver is not loaded, "
+                    f"or this machine has no AMD GPU){EMULATE_HINT}")
     try:
         return kernel.open(KFD, O_RDWR)
     except PermissionError:
-        raise NoGPU(f"permission denied opening /dev/kfd: {GROUP_HINT}") from None
+        raise NoGPU(f"permission denied opening {path}: {GROUP_HINT}") from None
     except OSError as e:
-        raise NoGPU(f"cannot open /dev/kfd: {os.strerror(e.errno or errno.EIO)}") from None
+        raise NoGPU(f"cannot open {path}: {os.strerror(e.errno or errno.EIO)}") from None
 
 
 def render_node_status(kernel, node):
@@ -52,14 +56,15 @@ def render_node_status(kernel, node):
     path = node.render_node
     if path is None:
         return "no drm_render_minor in the node's properties"
+    shown = kernel.source_path(path)
     try:
         fd = kernel.open(path, O_RDWR)
     except PermissionError:
-        return f"permission denied opening {path}: {GROUP_HINT}"
+        return f"permission denied opening {shown}: {GROUP_HINT}"
     except FileNotFoundError:
-        return f"{path} does not exist"
+        return f"{shown} does not exist"
     except OSError as e:
-        return f"cannot open {path}: {os.strerror(e.errno or errno.EIO)}"
+        return f"cannot open {shown}: {os.strerror(e.errno or errno.EIO)}"
     kernel.close(fd)
     return None
 
@@ -74,8 +79,8 @@ def probe(kernel, check_devices=True):
         finally:
             kernel.close(fd)
     if not kernel.exists(f"{TOPOLOGY}/nodes"):
-        raise NoGPU(f"no KFD topology at {TOPOLOGY}/nodes (amdgpu is loaded without KFD support, "
-                    "CONFIG_HSA_AMD)")
+        raise NoGPU(f"no KFD topology at {kernel.source_path(TOPOLOGY + '/nodes')} (amdgpu is loaded without KFD "
+                    "support, CONFIG_HSA_AMD)")
     topo = read_topology(kernel)
     devices = []
     for index, node in enumerate(topo.gpus):

@@ -9,9 +9,13 @@ packets (and its doorbell carries the index of the last packet, not the count).
 
 Ring space is reclaimed by the queue's timeline signal: every submission ends with a signal
 write, so once value v has landed, everything submitted before v is consumed.
+
+A compute queue's context-save area starts with kfd_context_save_area_header; it names the
+queue's error payload (a few bytes of the control page, after the amd_queue_t) and the event KFD
+signals when a wave of the queue raises an exception (runtime enabled, as libhsakmt sets it up).
+The context-save area is system memory (GTT) so the CPU can write that header.
 """
-import os
-import sys
+from array import array
 from collections import deque
 from dataclasses import dataclass
 
@@ -20,11 +24,15 @@ import numpy as np
 from drivers.amd import aql, kfd as K, pm4, sdma
 from drivers.amd.memory import GTT, PAGE, VRAM, round_up
 from drivers.errors import GPUError, IoctlError
+from drivers.settings import debug_level, debug_line
 
 EOP_BUFFER_SIZE = 4096                     # libhsakmt: compute queues on gfx8 and later
 QUEUE_PRIORITY = 7                         # KFD's "normal" (0..15)
 WPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["write_dispatch_id"]
 RPTR_OFFSET = aql.AMD_QUEUE_OFFSETS["read_dispatch_id"]
+ERROR_PAYLOAD_OFFSET, ERROR_PAYLOAD_BYTES = 512, 256   # in the control page, after the amd_queue_t
+# kfd_context_save_area_header fields
+CSA_DEBUG_OFFSET, CSA_DEBUG_SIZE, CSA_ERR_PAYLOAD_ADDR, CSA_ERR_EVENT_ID = 16, 20, 24, 32
 _AQL_NAMES = {aql.PACKET_TYPE_KERNEL_DISPATCH: "KERNEL_DISPATCH", aql.PACKET_TYPE_VENDOR_SPECIFIC: "PM4_IB",
               aql.PACKET_TYPE_BARRIER_AND: "BARRIER_AND"}
 
@@ -40,6 +48,10 @@ class CWSRSizes:
     @property
     def total(self):
         return (self.ctx_save_restore_size + self.debug_memory_size) * self.num_xcc
+
+
+def _split64(x):
+    return [x & 0xFFFFFFFF, x >> 32]
 
 
 def _page_align(n):
@@ -82,7 +94,8 @@ class HWQueue:
         if ring_size < 1024 or ring_size & (ring_size - 1):
             raise ValueError(f"{name} ring size {ring_size} must be a power of two >= 1024 bytes")
         self.device, self.ring_size, self.name = device, ring_size, name
-        self.debug = _debug_level()
+        self.capacity = ring_size // self.UNIT     # in pointer units; a power of two
+        self.debug = debug_level()
         mem = device.memory
         self.ring = mem.alloc(ring_size, GTT)
         self.ctl = mem.alloc(PAGE, GTT)
@@ -91,9 +104,11 @@ class HWQueue:
             if self.QUEUE_TYPE != K.QUEUE_TYPE_SDMA:
                 self.cwsr_sizes = cwsr_sizes(device.node)
                 self.eop = mem.alloc(EOP_BUFFER_SIZE, VRAM)
-                self.cwsr = mem.alloc(self.cwsr_sizes.total, VRAM)
+                self.cwsr = mem.alloc(self.cwsr_sizes.total, GTT)
             self.ring_u32 = self.ring.view(np.uint32)
+            self.ring_mv = memoryview(self.ring_u32)
             self.wptr_word = self.ctl.view(np.uint64, WPTR_OFFSET, 1)
+            self.wptr_mv = memoryview(self.wptr_word)
             self.rptr_word = self.ctl.view(np.uint64, RPTR_OFFSET, 1)
             self.queue_id = None
             self._create()
@@ -124,9 +139,23 @@ class HWQueue:
             fields.update(eop_buffer_address=self.eop.va, eop_buffer_size=EOP_BUFFER_SIZE,
                           ctx_save_restore_address=self.cwsr.va, ctx_save_restore_size=s.ctx_save_restore_size,
                           ctl_stack_size=s.ctl_stack_size)
+            self._write_csa_header()
         args = self.device.kfd.create_queue(**fields)
         self.queue_id = args.queue_id
         self.doorbell, self.doorbell_offset = self.device.doorbell(args.doorbell_offset)
+        if self.eop is not None:
+            self.device.events.watch_errors(f"{self.name} {self.queue_id}", self.error_payload)
+
+    def _write_csa_header(self):
+        """kfd_context_save_area_header: where the debugger's area is, and where KFD reports wave
+        exceptions (err_payload_addr, err_event_id: this device's completion event)."""
+        header = self.cwsr.view(np.uint32, 0, 10)
+        header[:] = 0
+        header[CSA_DEBUG_OFFSET // 4] = self.cwsr_sizes.ctx_save_restore_size
+        header[CSA_DEBUG_SIZE // 4] = self.cwsr_sizes.debug_memory_size
+        header[CSA_ERR_PAYLOAD_ADDR // 4:CSA_ERR_PAYLOAD_ADDR // 4 + 2] = _split64(self.ctl.va + ERROR_PAYLOAD_OFFSET)
+        header[CSA_ERR_EVENT_ID // 4] = self.device.events.event_id
+        self.error_payload = self.ctl.view(np.uint8, ERROR_PAYLOAD_OFFSET, ERROR_PAYLOAD_BYTES)
 
     def recreate(self):
         """Destroy and create the KFD queue again on the same buffers (after a fault)."""
@@ -137,6 +166,8 @@ class HWQueue:
         if self.queue_id is None:
             return
         queue_id, self.queue_id = self.queue_id, None
+        if self.eop is not None and self.device.events is not None:
+            self.device.events.unwatch_errors(f"{self.name} {queue_id}")
         try:
             self.device.kfd.destroy_queue(queue_id)
         except IoctlError:
@@ -155,27 +186,28 @@ class HWQueue:
             self._free_buffers()
 
     # -- submission -----------------------------------------------------------------------------
-    @property
-    def capacity(self):
-        return self.ring_size // self.UNIT
-
     def make_room(self, units, timeline):
-        """Wait until ``units`` more fit in the ring (oldest submissions retired first)."""
+        """Wait until ``units`` more fit in the ring. Everything already completed is retired at
+        once (so the next submissions find room without coming here); then, if that is not
+        enough, the oldest submissions are waited for."""
         if units > self.capacity:
             raise GPUError(f"{self.name}: a submission of {units * self.UNIT} bytes does not fit the "
                            f"{self.ring_size}-byte ring")
+        pending, done = self.pending, timeline.value
+        while pending and pending[0][0] <= done:
+            self.retired = pending.popleft()[1]
         while self.wptr + units - self.retired > self.capacity:
-            if not self.pending:
+            if not pending:
                 raise GPUError(f"{self.name}: ring full with nothing in flight (wptr {self.wptr}, "
                                f"retired {self.retired})")
-            value, end = self.pending.popleft()
+            value, end = pending.popleft()
             if timeline.value < value:
                 timeline.wait(value)
             self.retired = end
 
     def commit(self, value):
         """Publish the write pointer, ring the doorbell, remember what ``value`` retires."""
-        self.wptr_word[0] = self.wptr
+        self.wptr_mv[0] = self.wptr
         self.doorbell.store64(self.doorbell_offset, self.doorbell_value())
         self.pending.append((value, self.wptr))
 
@@ -200,13 +232,6 @@ def _fill_amd_queue(queue, size):
                        max_wave_id=max(0, node.max_waves_per_simd * node.simd_per_cu - 1))
 
 
-def _debug_level():
-    try:
-        return int(os.environ.get("DEBUG", "0"))
-    except ValueError:
-        return 0
-
-
 class PM4Queue(HWQueue):
     """Compute queue of type COMPUTE: PM4 packets, pointers in dwords; packets may wrap."""
     QUEUE_TYPE = K.QUEUE_TYPE_COMPUTE
@@ -223,22 +248,43 @@ class PM4Queue(HWQueue):
         return f"dword {index}: {name}"
 
     def submit(self, dwords, value, timeline):
+        """Write PM4 ``dwords`` (a list) and publish them (the last packet signals ``value``)."""
+        self.submit_words(memoryview(array("I", dwords)), value, timeline)
+
+    def submit_words(self, words, value, timeline, pre=None, post=None, split=0):
+        """Write the dwords of ``words`` (a memoryview of uint32) into the ring, commit, ring
+        the doorbell. With ``pre``/``post`` (lists), the ring gets pre + words[:split] + post +
+        words[split:] (a copy wait and timestamps around a dispatch, before its signal)."""
+        n = len(words) + (len(pre) + len(post) if pre is not None else 0)
+        if self.wptr + n - self.retired > self.capacity:
+            self.make_room(n, timeline)
         if self.debug >= 2:
-            names = " ".join(name for name, _ in pm4.split_packets([int(d) for d in dwords]))
-            print(f"{self.name} {self.queue_id} @ {self.wptr}: {names} -> signal {value}", file=sys.stderr)
-        n = len(dwords)
-        self.make_room(n, timeline)
-        cap = self.capacity
-        pos = self.wptr % cap
-        first = min(n, cap - pos)
-        ring = self.ring_u32
-        if first == n:
-            ring[pos:pos + n] = dwords
+            self._show(words, value, pre, post, split)
+        if pre is None:
+            self._put(words)
         else:
-            ring[pos:cap] = dwords[:first]
-            ring[:n - first] = dwords[first:]
+            for part in (pre, words[:split], post, words[split:]):
+                if len(part):
+                    self._put(part if isinstance(part, memoryview) else memoryview(array("I", part)))
+        self.wptr_mv[0] = self.wptr
+        self.doorbell.store64(self.doorbell_offset, self.wptr)
+        self.pending.append((value, self.wptr))
+
+    def _put(self, words):
+        n, cap = len(words), self.capacity
+        pos = self.wptr & (cap - 1)
+        if pos + n <= cap:
+            self.ring_mv[pos:pos + n] = words
+        else:
+            first = cap - pos
+            self.ring_mv[pos:cap] = words[:first]
+            self.ring_mv[:n - first] = words[first:]
         self.wptr += n
-        self.commit(value)
+
+    def _show(self, words, value, pre, post, split):
+        parts = [list(words)] if pre is None else [pre, list(words[:split]), post, list(words[split:])]
+        names = " ".join(name for part in parts for name, _ in pm4.split_packets([int(d) for d in part]))
+        debug_line(f"{self.name} {self.queue_id} @ {self.wptr}: {names} -> signal {value}")
 
 
 class SDMAQueue(HWQueue):
@@ -253,8 +299,8 @@ class SDMAQueue(HWQueue):
     def submit(self, dwords, value, timeline):
         if self.debug >= 2:
             ops = " ".join(str(int(d) & 0xFF) for d in dwords[:1])
-            print(f"{self.name} {self.queue_id} @ {self.wptr}: {len(dwords)} dwords, first op {ops} -> signal {value}",
-                  file=sys.stderr)
+            debug_line(f"{self.name} {self.queue_id} @ {self.wptr}: {len(dwords)} dwords, first op {ops} -> "
+                       f"signal {value}")
         nbytes = len(dwords) * 4
         cap = self.capacity
         pos = self.wptr % cap
@@ -288,20 +334,30 @@ class AQLQueue(HWQueue):
         header = int(self.ring_slots[index, 0])
         return f"packet {index}: {_AQL_NAMES.get(header & 0xFF, f'type {header & 0xFF}')}"
 
-    def submit(self, packets, value, timeline):
-        """``packets``: a list of 16-dword numpy arrays. Bodies are written first, then the
-        headers in order, so the CP never sees a valid header over a half-written packet."""
+    def submit(self, packets, value, timeline, last=None):
+        """``packets``: 16-dword packets (memoryviews or numpy arrays), then ``last`` (the signal).
+        Bodies are written first, then the headers in order, so the CP never sees a valid header
+        over a half-written packet."""
+        if last is not None:
+            packets = list(packets) + [last]
         if self.debug >= 2:
             kinds = " ".join(_AQL_NAMES.get(int(p[0]) & 0xFF, "?") for p in packets)
-            print(f"{self.name} {self.queue_id} @ {self.wptr}: {kinds} -> signal {value}", file=sys.stderr)
+            debug_line(f"{self.name} {self.queue_id} @ {self.wptr}: {kinds} -> signal {value}")
         n = len(packets)
-        self.make_room(n, timeline)
+        if self.wptr + n - self.retired > self.capacity:
+            self.make_room(n, timeline)
         cap = self.capacity
-        slot = self.wptr % cap
-        ring = self.ring_slots
-        for i, p in enumerate(packets):
-            ring[(slot + i) % cap, 1:] = p[1:]
-        for i, p in enumerate(packets):
-            ring[(slot + i) % cap, 0] = p[0]
+        ring = self.ring_mv
+        slot = self.wptr & (cap - 1)
+        for p in packets:
+            base = slot * 16
+            ring[base + 1:base + 16] = p[1:] if isinstance(p, memoryview) else memoryview(p)[1:]
+            slot = (slot + 1) & (cap - 1)
+        slot = self.wptr & (cap - 1)
+        for p in packets:
+            ring[slot * 16] = int(p[0])
+            slot = (slot + 1) & (cap - 1)
         self.wptr += n
-        self.commit(value)
+        self.wptr_mv[0] = self.wptr
+        self.doorbell.store64(self.doorbell_offset, self.wptr - 1)
+        self.pending.append((value, self.wptr))

@@ -13,13 +13,14 @@ dispatch packets are copied into the ring as a block instead (the AQL packet pro
 dispatches from its own ring). ``update`` rewrites just the explicit arguments of one launch,
 after the previous replay that reads them has finished.
 """
+from array import array
+
 import numpy as np
 
+from drivers.amd import aql
 from drivers.amd.compute import GPU_CLOCK_HZ, Launch
 from drivers.amd.memory import round_up
-from drivers.errors import GPUError, GPUFault, GPUHang
-
-from drivers.amd import aql
+from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, InvalidArgument
 
 
 class _Recorded:
@@ -41,14 +42,21 @@ class CommandBuffer:
 
     def add(self, kernel, *args, grid=(1, 1, 1), block=(1, 1, 1)):
         """Record one launch (checked now, exactly as a direct launch would be)."""
-        from drivers.amd.device import _dims
+        from drivers.amd.device import _dims, check_shape
         if self.buffer is not None:
             raise GPUError("this command buffer was already finalized; record into a new one")
+        if kernel.refusal is not None:
+            raise kernel.refusal
+        if kernel.program.device is not self.device:
+            raise GPUError(f"kernel {kernel.name} was loaded on {kernel.program.device!r}, not on {self.device!r}")
+        if kernel.program.buffer.freed:
+            raise GPUError(f"kernel {kernel.name}: its program was freed (code at 0x{kernel.code_va:x} is gone)")
         grid, block = _dims(grid, "grid"), _dims(block, "block")
+        check_shape(kernel, grid, block)
         layout = kernel.layout_for(args)
         layout.check_count(args)
         for spec, v in zip(layout.args, args):
-            layout.convert(spec, v)
+            layout.convert(spec, v, self.device)
         if kernel.needs_scratch:
             self.device.ensure_scratch(kernel)
         self.launches.append(_Recorded(kernel, layout, grid, block, list(args)))
@@ -86,15 +94,20 @@ class CommandBuffer:
         end = r.offset + r.size + (aql.PACKET_BYTES if r.kernel.needs_dispatch_ptr else 0)
         mem[r.offset:end] = 0
         r.lds = r.layout.pack_into(mem, r.offset, r.args, r.grid, r.block, self.device.compute.queue_ptr,
-                                   r.kernel.group_segment_size)
+                                   r.kernel.group_segment_size, self.device)
         if r.kernel.needs_dispatch_ptr:
-            mem[r.offset + r.size:end] = self.device.compute.aql_dispatch_packet(r.kernel, self._launch(r)).view(np.uint8)
+            packet = self.device.compute.aql_dispatch_packet(r.kernel, self.buffer.va + r.offset, r.grid, r.block,
+                                                             r.lds)
+            mem[r.offset + r.size:end] = np.frombuffer(packet, np.uint8)
 
     def _build(self):
         q = self.device.compute
         self._scratch_va = self.device.scratch_va
         if q.use_aql:
-            self.packets = [q.aql_dispatch_packet(r.kernel, self._launch(r)) for r in self.launches]
+            self.packets = [memoryview(array("I", q.aql_dispatch_packet(r.kernel, self.buffer.va + r.offset, r.grid,
+                                                                        r.block, r.lds)))
+                            for r in self.launches]
+            self.block, self.headers = q.aql_block(self.packets)
             return
         dwords = []
         for r in self.launches:
@@ -109,22 +122,25 @@ class CommandBuffer:
     def submit(self, wait=False, timeout=None):
         """Replay every recorded launch; with ``wait`` return their GPU time in seconds."""
         dev = self.device
-        dev._check_open()
+        if dev.closed:
+            dev._check_open()
         if self.buffer is None:
             self.finalize()
         if self._scratch_va != dev.scratch_va:       # scratch moved since recording
             dev.synchronize()
             self._build()
         q = dev.compute
-        what = self.description
         if dev.flush_hdp_on_submit:
             dev.hdp_flush()
         try:
-            if q.use_aql:
-                value = q.submit_packets(self.packets, wait, what)
+            if wait:
+                value = q.submit_packets(self.packets, True, self.description) if q.use_aql else \
+                    q.submit_ib(self.ib_va, self.ib_dwords, True, self.description, self.template)
+            elif q.use_aql:
+                value = q.replay_aql(self.packets, self.block, self.headers, self.description)
             else:
-                value = q.submit_ib(self.ib_va, self.ib_dwords, wait, what, self.template)
-        except (GPUFault, GPUHang):          # seen while waiting for ring space
+                value = q.replay_pm4(self.template, self.description)
+        except (GPUFault, GPUHang, HardwareException):          # seen while waiting for ring space
             dev.recover()
             raise
         self.last_value = value
@@ -136,12 +152,12 @@ class CommandBuffer:
 
     def update(self, index, *args):
         """New explicit arguments for recorded launch ``index`` (same count and kinds)."""
-        if not 0 <= index < len(self.launches):
-            raise IndexError(f"launch {index} out of range: {len(self.launches)} recorded")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.launches):
+            raise InvalidArgument(f"launch {index!r} out of range: {len(self.launches)} recorded")
         r = self.launches[index]
         r.layout.check_count(args)
         for spec, v in zip(r.layout.args, args):
-            r.layout.convert(spec, v)
+            r.layout.convert(spec, v, self.device)
         if self.buffer is None:
             r.args = list(args)
             return

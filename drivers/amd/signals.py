@@ -8,7 +8,10 @@ host sleep in WAIT_EVENTS instead of burning a core.
 
 The same WAIT_EVENTS call listens to the process's memory-exception and hardware-exception
 events, so a GPU page fault or reset ends a wait at once as GPUFault / GPUError instead of
-running into the timeout.
+running into the timeout.  A wave exception (illegal instruction, s_trap) reaches the runtime
+through the error payload each compute queue names in its context-save-area header
+(queues.py): KFD sets a bit there and signals the device's event, and the wait raises
+WaveException with the exception, the PC and the reason the trap handler left after that word.
 """
 import time
 
@@ -17,16 +20,14 @@ from kfd_ioctl import ffi
 
 from drivers.amd import kfd as K
 from drivers.device import Timeline, describe  # noqa: F401 (describe is part of this module's interface)
-from drivers.errors import GPUError, GPUFault
+from drivers.errors import GPUFault, GPUHang, HardwareException, WaveException  # noqa: F401 (re-exported)
+
+ERROR_PAYLOAD_PC, ERROR_PAYLOAD_REASON, ERROR_PAYLOAD_REASON_BYTES = 8, 16, 240   # after the EC mask word
 
 SIGNAL_BYTES = 16              # {u64 value, u64 spare}, 16-byte slots as amd_signal_t-free timelines use
 SPIN_SECONDS = 200e-6          # busy-poll this long before sleeping in the kernel
 SLEEP_SLICE_MS = 100           # each WAIT_EVENTS sleep; short so a missed interrupt costs little
 DEFAULT_TIMEOUT = 30.0
-
-
-class HardwareException(GPUError):
-    """KFD reported a hardware exception (a queue or GPU reset) while we waited."""
 
 
 class Events:
@@ -39,6 +40,14 @@ class Events:
         self.event_id = signal_event.event_id
         self.mailbox = event_page.va + 8 * signal_event.event_slot_index
         self.data = ffi.new("struct kfd_event_data[3]")
+        self.error_payloads = {}          # queue name -> the queue's error payload bytes (numpy uint8)
+
+    def watch_errors(self, name, payload):
+        """Report wave exceptions that KFD writes into ``payload`` (a queue's err_payload)."""
+        self.error_payloads[name] = payload
+
+    def unwatch_errors(self, name):
+        self.error_payloads.pop(name, None)
 
     def wait(self, timeout_ms):
         """One WAIT_EVENTS; raises GPUFault / GPUError when an exception event fired."""
@@ -51,6 +60,10 @@ class Events:
         return result
 
     def check_exceptions(self):
+        for name, payload in self.error_payloads.items():
+            mask = int(payload[:8].view(np.uint64)[0])
+            if mask:
+                raise wave_exception(name, mask, payload)
         # Exception events reach every device of the process; each reports only its own GPU's.
         mem = self.data[1].memory_exception_data
         if (mem.gpu_id or mem.va or mem.failure.NotPresent or mem.failure.ReadOnly or mem.failure.NoExecute) \
@@ -61,6 +74,16 @@ class Events:
             lost = "; VRAM contents were lost" if hw.memory_lost else ""
             raise HardwareException(f"KFD reported a GPU reset on gpu_id {hw.gpu_id} (reset_type {hw.reset_type}, "
                                     f"cause {hw.reset_cause}){lost}")
+
+
+def wave_exception(queue, mask, payload):
+    """WaveException from a queue's error payload: the EC_* bits of ``mask`` (KFD_EC_MASK(ec) is
+    bit ec - 1), then the PC and the reason when the trap handler wrote them."""
+    codes = [bit + 1 for bit in range(64) if mask >> bit & 1]
+    pc = int(payload[ERROR_PAYLOAD_PC:ERROR_PAYLOAD_PC + 8].view(np.uint64)[0])
+    raw = payload[ERROR_PAYLOAD_REASON:ERROR_PAYLOAD_REASON + ERROR_PAYLOAD_REASON_BYTES].tobytes()
+    reason = raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+    return WaveException(queue, codes, pc or None, reason)
 
 
 def fault_reason(mem):
@@ -79,32 +102,38 @@ class TimelineSignal(Timeline):
         self.buffer, self.offset, self.events = buffer, offset, events
         self.address = buffer.va + offset
         self._word = buffer.view(np.uint64, offset, 1)
+        self._mv = memoryview(self._word)            # the fast way to read one word
         self._word[0] = 0
 
     @property
     def value(self):
-        return int(self._word[0])
+        return self._mv[0]
 
     def wait(self, target, timeout=None):
-        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault."""
-        if self._word[0] >= target:
+        """Block until value >= target. GPUHang after ``timeout`` seconds, GPUFault on a fault,
+        WaveException on a wave exception of one of the device's queues."""
+        word = self._mv
+        if word[0] >= target:
             return
         if timeout is None:
             timeout = self.timeout
         start = time.perf_counter()
         deadline = start + SPIN_SECONDS
         while time.perf_counter() < deadline:
-            if self._word[0] >= target:
+            if word[0] >= target:
                 return
+            time.sleep(0)                # yield: another thread of this process may be the one working
         deadline = start + timeout
         while True:
             now = time.perf_counter()
-            if self._word[0] >= target:
+            if word[0] >= target:
                 break
             if now >= deadline:
                 raise self.hang(target)
             try:
                 self.events.wait(max(1, min(SLEEP_SLICE_MS, int((deadline - now) * 1000))))
+            except WaveException:
+                raise
             except HardwareException as e:     # the GPU gave up on the queue: a hang it detected
                 raise self.hang(target, str(e)) from None
         self.forget(target)

@@ -9,11 +9,19 @@ Layout (drivers/gpu/drm/amd/amdkfd/kfd_topology.c, libhsakmt topology.c):
 
 ``properties`` files hold one ``key value`` pair per line, values in decimal.  A CPU node has
 gpu_id 0.  Everything is read through the kernel seam, so a captured tree or the virtual GPU's
-sysfs parse exactly like the live one.
+sysfs parse exactly like the live one.  The kernel prints every value unsigned (%u, %llu):
+anything but ASCII digits (a sign, a fullwidth or superscript digit), a value past 64 bits, a
+directory where a file belongs or the reverse, a FIFO or a device file is MalformedInput
+naming the file (and line).
 """
+import re
 from dataclasses import dataclass, field
 
 from drivers.errors import MalformedInput
+
+_DIGITS = re.compile(r"[0-9]{1,20}")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+U64_MAX = (1 << 64) - 1
 
 TOPOLOGY = "/sys/devices/virtual/kfd/kfd/topology"
 
@@ -81,11 +89,17 @@ def parse_properties(kernel, path):
         if len(parts) != 2:
             raise MalformedInput(path, lineno, f"expected 'key value', got {line.strip()!r}")
         key, value = parts
-        try:
-            props[key] = int(value, 10)
-        except ValueError:
-            raise MalformedInput(path, lineno, f"value of {key!r} is not a decimal integer: {value!r}") from None
+        if not _KEY.fullmatch(key):
+            raise MalformedInput(path, lineno, f"key {key[:40]!r} is not a property name")
+        props[key] = _decimal(value, path, lineno, f"value of {key!r} is not a decimal integer: {value[:40]!r}")
     return props
+
+
+def _decimal(text, path, line, message):
+    if not _DIGITS.fullmatch(text) or int(text) > U64_MAX:
+        raise MalformedInput(path, line, f"{message} (the kernel prints unsigned values: ASCII digits, at most "
+                                         "64 bits)")
+    return int(text)
 
 
 def read_file(kernel, path):
@@ -94,15 +108,15 @@ def read_file(kernel, path):
     except FileNotFoundError:
         raise MalformedInput(kernel.source_path(path), None, "missing (the topology tree is incomplete)") from None
     except UnicodeDecodeError:
-        raise MalformedInput(kernel.source_path(path), None, "not a text file") from None
+        raise MalformedInput(kernel.source_path(path), None, "not a text file (not UTF-8)") from None
+    except OSError as e:
+        raise MalformedInput(kernel.source_path(path), None, f"cannot be read as a sysfs file: "
+                                                             f"{e.strerror or e}") from None
 
 
 def read_int(kernel, path):
     text = read_file(kernel, path).strip()
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise MalformedInput(kernel.source_path(path), 1, f"expected a decimal integer, got {text[:40]!r}") from None
+    return _decimal(text, kernel.source_path(path), 1, f"expected a decimal integer, got {text[:40]!r}")
 
 
 @dataclass
@@ -279,11 +293,15 @@ class Topology:
 
 
 def _numbered(kernel, path):
-    """Entries of a directory of numbered subdirectories, in numeric order."""
+    """Entries of a directory of numbered subdirectories (ASCII digits), in numeric order."""
     if not kernel.exists(path):
         return []
-    names = kernel.listdir(path)
-    bad = [n for n in names if not n.isdigit()]
+    try:
+        names = kernel.listdir(path)
+    except OSError as e:
+        raise MalformedInput(kernel.source_path(path), None, f"cannot be listed as a directory: "
+                                                             f"{e.strerror or e}") from None
+    bad = [n for n in names if not _DIGITS.fullmatch(n)]
     if bad:
         raise MalformedInput(kernel.source_path(path), None,
                              f"unexpected entry {bad[0]!r} (expected numbered subdirectories)")

@@ -98,7 +98,8 @@ class EmulatedKernel(Kernel):
         del self._fds[fd]
 
     def ioctl(self, fd, request, arg, name=None):
-        from drivers.kernel import ioctl_buffer
+        from drivers.kernel import check_request, ioctl_buffer
+        check_request(request, name)
         try:
             self.file(fd).ioctl(request, ioctl_buffer(arg))
         except IoctlError:

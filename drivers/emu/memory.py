@@ -12,19 +12,11 @@ import errno
 import os
 
 import numpy as np
-from cffi import FFI
 
+from drivers._libc import ffi as _ffi
 from drivers.kernel import PROT_READ, PROT_WRITE, Mapping
 
-_ffi = FFI()
-_ffi.cdef("""
-    void *mmap(void *addr, size_t length, int prot, int flags, int fd, long offset);
-    void *mremap(void *old_address, size_t old_size, size_t new_size, int flags, ...);
-    int munmap(void *addr, size_t length);
-    int mprotect(void *addr, size_t len, int prot);
-    int msync(void *addr, size_t length, int flags);
-""")
-_libc = _ffi.dlopen(None)
+_libc = _ffi.dlopen(None)          # the declarations: drivers/_libc.py (parsed ahead of time)
 _MAP_FAILED = 2**64 - 1
 _MAP_SHARED, _MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_NORESERVE = 0x01, 0x02, 0x20, 0x4000
 _MREMAP_MAYMOVE, _MREMAP_FIXED = 1, 2

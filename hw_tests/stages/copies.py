@@ -12,7 +12,7 @@ import numpy as np
 from drivers.amd.copy import CPUCopier
 from hw_tests.runner import CheckFailed, Skip, check
 from hw_tests.stages.memory import heaps
-from hw_tests.units import rate, size
+from hw_tests.units import exact_size, rate, size
 
 MiB = 1 << 20
 SIZES = (1, 2, 3, 4, 7, 64, 255, 4095, 4096, 4097, 65537, MiB - 1, MiB + 13, 4 * MiB + 1, 16 * MiB,
@@ -39,7 +39,7 @@ def sdma_copy(ctx, r):
     largest = ctx.size(*MAX_SIZE)
     sizes = [s for s in SIZES if s <= largest]
     if largest < SIZES[-1]:
-        r.note(f"virtual GPU: sizes capped at {size(largest)} (a card goes to {size(SIZES[-1])})")
+        r.note(f"virtual GPU: sizes capped at {exact_size(largest)} (a card goes to {exact_size(SIZES[-1])})")
     span = largest + 2 * 4096 + 2 * GUARD
     rng = np.random.default_rng(7)
     a, b = dev.alloc(span), dev.alloc(span)
@@ -49,7 +49,7 @@ def sdma_copy(ctx, r):
             for k, (dst_off, src_off) in enumerate(OFFSETS[:2] if n >= 16 * MiB else OFFSETS):
                 dst_off, src_off = dst_off + GUARD, src_off + GUARD
                 data = rng.integers(0, 256, n, dtype=np.uint8)
-                r.step(f"{size(n)} at offsets dst +{dst_off} src +{src_off}")
+                r.step(f"{exact_size(n)} at offsets dst +{dst_off} src +{src_off}")
                 # host -> device at an odd offset, device -> device into a sentinel-filled buffer
                 dev.copyin(a, data, src_off)
                 fill = np.full(n + 2 * GUARD, SENTINEL, np.uint8)
@@ -60,10 +60,10 @@ def sdma_copy(ctx, r):
                 dev.copyout(out, b, dst_off - GUARD)
                 body, before, after = out[GUARD:GUARD + n], out[:GUARD], out[GUARD + n:]
                 if not np.array_equal(body, data):
-                    raise CheckFailed(f"{size(n)} copy with offsets dst +{dst_off} src +{src_off}: "
+                    raise CheckFailed(f"{exact_size(n)} copy with offsets dst +{dst_off} src +{src_off}: "
                                       f"{_mismatch(body, data)}")
                 check((before == SENTINEL).all() and (after == SENTINEL).all(),
-                      f"{size(n)} copy to offset +{dst_off} wrote outside its destination "
+                      f"{exact_size(n)} copy to offset +{dst_off} wrote outside its destination "
                       f"({int((before != SENTINEL).sum())} bytes before it, {int((after != SENTINEL).sum())} after)")
                 checked += 1
     finally:
@@ -72,7 +72,8 @@ def sdma_copy(ctx, r):
     heaps = every_heap_reachable(ctx, r)
     r.measure("copies_checked", checked)
     r.measure("largest_bytes", sizes[-1], "B")
-    r.summary = (f"{checked} copies of {size(sizes[0])} .. {size(sizes[-1])} at odd offsets: every byte right, "
+    r.summary = (f"{checked} copies of {exact_size(sizes[0])} .. {exact_size(sizes[-1])} at odd offsets: "
+                 "every byte right, "
                  f"guards intact; {', '.join(heaps)} reachable by the engine")
 
 

@@ -13,8 +13,9 @@ def sysfs(ctx, r):
     """Enumerate the KFD topology and check the node's properties agree with each other"""
     kernel = ctx.kernel
     r.step(f"reading {TOPOLOGY}")
-    check(kernel.exists(f"{TOPOLOGY}/nodes"), f"no KFD topology at {TOPOLOGY}/nodes: the amdgpu driver is not "
-          "loaded, lacks KFD support (CONFIG_HSA_AMD), or this machine has no AMD GPU")
+    check(kernel.exists(f"{TOPOLOGY}/nodes"), f"no KFD topology at {kernel.source_path(TOPOLOGY)}/nodes: the amdgpu "
+          "driver is not loaded, lacks KFD support (CONFIG_HSA_AMD), or this machine has no AMD GPU; "
+          "python -m hw_tests --emulate gfx1100 runs every stage on the built-in virtual GPU")
     topo = ctx.topology = read_topology(kernel)
     gpus = topo.gpus
     r.measure("gpu_nodes", len(gpus))

@@ -793,6 +793,70 @@ def _f64_ref(args):
     return {3: out.ravel()}
 
 
+# elementwise_chain ----------------------------------------------------------------------------
+
+CHAIN_N = 1000            # 16 workgroups of 64: the last wave runs partly masked
+
+
+def _chain_args():
+    r = _rng(20)
+    x = r.uniform(-2, 2, CHAIN_N).astype(F32)
+    y = r.uniform(-2, 2, CHAIN_N).astype(F32)
+    return [x, y, np.zeros(CHAIN_N, F32), U32(CHAIN_N)]
+
+
+def elementwise_chain(x, y):
+    """The kernel's chain: t = fma(t, 0.5 + k/16, y); t = t * x + t (two roundings); clamp to
+    [-8, 8]; twelve times, starting from t = x."""
+    t = x.astype(F32)
+    for k in range(12):
+        t = fma_rounded(t, F32(0.5 + 0.0625 * k), y, F32)
+        t = (t * x).astype(F32) + t
+        t = np.minimum(np.maximum(t, F32(-8)), F32(8))
+    return t
+
+
+def _chain_ref(args):
+    return {2: elementwise_chain(args[0], args[1])}
+
+
+# softmax_rows ---------------------------------------------------------------------------------
+
+SOFTMAX_ROWS, SOFTMAX_COLS, SOFTMAX_WG = 4, 700, 256
+LOG2E_F32 = F32(1.44269504088896340736)
+
+
+def _softmax_args():
+    x = (_rng(21).standard_normal((SOFTMAX_ROWS, SOFTMAX_COLS)) * 4).astype(F32)
+    return [x, np.zeros_like(x), U32(SOFTMAX_COLS)]
+
+
+def softmax_rows(x, width=SOFTMAX_WG):
+    """Row softmax in the kernel's order: per work-item maxima and sums over columns
+    j = tid, tid + 256, ..., LDS trees (lds_tree_sum's pairing), exp2((x - max) * log2(e)) and
+    the reciprocal of the sum, each rounded once to f32."""
+    rows, cols = x.shape
+    pad = -(-cols // width) * width
+    xp = np.full((rows, pad), -np.inf, F32)
+    xp[:, :cols] = x
+    m = xp.reshape(rows, -1, width).max(axis=1).max(axis=1)
+    e = np.exp2(((x - m[:, None]).astype(F32) * LOG2E_F32).astype(F64)).astype(F32)
+    ep = np.zeros((rows, pad), F32)
+    ep[:, :cols] = e
+    parts = np.zeros((rows, width), F32)
+    for j in range(pad // width):                       # each work-item adds its columns in order
+        parts = parts + ep[:, j * width:(j + 1) * width]
+    total = lds_tree_sum(parts.ravel(), width)
+    inv = (1 / total.astype(F64)).astype(F32)
+    return e * inv[:, None]
+
+
+def _softmax_ref(args):
+    return {1: Expect(softmax_rows(args[0]).ravel(), abs_tol=softmax_rows(args[0]).ravel() * 2.0 ** -18,
+                      source="v_exp_f32 and v_rcp_f32 are 1 ULP (hardware units); the row sum of "
+                             "exponentials each off by an ULP moves every output by a few ULP more")}
+
+
 # ---------------------------------------------------------------------------------------------
 # The corpus
 
@@ -830,6 +894,9 @@ CASES = [
     _case("bit_ops", (5, 1, 1), (32, 1, 1), "a b out", _bit_ops_args, _bit_ops_ref),
     _case("wave_ops", WAVE_GRID, WAVE_BLOCK, "x out", _wave_ops_args, _wave_ops_ref),
     _case("f64_math", (7, 1, 1), (32, 1, 1), "a b f out", _f64_args, _f64_ref),
+    _case("elementwise_chain", (16, 1, 1), (64, 1, 1), "x y out n", _chain_args, _chain_ref),
+    _case("softmax_rows", (SOFTMAX_ROWS, 1, 1), (SOFTMAX_WG, 1, 1), "x out cols", _softmax_args,
+          _softmax_ref),
 ]
 
 CASES_BY_NAME = {c.name: c for c in CASES}

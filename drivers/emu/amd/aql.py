@@ -13,7 +13,7 @@ import numpy as np
 from drivers.emu.amd.dispatch import LDS_GRANULE, Dispatch
 from drivers.emu.faults import PacketError
 from drivers.emu.amd.gpu import log
-from drivers.emu.amd.pm4 import BLOCKED, INDIRECT_BUFFER, PM4Engine
+from drivers.emu.amd.pm4 import BLOCKED, INDIRECT_BUFFER, YIELDED, PM4Engine
 
 PACKET_SIZE = 64
 VENDOR_SPECIFIC, INVALID, KERNEL_DISPATCH, BARRIER_AND, AGENT_DISPATCH, BARRIER_OR = range(6)
@@ -55,6 +55,10 @@ class AQLQueue:
     def amd_queue_va(self):
         return self.queue.rptr_va - READ_DISPATCH_ID_OFFSET
 
+    def busy(self):
+        target = self.queue.doorbell_value
+        return target is not None and self.rptr <= target
+
     def run(self):
         q = self.queue
         if q.doorbell_value is None:
@@ -77,12 +81,17 @@ class AQLQueue:
             what = f"{TYPE_NAMES.get(kind, f'type {kind}')} packet {self.rptr} (ring byte {index * PACKET_SIZE}, VA 0x{va:x})"
             log(2, f"AQL queue {q.queue_id}: {what}: {bytes(pkt).hex()}")
             self.where = what
-            if self.handle(kind, pkt, what, va) == BLOCKED:
+            result = self.handle(kind, pkt, what, va)
+            if result == BLOCKED:
                 return progress
+            if result == YIELDED:                # a dispatch of a PM4 IB ran; the IB goes on next pass
+                return True
             self.complete(_u(pkt, 56, np.uint64), what)
             self.rptr += 1
             self.vm.write_u64(q.rptr_va, self.rptr)
             progress = True
+            if kind == KERNEL_DISPATCH:          # one dispatch per pass: the other queues get a turn
+                return True
         return progress
 
     def handle(self, kind, pkt, what, va):
@@ -112,8 +121,11 @@ class AQLQueue:
                 target = self.pm4.indirect_buffer(ib, what, 0)
                 self.pm4.push_ib(*target, what)
                 self.pm4_busy = True
-            if not self.pm4.run_frames():
+            done = self.pm4.run_frames()
+            if done is False:
                 return BLOCKED
+            if done == YIELDED:
+                return YIELDED
             self.pm4_busy = False
             return None
         if fmt == AMD_AQL_FORMAT_BARRIER_VALUE:
@@ -197,4 +209,4 @@ class AQLQueue:
             scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
             kernarg_va=kernarg, kernel_object=kernel_object, packet_va=va, queue_id=self.queue.queue_id,
             clock=self.gpu.clock, trap_handler=self.queue.process.trap_handler)
-        self.gpu.dispatch(d)
+        self.gpu.dispatch(d, self.queue)

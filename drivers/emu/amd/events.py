@@ -19,7 +19,6 @@ UNSIGNALED_EVENT_SLOT = 0xFFFFFFFFFFFFFFFF
 FIRST_NONSIGNAL_EVENT_ID = 0x40000000     # KFD_FIRST_NONSIGNAL_EVENT_ID: (INT_MAX >> 1) + 1
 KFD_MMAP_TYPE_EVENTS = 2 << 62
 INFINITE = 0xFFFFFFFF
-POLL_INTERVAL = 0.005                     # seconds between CP polls while a thread waits
 STALL_WARNING = 10.0                      # seconds before an endless wait says what it waits for
 SIGNAL_TYPES = (K.KFD_IOC_EVENT_SIGNAL, K.KFD_IOC_EVENT_DEBUG_EVENT)
 
@@ -141,6 +140,13 @@ class EventTable:
                     self.page[ev.id] = UNSIGNALED_EVENT_SLOT
                     self._set(ev)
 
+    def set_from_gpu(self, id_):
+        """kfd_set_event from the kernel side (a queue's err_event_id): unknown ids are ignored."""
+        with self.cond:
+            ev = self.events.get(id_)
+            if ev is not None:
+                self._set(ev)
+
     def memory_exception(self, gpu_id, va, reason):
         with self.cond:
             for ev in self.events.values():
@@ -160,11 +166,12 @@ class EventTable:
                     self._set(ev)
 
     # -- waiting ------------------------------------------------------------------------------
-    def wait(self, data, wait_for_all, timeout_ms, poll):
+    def wait(self, data, wait_for_all, timeout_ms):
         """``data``: cffi array of kfd_event_data (updated in place) -> KFD_IOC_WAIT_RESULT_*.
 
-        ``poll`` runs the process's queues (as the CP keeps polling); it is called without this
-        table's lock held, because the queues take the GPU lock and then signal events here.
+        Sleeps on the table's condition (the command-processor thread signals it) until the
+        events fire or ``timeout_ms`` passes; it never runs the queues itself, so a timeout holds
+        however long the GPU's work takes.
         """
         with self.cond:
             evs = [self.lookup(d.event_id) for d in data]
@@ -182,9 +189,8 @@ class EventTable:
         deadline = None if timeout_ms == INFINITE else start + timeout_ms / 1000.0
         warned = False
         try:
-            while True:
-                poll()
-                with self.cond:
+            with self.cond:
+                while True:
                     done = [w.activated for w in waiters]
                     if all(done) if wait_for_all else any(done):
                         result = K.KFD_IOC_WAIT_RESULT_COMPLETE
@@ -197,7 +203,7 @@ class EventTable:
                         warned = True     # a real GPU would hang here too; at least say on what
                         print(f"kfd: WAIT_EVENTS without timeout still waiting for events "
                               f"{[ev.id for ev in evs]} after {STALL_WARNING:g} s", file=sys.stderr)
-                    self.cond.wait(POLL_INTERVAL if left is None else min(left, POLL_INTERVAL))
+                    self.cond.wait(STALL_WARNING if left is None else left)
         finally:
             with self.cond:
                 for ev, w in zip(evs, waiters):

@@ -1,19 +1,25 @@
 """The virtual gfx1100 itself: clock, memory budget, shader executor hook, and the queue runner.
 
-Queues run synchronously when their doorbell is written (DoorbellPage.store64), and blocked
-queues (WAIT_REG_MEM, POLL_REGMEM, AQL barriers) are looked at again whenever any doorbell of the
-process rings, on any GPU, or a thread waits on an event, as the real command processors keep
-polling (a queue of one GPU may wait for memory another GPU writes).
+A doorbell store (DoorbellPage.store64) publishes the queue's write pointer and wakes the
+machine's command-processor thread (cp.py), which runs the queues of every GPU of the process in
+a fixed order while the caller goes on; queues blocked on memory are polled again (a queue of one
+GPU may wait for memory another GPU writes).
 A packet the CP cannot execute, or a GPU access outside the VM, stops the queue and raises the
-KFD hardware- or memory-exception event; the message is kept in ``last_error``.
+KFD hardware- or memory-exception event; the message is kept in ``last_error``.  A wave
+exception (illegal instruction, s_trap) goes to the runtime the way amdkfd sends it: the
+EC_QUEUE_WAVE_* bit is ORed into the 64-bit error payload the queue's context-save-area header
+names (err_payload_addr) and the header's err_event_id is signaled.  The virtual GPU's trap
+handler also leaves what a debugger would read: the faulting PC and the reason, right after that
+word (see ``report_wave_exception``).  Without a payload address it is a hardware exception.
 """
-import os
-import sys
 import threading
 import time
 
-from drivers.emu.faults import IllegalInstruction, MemoryFault, PacketError, ShaderHang
+import numpy as np
+
+from drivers.emu.faults import MemoryFault, PacketError, Preempted, ShaderHang, WaveFault
 from drivers.kernel import Mapping
+from drivers.settings import debug_level as _settings_level, debug_line
 
 PAGE_SIZE = 4096
 DOORBELL_PAGE_SIZE = 8192              # gfx9+: 1024 doorbells of 8 bytes per process and device
@@ -21,16 +27,17 @@ DOORBELL_SIZE = 8
 GPU_CLOCK_HZ = 100_000_000             # the counter RELEASE_MEM/COPY_DATA/SDMA TIMESTAMP return
 
 
+CSA_ERR_PAYLOAD_ADDR, CSA_ERR_EVENT_ID = 24, 32      # kfd_context_save_area_header fields
+PAYLOAD_PC, PAYLOAD_REASON, PAYLOAD_REASON_BYTES = 8, 16, 240    # the trap handler's report
+
+
 def debug_level():
-    try:
-        return int(os.environ.get("DEBUG", "0"))
-    except ValueError:
-        return 0
+    return _settings_level(strict=False)
 
 
 def log(level, msg):
     if debug_level() >= level:
-        print(msg, file=sys.stderr)
+        debug_line(msg)
 
 
 def node_queue_sizes(card):
@@ -71,19 +78,34 @@ class VirtualGPU:
         self.sizes = node_queue_sizes(card)
         self.sdma_queue_limit = card.sdma_engines * (6 if card.gfx_target_version >= 110000 else 8)
         self.lock = lock or threading.RLock()
+        self.running = None                # the Queue whose dispatch the executor is running
         self._t0 = time.monotonic_ns()
 
     def clock(self):
         """The 100 MHz GPU timestamp counter: monotonic, starts near zero."""
         return (time.monotonic_ns() - self._t0) // (1_000_000_000 // GPU_CLOCK_HZ)
 
-    def dispatch(self, d):
+    def dispatch(self, d, queue=None):
         if self.executor is None:
             raise PacketError("no shader executor is attached to the virtual GPU (set gpu.executor)")
         self.dispatch_count += 1
         log(1, f"gpu {self.gpu_id:#x}: {d.source} dispatch of {d.grid_workgroups} workgroups of "
                f"{d.workgroup_size} at 0x{d.code_va:x}")
-        self.executor(d)
+        self.running = queue
+        try:
+            self.executor(d)
+        finally:
+            self.running = None
+
+    def preempt(self, queue):
+        """Stop the dispatch ``queue`` is running, if any (from a thread that does not hold the
+        lock): True once nothing of ``queue`` runs.  An executor without ``preempt`` is waited for."""
+        if self.running is not queue:
+            return True
+        stop = getattr(self.executor, "preempt", None)
+        if stop is not None:
+            stop()
+        return self.running is not queue
 
     def live(self):
         """Counts of what processes still hold on this GPU (events are the processes', which span
@@ -98,20 +120,14 @@ class VirtualGPU:
 
     # -- queue execution ----------------------------------------------------------------------
     def ring(self, pdd, index, value):
-        """A doorbell of ``pdd`` (a process's device data on this GPU) was written."""
-        with self.lock:
-            q = pdd.queue_by_doorbell.get(index)
-            if q is None:
-                log(2, f"gpu {self.gpu_id:#x}: doorbell {index} written but no queue uses it")
-                return
-            q.doorbell_value = value
-            pdd.process.run_queues()
-
-    def run(self, pdd):
-        """Run the queues of ``pdd``'s process, on every GPU, until none makes progress."""
-        pdd.process.run_queues()
-
-    poll = run
+        """A doorbell of ``pdd`` (a process's device data on this GPU) was written: publish the
+        value and wake the command processor.  Returns at once (the queues run on its thread)."""
+        q = pdd.queue_by_doorbell.get(index)
+        if q is None:
+            log(2, f"gpu {self.gpu_id:#x}: doorbell {index} written but no queue uses it")
+            return
+        q.doorbell_value = value
+        pdd.process.kick()
 
     def queue_failed(self, process, q, exc):
         """Stop ``q`` and tell the process the way amdkfd would (exception events)."""
@@ -123,8 +139,31 @@ class VirtualGPU:
         log(1, f"gpu {self.gpu_id:#x}: {msg}")
         if isinstance(exc, MemoryFault):
             process.events.memory_exception(self.gpu_id, exc.va, exc.reason)
-        else:
+        elif not (isinstance(exc, WaveFault) and self.report_wave_exception(process, q, exc)):
             process.events.hw_exception(self.gpu_id)
+
+    def report_wave_exception(self, process, q, exc):
+        """kfd_send_exception_to_runtime: OR the exception's KFD_EC_MASK bit into the u64 at the
+        queue's err_payload_addr and signal err_event_id.  The trap handler's report follows the
+        word: the PC (u64 at +8) and the reason (UTF-8, NUL-padded, at +16).  False when the
+        runtime gave no payload address (or it is not writable GPU memory)."""
+        csa = q.ctx_save_restore_va
+        if not csa:
+            return False
+        try:
+            payload = q.process.vm.u64(csa + CSA_ERR_PAYLOAD_ADDR)
+            event_id = q.process.vm.u32(csa + CSA_ERR_EVENT_ID)
+            if not payload or payload % 8:
+                return False
+            word = q.process.vm.view(payload, np.uint64, 1, write=True)
+            word[0] |= np.uint64(1 << (exc.exception_code - 1))
+            q.process.vm.write_u64(payload + PAYLOAD_PC, exc.pc)
+            reason = str(exc.text).encode("utf-8")[:PAYLOAD_REASON_BYTES - 1]
+            q.process.vm.write(payload + PAYLOAD_REASON, reason.ljust(PAYLOAD_REASON_BYTES, b"\0"))
+        except MemoryFault:
+            return False
+        process.events.set_from_gpu(event_id)
+        return True
 
 
 class Queue:
@@ -141,11 +180,16 @@ class Queue:
         self.active = True                 # queue_percentage 0 parks a queue (kfd is_active)
         self.cu_mask = None                # SET_CU_MASK words, as given
         self.ring = process.vm.translate(self.ring_va, self.ring_size)
+        self.ctx_save_restore_va = getattr(args, "ctx_save_restore_address", 0)
         self.processor = None              # set by the creator
 
     @property
     def kind(self):
         return self.processor.kind if self.processor else "?"
+
+    def busy(self):
+        """Published work the CP has not consumed (the queue is blocked, or not yet run)."""
+        return self.active and self.error is None and self.processor.busy()
 
     def step(self):
         """Process what the doorbell published; True if anything was consumed."""
@@ -153,7 +197,10 @@ class Queue:
             return False
         try:
             return self.processor.run()
-        except (PacketError, MemoryFault, IllegalInstruction, ShaderHang) as e:
+        except Preempted as e:
+            self.error = f"{self.kind} queue {self.queue_id}: {e}"
+            return True
+        except (PacketError, MemoryFault, WaveFault, ShaderHang) as e:
             self.gpu.queue_failed(self.process, self, e)
             return True
         except Exception as e:

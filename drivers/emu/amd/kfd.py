@@ -16,11 +16,12 @@ import time
 
 import kfd_ioctl as K
 
+from drivers.emu.amd.cp import CommandProcessor
 from drivers.emu.amd.events import KFD_MMAP_TYPE_EVENTS
 from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE, DoorbellPage, log
 from drivers.emu.kernel import DeviceFile
 from drivers.emu.amd.kfd_memory import (DRM_FILE_PAGE_OFFSET_START, KFD_MMAP_GPU_ID_SHIFT, KFD_MMAP_TYPE_DOORBELL,
-                                    KFD_MMAP_TYPE_MMIO, MemoryIoctls, user_memory)
+                                        KFD_MMAP_TYPE_MMIO, MemoryIoctls, MemoryLimits, user_memory)
 from drivers.emu.amd.kfd_queues import QueueIoctls
 from drivers.emu.memory import PAGE_SIZE, HostMemory
 from drivers.emu.amd.process import KfdError, KfdProcess, fail
@@ -29,6 +30,7 @@ from drivers.kernel import MAP_PRIVATE, PROT_NONE, RealKernel
 KFD_ABI_MINOR = 18                      # the level of kfd_ioctl's declarations (RUNTIME_ENABLE: >= 1.14)
 DEPRECATED_NRS = range(0x0D, 0x11)      # the removed DBG_* commands answer EPERM
 WAIT_EVENTS_NR = 0x0C
+DESTROY_QUEUE_NR = 0x03
 _host = RealKernel()
 
 
@@ -42,8 +44,20 @@ class KfdDevice:
         if any(g.lock is not self.lock for g in self.gpus):     # a queue may wait on another GPU's writes
             raise ValueError("the GPUs of one amdkfd must share one lock (VirtualGPU(lock=...))")
         self.process = None
+        self.limits = MemoryLimits(self._ram_bytes())
+        self.cp = CommandProcessor(self.lock, f"virtual CP ({', '.join(g.target for g in self.gpus)})")
         self._mmio = {}                     # gpu_id -> the GPU's MMIO remap page
         self._next_drm_offset = {g.gpu_id: DRM_FILE_PAGE_OFFSET_START for g in self.gpus}
+
+    def _ram_bytes(self):
+        """The machine's system memory: the heap_type 0 banks of its topology's nodes."""
+        files, total = getattr(self.kernel, "files", {}), 0
+        for path, text in files.items():
+            if path.endswith("/properties") and "/mem_banks/" in path:
+                props = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
+                if props.get("heap_type") == "0":
+                    total += int(props.get("size_in_bytes", 0))
+        return total or 16 << 30
 
     def new_drm_offset(self, gpu, size):
         """A fake mmap offset on ``gpu``'s render node (each DRM device has its own space)."""
@@ -59,7 +73,7 @@ class KfdDevice:
 
     def open_kfd(self):
         if self.process is None:
-            self.process = KfdProcess(self.gpus, self.lock)
+            self.process = KfdProcess(self.gpus, self.lock, self.cp)
             for pdd in self.process.devices.values():
                 pdd.gpu.processes.append(pdd)
         self.process.files += 1
@@ -68,6 +82,12 @@ class KfdDevice:
     def close_kfd(self, proc):
         proc.files -= 1
         if proc.files == 0:
+            self.cp.host_enter()
+            try:
+                proc.preempt(proc.all_queues())
+            finally:
+                self.cp.host_leave()
+            self.cp.stop()
             with self.lock:
                 proc.release()
                 for pdd in proc.devices.values():
@@ -118,11 +138,19 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         args = K.ffi.from_buffer(f"struct {info.struct} *", kdata)
         log(2, f"kfd: {name} ({usize} bytes)")
         try:
-            if nr == WAIT_EVENTS_NR:     # sleeps: must not hold the GPUs while other threads ring doorbells
+            if nr == WAIT_EVENTS_NR:     # sleeps: must not hold the GPUs while their queues run
                 handler(self, self.proc, args)
             else:
-                with self.dev.lock:
-                    handler(self, self.proc, args)
+                self.dev.cp.host_enter()       # the command processor yields after its current packet
+                try:
+                    if nr == DESTROY_QUEUE_NR:     # a queue going away stops its dispatch first
+                        q = self.proc.find_queue(args.queue_id)
+                        if q is not None:
+                            self.proc.preempt([q])
+                    with self.dev.lock:
+                        handler(self, self.proc, args)
+                finally:
+                    self.dev.cp.host_leave()
         finally:
             if info.copies_out:
                 buf[:usize] = bytes(kdata[:usize])
@@ -259,7 +287,7 @@ class KfdFile(MemoryIoctls, QueueIoctls, DeviceFile):
         size = K.ffi.sizeof("struct kfd_event_data")
         raw = user_memory(a.events_ptr, size * a.num_events)
         data = K.ffi.from_buffer(f"struct kfd_event_data[{a.num_events}]", raw)
-        a.wait_result = proc.events.wait(data, a.wait_for_all, a.timeout, proc.run_queues)
+        a.wait_result = proc.events.wait(data, a.wait_for_all, a.timeout)
 
     HANDLERS = {
         0x01: get_version, 0x02: QueueIoctls.create_queue, 0x03: QueueIoctls.destroy_queue,

@@ -165,8 +165,12 @@ class KfdClient:
         self.queues.append(q)
         return q
 
-    def ring_doorbell(self, q, value):
+    def ring_doorbell(self, q, value, settle=True):
+        """Write the doorbell; with ``settle`` also let a virtual GPU's command processor finish
+        what it can of the queue's work before returning (tests then read memory directly)."""
         self.doorbells.store64(q.doorbell_offset, value)
+        if settle and hasattr(self.k, "settle"):
+            self.k.settle()
 
     def rptr(self, q):
         return int(q.pointers.view(np.uint64, q.rptr_offset, 1)[0])

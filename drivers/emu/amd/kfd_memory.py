@@ -4,7 +4,9 @@ Rules and errnos follow kfd_chardev.c and amdgpu_amdkfd_gpuvm.c: a zero size, an
 an unaligned USERPTR address, a DOORBELL buffer that is not the 8 KiB doorbell slice or an
 MMIO_REMAP buffer that is not one page are EINVAL; so are (here, at allocation time) an unaligned
 or overlapping VA.  VRAM is accounted against the card's size (ENOMEM past it) while its backing
-stays sparse host memory.  A buffer still mapped cannot be freed (EBUSY), a buffer a queue uses
+stays sparse host memory.  System memory follows amdgpu_amdkfd_reserve_mem_limit: GTT and
+USERPTR buffers together may take 15/16 of the machine's RAM (as its topology reports it), GTT
+alone 3/8 of it (TTM), ENOMEM past either.  A buffer still mapped cannot be freed (EBUSY), a buffer a queue uses
 cannot be unmapped (EBUSY), an unknown handle is EINVAL for FREE but ENOMEM for MAP/UNMAP (the
 kernel's kfd_process_device_translate_handle path).
 
@@ -18,19 +20,43 @@ freed (EBUSY: kgd_mem counts mappings on every GPU); only process exit drops the
 import errno
 
 import kfd_ioctl as K
-from cffi import FFI
 
 from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE
 from drivers.emu.memory import PAGE_SIZE, HostMemory, UserMemory, host_range_mapped
 from drivers.emu.amd.process import BufferObject, fail
 
-_ffi = FFI()
+_ffi = K.ffi                               # casts and buffers only
 GPUVM_LIMIT = 1 << 47                      # 47-bit GPU virtual address space (gfx9+ user VAs)
 DRM_FILE_PAGE_OFFSET_START = 1 << 32       # DRM fake mmap offsets start here (bytes)
 KFD_MMAP_TYPE_SHIFT, KFD_MMAP_GPU_ID_SHIFT = 62, 46
 KFD_MMAP_TYPE_DOORBELL, KFD_MMAP_TYPE_EVENTS = 3 << 62, 2 << 62
 KFD_MMAP_TYPE_RESERVED_MEM, KFD_MMAP_TYPE_MMIO = 1 << 62, 0
 VRAM_AVAILABILITY_ALIGN = 1 << 21
+
+
+class MemoryLimits:
+    """amdgpu's kfd_mem_limit: system memory (GTT + USERPTR) up to 15/16 of RAM, TTM (GTT) up to
+    3/8 of it, for every process of the machine together."""
+
+    def __init__(self, ram_bytes):
+        self.ram = ram_bytes
+        self.max_system = ram_bytes - (ram_bytes >> 4)
+        self.max_ttm = ram_bytes * 3 // 8
+        self.system_used = self.ttm_used = 0
+
+    def reserve(self, kind, size, what):
+        ttm = size if kind == "GTT" else 0
+        if self.system_used + size > self.max_system or self.ttm_used + ttm > self.max_ttm:
+            fail(errno.ENOMEM, f"{what}: {size} bytes of {kind} requested; KFD's limits are {self.max_system} bytes "
+                 f"of system memory ({self.system_used} used) and {self.max_ttm} of GTT ({self.ttm_used} used), "
+                 f"15/16 and 3/8 of the {self.ram}-byte RAM")
+        self.system_used += size
+        self.ttm_used += ttm
+
+    def release(self, kind, size):
+        self.system_used -= size
+        if kind == "GTT":
+            self.ttm_used -= size
 
 
 def mmap_gpu_id(gpu_id):
@@ -101,17 +127,25 @@ class MemoryIoctls:
         if kind == "VRAM" and gpu.vram_used + size > gpu.vram_budget:
             fail(errno.ENOMEM, f"{what}: {size} bytes of VRAM requested, "
                  f"{gpu.vram_budget - gpu.vram_used} of {gpu.vram_budget} left")
-        if kind == "USERPTR":
-            if not host_range_mapped(a.mmap_offset, size):
-                fail(errno.EFAULT, f"{what}: USERPTR memory 0x{a.mmap_offset:x}+{size:#x} is not mapped")
-            mem = UserMemory(a.mmap_offset, size)
-        elif kind == "DOORBELL":
-            mem = pdd.doorbells
-        else:
-            try:
-                mem = HostMemory(size, f"{kind.lower()}-{va:x}")
-            except OSError as e:
-                fail(errno.ENOMEM, f"{what}: host memory for {size} bytes: {e.strerror}")
+        limits = self.dev.limits
+        if kind in ("GTT", "USERPTR"):
+            limits.reserve(kind, size, what)
+        try:
+            if kind == "USERPTR":
+                if not host_range_mapped(a.mmap_offset, size):
+                    fail(errno.EFAULT, f"{what}: USERPTR memory 0x{a.mmap_offset:x}+{size:#x} is not mapped")
+                mem = UserMemory(a.mmap_offset, size)
+            elif kind == "DOORBELL":
+                mem = pdd.doorbells
+            else:
+                try:
+                    mem = HostMemory(size, f"{kind.lower()}-{va:x}")
+                except OSError as e:
+                    fail(errno.ENOMEM, f"{what}: host memory for {size} bytes: {e.strerror}")
+        except BaseException:
+            if kind in ("GTT", "USERPTR"):
+                limits.release(kind, size)
+            raise
         idr = pdd.new_idr()
         handle = gpu.gpu_id << 32 | idr
         if kind == "MMIO_REMAP":
@@ -121,6 +155,7 @@ class MemoryIoctls:
         else:
             offset = self.dev.new_drm_offset(gpu, size)
         bo = pdd.bos[idr] = BufferObject(pdd, idr, handle, va, size, flags, kind, mem, offset)
+        bo.limits = limits
         if kind == "VRAM":
             gpu.vram_used += size
         a.handle, a.mmap_offset = handle, offset

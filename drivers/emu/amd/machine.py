@@ -10,6 +10,10 @@ PCIe (``drivers.emu.make_kernel`` picks it for the targets ``gfx1100`` and ``gfx
     kernel.gpu       the first of them
     kernel.kfd       the machine's amdkfd
     kernel.live()    what processes hold on the whole machine
+    kernel.settle()  run every queue's published work now, on the calling thread (tests use it to
+                     look at memory right after ringing a doorbell; drivers wait on signals)
+
+GPU_EMULATE_BUDGET (wave-instructions per dispatch) is read and checked when the machine is made.
 """
 import functools
 import threading
@@ -31,17 +35,19 @@ class VirtualMachine(EmulatedKernel):
         from drivers.emu.amd.gpu import VirtualGPU
         from drivers.emu.amd.kfd import KfdDevice
         from drivers.emu.amd.shader import WaveExecutor
+        from drivers.emu.amd.shader.executor import budget_from_env
         card = CARDS[TARGETS[target]]
         files = render_topology(card, render_minor=RENDER_MINOR, gpus=gpus)
         for k in range(gpus):
             files.update(render_ip_discovery(card, render_minor=RENDER_MINOR + k))
+        budget = budget_from_env()
         super().__init__(files, {})
         lock = threading.RLock()             # one CP thread runs every GPU's queues
         self.gpus = [VirtualGPU(card, int(files[f"{TOPOLOGY_NODES}/{node}/gpu_id"]), node_id=node,
                                 target=target, lock=lock)
                      for node in range(1, gpus + 1)]
         for gpu in self.gpus:                # the RDNA3 wave simulator runs every dispatch
-            gpu.executor = WaveExecutor()
+            gpu.executor = WaveExecutor(budget=budget)
         self.gpu = self.gpus[0]
         self.kfd = KfdDevice(self, self.gpus)
         self.devices["/dev/kfd"] = self.kfd.open_kfd
@@ -51,3 +57,9 @@ class VirtualMachine(EmulatedKernel):
 
     def live(self):
         return self.kfd.live()
+
+    def settle(self):
+        """Run the published work of every queue to completion (or until it blocks), now."""
+        process = self.kfd.process
+        if process is not None:
+            process.run_queues()

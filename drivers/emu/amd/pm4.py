@@ -39,6 +39,7 @@ COMPUTE_USER_DATA_0 = 0x2E40
 CS_EN, USE_THREAD_DIMENSIONS, CS_W32_EN = 1 << 0, 1 << 5, 1 << 15
 
 BLOCKED = "blocked"
+YIELDED = "yielded"                     # run_frames: a dispatch ran; the rest continues on the next pass
 
 
 def check_write_pointer(vm, q, target, rptr, ring_units, ring_text):
@@ -71,6 +72,7 @@ class PM4Engine:
         self.regs = {}
         self.frames = []                 # [ib_va, dwords (np.uint32), pos, level]
         self.where = None                # the packet being executed, for fault messages
+        self.dispatched = False          # a DISPATCH_DIRECT ran since the CP last looked
 
     # -- IB frames ----------------------------------------------------------------------------
     def push_ib(self, va, size_dw, chain, where):
@@ -88,7 +90,8 @@ class PM4Engine:
         self.frames.append([va, dwords, 0, level])
 
     def run_frames(self):
-        """Run IB frames until they are done (True) or a packet blocks (False)."""
+        """Run IB frames until they are done (True), a packet blocks (False) or a dispatch has run
+        (YIELDED: the CP takes one dispatch per pass, so others get their turn)."""
         budget = MAX_IB_PACKETS
         while self.frames:
             budget -= 1
@@ -113,6 +116,9 @@ class PM4Engine:
             frame[2] = pos + length
             if isinstance(result, tuple):
                 self.push_ib(*result, where)
+            if self.dispatched:
+                self.dispatched = False
+                return YIELDED
         return True
 
     # -- packets ------------------------------------------------------------------------------
@@ -287,7 +293,8 @@ class PM4Engine:
             tmpring_size=r(COMPUTE_TMPRING_SIZE), packet_va=va, queue_id=self.queue.queue_id,
             registers=dict(self.regs), clock=self.gpu.clock,
             trap_handler=self.queue.process.trap_handler)
-        self.gpu.dispatch(d)
+        self.dispatched = True
+        self.gpu.dispatch(d, self.queue)
 
     HANDLERS = {SET_SH_REG: set_sh_reg, SET_UCONFIG_REG: set_uconfig_reg, ACQUIRE_MEM: acquire_mem,
                 EVENT_WRITE: event_write, RELEASE_MEM: release_mem, WRITE_DATA: write_data,
@@ -303,6 +310,10 @@ class PM4Queue(PM4Engine):
         self.ring = queue.ring.view(np.uint32)
         self.rptr = 0
 
+    def busy(self):
+        target = self.queue.doorbell_value
+        return bool(self.frames) or (target is not None and self.rptr != target)
+
     def run(self):
         q, n = self.queue, self.ring.size
         target = q.doorbell_value
@@ -312,8 +323,11 @@ class PM4Queue(PM4Engine):
         progress = False
         while True:
             if self.frames:
-                if not self.run_frames():
+                done = self.run_frames()
+                if done is False:
                     return progress
+                if done == YIELDED:
+                    return True
                 progress = True
                 continue
             if self.rptr == target:
@@ -333,3 +347,6 @@ class PM4Queue(PM4Engine):
             progress = True
             if isinstance(result, tuple):
                 self.push_ib(*result, where)
+            if self.dispatched:              # one dispatch per pass: the other queues (and the host) get a turn
+                self.dispatched = False
+                return True

@@ -7,7 +7,9 @@ doorbell page.  Events, the event page and the queue-id space belong to the proc
 virtual machine does the same and tears everything down when the last descriptor closes.
 """
 import errno
+import time
 
+from drivers.emu.amd.cp import PREEMPT_PATIENCE
 from drivers.emu.amd.events import EventTable
 from drivers.emu.amd.gpu import DOORBELL_PAGE_SIZE, log
 from drivers.emu.memory import HostMemory, host_range_mapped
@@ -34,6 +36,7 @@ class BufferObject:
         self.owner, self.idr, self.handle, self.va, self.size = owner, idr, handle, va, size
         self.flags, self.kind, self.mem, self.mmap_offset = flags, kind, mem, mmap_offset
         self.mapped_on = {}                 # gpu_id -> ProcessDevice
+        self.limits = None                  # the MemoryLimits its system memory counts against
         self.invalidated = False            # USERPTR whose host pages went away (MMU notifier)
         self.queue_refs = {}                # gpu_id -> queues holding it (kfd_queue_buffer_get)
 
@@ -88,6 +91,8 @@ class ProcessDevice:
     def free_bo(self, bo):
         if bo.kind == "VRAM":
             self.gpu.vram_used -= bo.size
+        elif bo.kind in ("GTT", "USERPTR") and getattr(bo, "limits", None) is not None:
+            bo.limits.release(bo.kind, bo.size)
         if bo.mem is not self.doorbells:
             bo.mem.release()
         del self.bos[bo.idr]
@@ -100,8 +105,9 @@ class ProcessDevice:
 
 
 class KfdProcess:
-    def __init__(self, gpus, lock):
+    def __init__(self, gpus, lock, cp=None):
         self.lock = lock                    # the machine's: queues of one GPU may wait on another's
+        self.cp = cp                        # the CommandProcessor that runs the queues
         self.devices = {gpu.gpu_id: ProcessDevice(self, gpu) for gpu in gpus}
         self.events = EventTable(fail)
         self.runtime_enabled = False
@@ -133,8 +139,17 @@ class KfdProcess:
     def find_queue(self, queue_id):
         return next((q for q in self.all_queues() if q.queue_id == queue_id), None)
 
+    def kick(self):
+        """A doorbell rang: have the command processor run the queues (at once if there is none)."""
+        if self.cp is not None:
+            self.cp.kick(self)
+        else:
+            self.run_queues()
+
     def run_queues(self):
-        """Run every queue on every GPU until none makes progress (the CPs keep polling)."""
+        """Run every queue on every GPU, in order, until none makes progress.  Returns whether a
+        queue is left with published work it could not do (blocked: poll again later)."""
+        cp = self.cp
         with self.lock:
             self.revalidate_userptrs()
             progress = True
@@ -143,6 +158,16 @@ class KfdProcess:
                 for q in self.all_queues():
                     if q.error is None and q.step():
                         progress = True
+                    if cp is not None and cp.host_waiting:       # an ioctl waits: let it in, come back
+                        return True
+            return any(q.busy() for q in self.all_queues())
+
+    def preempt(self, queues):
+        """Stop the dispatches ``queues`` are running, before their destruction takes the lock."""
+        deadline = time.monotonic() + PREEMPT_PATIENCE
+        for q in queues:
+            while not q.gpu.preempt(q) and time.monotonic() < deadline:
+                time.sleep(0.0005)
 
     def revalidate_userptrs(self):
         """Drop GPU mappings of USERPTR memory the host unmapped, as amdgpu's MMU notifier does:

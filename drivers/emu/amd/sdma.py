@@ -33,6 +33,10 @@ class SDMAQueue:
         i = pos % size
         return [int(x) for x in (self.ring[i:i + n] if i + n <= size else self.ring[np.arange(i, i + n) % size])]
 
+    def busy(self):
+        target = self.queue.doorbell_value
+        return target is not None and self.rptr < target
+
     def run(self):
         q = self.queue
         target = q.doorbell_value

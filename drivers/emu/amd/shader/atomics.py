@@ -101,3 +101,88 @@ def rounds(addrs):
         return
     for k in range(int(rank.max()) + 1):
         yield np.flatnonzero(ranks == k)
+
+
+# Accumulating forms of the associative operations: lanes that hit one location in turn see the
+# running result, which a prefix scan computes at once.
+_SCANS = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+          "min_u": np.minimum, "max_u": np.maximum, "min_i": np.minimum, "max_i": np.maximum,
+          "add_f": np.add, "min_f": np.fmin, "max_f": np.fmax}
+
+
+def _scan_view(name, x):
+    if name in ("min_i", "max_i"):
+        return _signed(x)
+    if name in ("add_f", "min_f", "max_f"):
+        return _float(x)
+    return x
+
+
+def apply(mem, index, name, src, cmp):
+    """Execute every lane's read-modify-write of ``mem[index[k]]`` (a typed array), lane after
+    lane; return each lane's value before its update.  Lanes at distinct locations are one
+    vectorized step; lanes that share a location are served by a prefix scan (add, sub, logic,
+    min, max), by a search for the next successful compare (cmpswap), or else round by round."""
+    n = index.shape[0]
+    f = OPS[name]
+    uniq, inverse, counts = np.unique(index, return_inverse=True, return_counts=True)
+    inverse = inverse.reshape(-1)
+    if uniq.shape[0] == n:
+        old = mem[index]
+        mem[index] = f(old, src, cmp).astype(mem.dtype, copy=False)
+        return old
+    order = np.argsort(inverse, kind="stable")        # grouped by location, lane order inside
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    init = mem[uniq]
+    old = np.empty(n, mem.dtype)
+    if name in ("add", "sub") and mem.dtype.kind == "u":
+        s = src[order].astype(np.uint64)
+        c = np.cumsum(s)                                # wraps modulo 2**64, a multiple of 2**width
+        before = c[starts] - s[starts]                  # sum of the lanes before each group
+        group = np.repeat(np.arange(uniq.shape[0]), counts)
+        prefix = c - s - before[group]                  # exclusive prefix inside the group
+        total = c[ends - 1] - before
+        base = init.astype(np.uint64)
+        if name == "add":
+            old[order] = (base[group] + prefix).astype(mem.dtype)
+            mem[uniq] = (base + total).astype(mem.dtype)
+        else:
+            old[order] = (base[group] - prefix).astype(mem.dtype)
+            mem[uniq] = (base - total).astype(mem.dtype)
+        return old
+    rounds_needed = int(counts.max())
+    if name in _SCANS and uniq.shape[0] <= rounds_needed:
+        ufunc = _SCANS[name]
+        for g in range(uniq.shape[0]):
+            lanes = order[starts[g]:ends[g]]
+            seq = np.concatenate((init[g:g + 1], src[lanes].astype(mem.dtype, copy=False)))
+            acc = ufunc.accumulate(_scan_view(name, seq)).view(mem.dtype)
+            old[lanes] = acc[:-1]
+            mem[uniq[g]] = acc[-1]
+        return old
+    if name in ("cmpswap", "cmpstore", "cmpswap_f") and uniq.shape[0] <= rounds_needed:
+        equal = (lambda a, b: _float(a) == _float(b)) if name == "cmpswap_f" else (lambda a, b: a == b)
+        for g in range(uniq.shape[0]):
+            lanes = order[starts[g]:ends[g]]
+            cmps, srcs = cmp[lanes].astype(mem.dtype, copy=False), src[lanes].astype(mem.dtype, copy=False)
+            v = init[g:g + 1]
+            k, m = 0, lanes.shape[0]
+            got = np.empty(m, mem.dtype)
+            while k < m:                                # each step: the failures up to the next success
+                hits = np.flatnonzero(equal(cmps[k:], v))
+                j = m if hits.size == 0 else k + int(hits[0])
+                got[k:j + 1] = v[0]
+                if j == m:
+                    break
+                v = srcs[j:j + 1]
+                k = j + 1
+            old[lanes] = got
+            mem[uniq[g]] = v[0]
+        return old
+    for batch in rounds(index):
+        idx = index[batch]
+        prev = mem[idx]
+        mem[idx] = f(prev, src[batch], None if cmp is None else cmp[batch]).astype(mem.dtype, copy=False)
+        old[batch] = prev
+    return old

@@ -9,7 +9,7 @@ PC + 4 + simm16 * 4.
 """
 import numpy as np
 
-from drivers.emu.faults import IllegalInstruction
+from drivers.emu.faults import IllegalInstruction, WaveTrap
 
 from .state import EXEC_LO, MODE_DENORM_F32, MODE_ROUND_F32, VCC_LO
 
@@ -69,10 +69,11 @@ def build_sopp(ins, pc, size):
 
         def cbranch(st, sel):
             taken = cond(st, sel)
-            if taken.all():
+            k = np.count_nonzero(taken)
+            if k == taken.shape[0]:
                 st.pc[sel] = target
                 return target
-            if not taken.any():
+            if not k:
                 st.pc[sel] = nxt
                 return nxt
             st.pc[sel] = np.where(taken, target, nxt)
@@ -94,8 +95,8 @@ def build_sopp(ins, pc, size):
         trap_id = ins.operands[0].value & 0xFF if ins.operands else 0
 
         def trap(st, sel):
-            raise IllegalInstruction(pc, f"s_trap {trap_id}: the shader trapped "
-                                         f"(no trap handler is installed; trap 2 is llvm.trap / abort)")
+            raise WaveTrap(pc, f"s_trap {trap_id}: the shader trapped "
+                               f"(no trap handler is installed; trap 2 is llvm.trap / abort)")
         return trap
     if m in ("s_sethalt", "s_sendmsghalt"):
         def halt(st, sel):

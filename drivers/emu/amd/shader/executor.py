@@ -7,16 +7,14 @@ group).  After a branch the waves are regrouped; waves that wait in s_barrier ar
 no wave can run any more (then every live wave of every workgroup has arrived).  An instruction
 budget turns an endless loop into ShaderHang.
 """
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from drivers.emu.faults import PacketError, ShaderHang
+from drivers.emu.faults import PacketError, Preempted, ShaderHang
 from drivers.emu.amd.gpu import log
 
-from .launch import (build_state, check_dispatch, lds_allocation, vgpr_count, waves_in, workgroup_extent,
-                     workgroup_ids)
+from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
 from .program import Program
 from .state import LANE_IDS, WAVE32
 
@@ -46,11 +44,26 @@ class ValuEnv:
     """The VALU library seen by the closures: the op registry and a Ctx factory."""
 
     def __init__(self, registry=None):
-        from .valu import VALU, Ctx, FloatMode
-        self.registry = VALU if registry is None else registry
-        self.Ctx, self.FloatMode = Ctx, FloatMode
+        self._registry = registry              # None: the VALU library, loaded on first use
         self._modes = {}
         self._lanes = {}                       # lane-id arrays per group size (read-only views)
+
+    @property
+    def registry(self):
+        if self._registry is None:
+            from .valu import VALU
+            self._registry = VALU
+        return self._registry
+
+    @property
+    def Ctx(self):
+        from .valu import Ctx
+        return Ctx
+
+    @property
+    def FloatMode(self):
+        from .valu import FloatMode
+        return FloatMode
 
     def float_mode(self, mode):
         fm = self._modes.get(mode)
@@ -61,19 +74,23 @@ class ValuEnv:
                 round_f32=mode & 3, round_f16_64=(mode >> 2) & 3)
         return fm
 
+    def lanes(self, n):
+        lane = self._lanes.get(n)
+        if lane is None:
+            lane = self._lanes[n] = np.broadcast_to(LANE_IDS, (n, WAVE32))
+        return lane
+
     def ctx_factory(self, st, sel, lane_mask, kw, cache=None):
         """The Ctx of one execution; ``cache`` (a dict owned by the instruction) keeps mask-free
         ones per (MODE, group size), the only things they depend on."""
-        first = int(st.wave_ids[sel][0]) if not isinstance(sel, slice) else 0
+        first = int(st.wave_ids[sel][0])
         n = st.pc[sel].shape[0]
         mode = int(st.mode[first])
         if lane_mask is None and cache is not None:
             ctx = cache.get((mode, n))
             if ctx is not None:
                 return ctx
-        lane = self._lanes.get(n)
-        if lane is None:
-            lane = self._lanes[n] = np.broadcast_to(LANE_IDS, (n, WAVE32))
+        lane = self.lanes(n)
         ctx = self.Ctx(mode=self.float_mode(mode), mask=lane_mask, lane=lane, wave32=True, **kw)
         if lane_mask is None and cache is not None:
             if len(cache) > 64:
@@ -83,25 +100,27 @@ class ValuEnv:
 
 
 def budget_from_env():
-    value = os.environ.get(BUDGET_ENV)
-    if not value:
-        return DEFAULT_BUDGET
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{BUDGET_ENV}={value!r} is not an integer instruction budget") from None
+    """GPU_EMULATE_BUDGET, checked (a SettingError naming it), or the default."""
+    from drivers.settings import env_int
+    return env_int(BUDGET_ENV, DEFAULT_BUDGET, 1, None, "expected a positive number of wave-instructions "
+                   f"one dispatch may execute (default {DEFAULT_BUDGET})")
 
 
 class WaveExecutor:
     """``executor(dispatch)`` runs a Dispatch; usable as ``VirtualGPU.executor``.
 
-    budget: wave-instructions a dispatch may execute before ShaderHang (default 50M, or the
-    GPU_EMULATE_BUDGET environment variable); valu: an op registry replacing the VALU library;
-    batch_waves: waves simulated together (workgroups are never split); keep_state: keep the
-    final WaveState of every batch in ``states``.
+    budget: wave-instructions a dispatch may execute before ShaderHang (None: the
+    GPU_EMULATE_BUDGET environment variable, read and checked at each dispatch, or 50M; the
+    virtual machine reads it once when it is created); valu: an op registry replacing the VALU
+    library; batch_waves: waves simulated together (workgroups are never split); keep_state: keep
+    the final WaveState of every batch in ``states``; blocks: run straight-line blocks compiled
+    into one function each (False: one instruction at a time, the reference they must match).
+    ``preempt()`` (from another thread) stops the dispatch in progress at its next instruction.
     """
 
-    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False):
+    def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False,
+                 blocks=True):
+        self.blocks = blocks                  # compiled blocks (False: one instruction at a time)
         self.budget = budget                  # None: GPU_EMULATE_BUDGET or the default, per dispatch
         self.keep_state = keep_state          # keep each batch's final WaveState (tests inspect it)
         self.states = []
@@ -110,6 +129,16 @@ class WaveExecutor:
         self.programs = {}
         self.stats = Stats()
         self.last = None
+        self._budget = None                   # [remaining, allowed] of the dispatch in progress
+        self._preempted = False
+
+    def preempt(self):
+        """Make the dispatch in progress stop at its next instruction (its queue is going away):
+        the remaining budget drops below zero, which every instruction checks."""
+        self._preempted = True
+        budget = self._budget
+        if budget is not None:
+            budget[0] = -(1 << 62)
 
     def program(self, vm, code_va, vgprs):
         # the first bytes of code tell apart kernels loaded at the same VA one after another
@@ -134,35 +163,45 @@ class WaveExecutor:
         if scratch is not None and scratch[3]:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
         group_limit = max(1, BATCH_LDS_BYTES // max(1, lds_allocation(d)))
-        batch, batch_waves = [], 0
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
-        budget = [allowed, allowed]               # remaining, allowed
-        for wg_id in workgroup_ids(d):
-            n = waves_in(workgroup_extent(d, wg_id))
-            if scratch is not None and scratch[3] and n > scratch[3]:
-                raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
-                                  f"the {n} waves of one workgroup")
-            if batch and (batch_waves + n > limit or len(batch) >= group_limit):
-                self._run(d, batch, vgprs, program, scratch, stats, budget)
-                batch, batch_waves = [], 0
-            batch.append(wg_id)
-            batch_waves += n
-        if batch:
-            self._run(d, batch, vgprs, program, scratch, stats, budget)
+        budget = self._budget = [allowed, allowed]        # remaining, allowed
+        self._preempted = False
+        ids, extents, waves = workgroup_table(d)
+        if scratch is not None and scratch[3] and int(waves.max()) > scratch[3]:
+            raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
+                              f"the {int(waves.max())} waves of one workgroup")
+        try:
+            first, batch_waves = 0, 0
+            for i, n in enumerate(waves.tolist()):    # batches of whole workgroups, in launch order
+                if i > first and (batch_waves + n > limit or i - first >= group_limit):
+                    self._run(d, ids[first:i], extents[first:i], vgprs, program, scratch, stats, budget)
+                    first, batch_waves = i, 0
+                if self._preempted:
+                    raise ShaderHang(d.code_va, 0)
+                batch_waves += n
+            self._run(d, ids[first:], extents[first:], vgprs, program, scratch, stats, budget)
+        except ShaderHang:
+            if self._preempted:
+                raise Preempted(f"dispatch at 0x{d.code_va:x} preempted after {stats.wave_instructions} "
+                                "wave-instructions: its queue is being destroyed") from None
+            raise
+        finally:
+            self._budget = None
         self.stats.add(stats)
         self.last = stats
         log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
                f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
-    def _run(self, d, wg_ids, vgprs, program, scratch, stats, budget):
-        st = build_state(d, wg_ids, vgprs, scratch[:3] if scratch is not None else None)
-        stats.workgroups += len(wg_ids)
+    def _run(self, d, ids, extents, vgprs, program, scratch, stats, budget):
+        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None)
+        stats.workgroups += len(ids)
         stats.waves += st.W
         if self.keep_state:
             self.states.append(st)
         try:
-            run_waves(st, program, budget)
+            with np.errstate(all="ignore"):       # NaN, inf, overflow in a lane are ISA results
+                run_waves(st, program, budget, self.blocks)
         finally:
             stats.wave_instructions += st.wave_instructions
             stats.lane_ops += st.lane_ops
@@ -183,24 +222,42 @@ def scratch_layout(d):
     return (d.scratch_base, per_wave, per_lane, tmpring_waves)
 
 
-def run_waves(st, program, budget):
+def run_waves(st, program, budget, blocks=True):
     """Execute every wave of ``st`` to s_endpgm.  budget: [remaining, allowed] wave-instructions,
-    shared by the batches of a dispatch."""
-    W = st.W
-    everyone = slice(None)
+    shared by the batches of a dispatch.  blocks: run compiled blocks (block.py) where they
+    apply; False executes one instruction at a time (the reference the blocks must match)."""
+    env = program.env
     while True:
-        runnable = ~(st.done | st.at_barrier)
-        if not runnable.any():
-            if st.at_barrier.any():
-                st.at_barrier[:] = False
-                continue
+        group = _next_group(st)
+        if group is None:
             return
-        pc = int(st.pc[runnable].min())
-        members = runnable & (st.pc == pc)
-        n = int(members.sum())
-        sel = everyone if n == W else np.flatnonzero(members)
-        whole = n == int(runnable.sum())         # no other wave could join this group
+        pc, sel, n, whole = group
         while True:
+            if blocks and st.mode_uniform:
+                block = program.block(pc)
+                cost = n * block.count
+                if budget[0] >= cost:
+                    budget[0] -= cost
+                    base, lanes = st.wave_instructions, st.lane_ops
+                    st.wave_instructions = base + cost
+                    st.lane_ops = lanes + n * WAVE32 * block.vector
+                    try:
+                        target = block.fn(st, sel, n, block.prepared(int(st.mode[0]), n, env))
+                    except BaseException as e:
+                        i = block.failed_at(e.__traceback__)
+                        i = block.count - 1 if i is None else i
+                        st.wave_instructions = base + n * (i + 1)
+                        st.lane_ops = lanes + n * WAVE32 * block.vector_upto[i]
+                        budget[0] += n * (block.count - i - 1)
+                        st.pc[sel] = block.pcs[i]
+                        raise
+                    if not (block.sets_pc or block.ends):
+                        pc = block.next_pc
+                        continue
+                    if target is not None and whole:
+                        pc = int(target)          # a uniform branch: the group stays together
+                        continue
+                    break
             step = program.step(pc)
             budget[0] -= n
             if budget[0] < 0:
@@ -223,3 +280,44 @@ def run_waves(st, program, budget):
                     st.pc[sel] = pc
                     raise
             pc = step.next_pc
+
+
+SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists
+
+
+def _next_group(st):
+    """(pc, sel, n, whole) of the next group to run: every runnable wave at the lowest PC
+    (``sel`` a slice when they are contiguous, else their indices; ``whole`` when no other wave
+    is runnable), after releasing a barrier every live wave waits in; None when all are done."""
+    W = st.W
+    if W <= SMALL_BATCH:
+        pcs, blocked = st.pc.tolist(), (st.done | st.at_barrier).tolist()
+        runnable = [i for i in range(W) if not blocked[i]]
+        if not runnable:
+            if st.at_barrier.any():
+                st.at_barrier[:] = False
+                return _next_group(st)
+            return None
+        pc = min(pcs[i] for i in runnable)
+        members = [i for i in runnable if pcs[i] == pc]
+        n = len(members)
+        first, last = members[0], members[-1]
+        sel = slice(first, last + 1) if last - first + 1 == n else np.array(members)
+        if n == W:
+            sel = slice(None)
+        return pc, sel, n, n == len(runnable)
+    runnable = ~(st.done | st.at_barrier)
+    if not runnable.any():
+        if st.at_barrier.any():
+            st.at_barrier[:] = False
+            return _next_group(st)
+        return None
+    pc = int(st.pc[runnable].min())
+    members = runnable & (st.pc == pc)
+    n = int(np.count_nonzero(members))
+    if n == W:
+        return pc, slice(None), n, True
+    sel = np.flatnonzero(members)
+    if int(sel[-1]) - int(sel[0]) + 1 == n:          # contiguous waves: views, not copies
+        sel = slice(int(sel[0]), int(sel[-1]) + 1)
+    return pc, sel, n, n == int(np.count_nonzero(runnable))

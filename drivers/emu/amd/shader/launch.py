@@ -57,39 +57,62 @@ def workgroup_ids(d):
                 yield (x, y, z)
 
 
-def build_state(d, wg_ids, vgprs, scratch):
-    """WaveState for the workgroups ``wg_ids``; scratch = (base VA of wave 0, bytes per wave,
-    bytes per lane) or None."""
-    extents = np.array([workgroup_extent(d, w) for w in wg_ids], np.int64).reshape(-1, 3)
-    items = extents.prod(axis=1)
+def workgroup_table(d):
+    """Every workgroup of the dispatch in launch order (x fastest): ids (G, 3), extents (G, 3)
+    and wave counts (G,) as int64 arrays."""
+    gx, gy, gz = d.grid_workgroups
+    size = d.workgroup_size
+    total = [d.grid_size[k] if d.grid_size and d.grid_size[k] else d.grid_workgroups[k] * size[k]
+             for k in range(3)]
+    if gx * gy * gz <= 256:                 # small grids: plain Python is cheaper than numpy
+        ids = [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)]
+        extents = [tuple(max(0, min(size[k], total[k] - w[k] * size[k])) for k in range(3)) for w in ids]
+        waves = [-(-e[0] * e[1] * e[2] // WAVE32) for e in extents]
+        return np.array(ids, np.int64), np.array(extents, np.int64), np.array(waves, np.int64)
+    i = np.arange(gx * gy * gz, dtype=np.int64)
+    ids = np.empty((i.shape[0], 3), np.int64)
+    ids[:, 0], ids[:, 1], ids[:, 2] = i % gx, (i // gx) % gy, i // (gx * gy)
+    size = np.array(size, np.int64)
+    extents = np.minimum(np.maximum(np.array(total, np.int64) - ids * size, 0), size)
+    return ids, extents, -(-(extents[:, 0] * extents[:, 1] * extents[:, 2]) // WAVE32)
+
+
+def build_state(d, ids, extents, vgprs, scratch):
+    """WaveState for the workgroups with ids (G, 3) and extents (G, 3); scratch = (base VA of
+    wave 0, bytes per wave, bytes per lane) or None."""
+    items = extents[:, 0] * extents[:, 1] * extents[:, 2]
     counts = -(-items // WAVE32)
+    G = len(ids)
     W = int(counts.sum())
-    st = WaveState(W, vgprs, len(wg_ids), lds_allocation(d), d.vm)
+    st = WaveState(W, vgprs, G, lds_allocation(d), d.vm)
     n_user = d.user_sgpr_count
     user = list(d.user_sgprs)[:n_user]
-    st.sgpr[:, :len(user)] = np.array(user, np.uint32)
+    if user:
+        st.sregs[:len(user)] = np.array(user, np.uint32)[:, None]
     st.pc[:] = d.code_va
     st.mode[:] = mode_from_rsrc1(d.rsrc1)
     st.clock = getattr(d, "clock", None)
-    group = np.repeat(np.arange(len(wg_ids)), counts)                # workgroup of each wave
-    first = np.repeat(np.cumsum(counts) - counts, counts)
-    k_in_group = np.arange(W) - first                                 # wave index inside it
+    if G == W:                                                         # one wave per workgroup
+        group = np.arange(G)
+        k_in_group = np.zeros(W, np.int64)
+    else:
+        group = np.repeat(np.arange(G), counts)                         # workgroup of each wave
+        k_in_group = np.arange(W) - np.repeat(np.cumsum(counts) - counts, counts)   # wave index in it
     st.wg[:] = group
-    ids = np.array(wg_ids, np.uint32).reshape(-1, 3)[group]
     k = n_user
     for axis in range(3):
         if d.tgid_enabled[axis]:
-            st.sgpr[:, k] = ids[:, axis]
+            st.sregs[k] = ids[group, axis]
             k += 1
     if d.rsrc2 & RSRC2_TG_SIZE_EN:
-        st.sgpr[:, k] = counts[group]                                 # workgroup info: its wave count
+        st.sregs[k] = counts[group]                                    # workgroup info: its wave count
     ext = extents[group]
     flat = k_in_group[:, None] * WAVE32 + np.arange(WAVE32)
     ex, ey = np.maximum(ext[:, :1], 1), np.maximum(ext[:, 1:2], 1)
     x, y, z = flat % ex, (flat // ex) % ey, flat // (ex * ey)
     valid = flat < items[group][:, None]
-    st.vgpr[:, 0, :] = np.where(valid, x | y << 10 | z << 20, 0).astype(np.uint32)
-    st.sgpr[:, EXEC_LO] = np.packbits(valid, axis=1, bitorder="little").view(np.uint32)[:, 0]
+    st.vregs[0] = np.where(valid, x | y << 10 | z << 20, 0)
+    st.sregs[EXEC_LO] = np.packbits(valid, axis=1, bitorder="little").view(np.uint32)[:, 0]
     st.hw_id[:] = (k_in_group & 31) | (group % 48) << 10
     if scratch is not None:
         base, per_wave, per_lane = scratch

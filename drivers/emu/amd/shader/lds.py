@@ -27,6 +27,53 @@ def _inside(st, off, nbytes):
     return (off >= 0) & (off + nbytes <= st.lds_bytes)
 
 
+_STEPS = {k: np.arange(k, dtype=np.intp) for k in (1, 2, 3, 4)}
+
+
+def lds_word_index(st, acc, off, nbytes):
+    """Dword indices into ``st.lds32`` of a dword-multiple access at workgroup-relative offsets
+    ``off`` (uint32, one per accessing lane): one bounds check and one alignment check for
+    the whole access; None when a lane is out of range or unaligned (the byte path decides)."""
+    last = st.lds_bytes - nbytes                      # the highest offset an access may start at
+    if last < 0 or off.max() > last:
+        return None
+    if st.lds_bytes & 3:                              # workgroups not dword-aligned: check each address
+        rows = st.wave_ids[acc.sel].repeat(WAVE32) if acc.dense else acc.rows
+        addr = np.add(off, st.wg[rows] * st.lds_bytes, dtype=np.intp)
+        return None if np.count_nonzero(addr & 3) else addr >> 2
+    if np.bitwise_or.reduce(off) & 3:
+        return None
+    words = st.lds_bytes >> 2
+    if acc.dense:
+        n = st.pc[acc.sel].shape[0]
+        base = st.wg[acc.sel] * words
+        return np.add((off >> np.uint32(2)).reshape(n, WAVE32), base[:, None], dtype=np.intp).reshape(-1)
+    return np.add(off >> np.uint32(2), st.wg[acc.rows] * words, dtype=np.intp)
+
+
+def lds_read_words(st, acc, off, k):
+    """(N, k) uint32 read at ``off`` by the accessing lanes (the byte path when not aligned or
+    partly outside the allocation)."""
+    w = lds_word_index(st, acc, off, 4 * k)
+    if w is None:
+        return np.ascontiguousarray(lds_read(st, acc.rows, off.astype(I64), 4 * k)).view(U32)
+    if k == 1:
+        return np.take(st.lds32, w)[:, None]
+    return np.take(st.lds32, w[:, None] + _STEPS[k])
+
+
+def lds_write_words(st, acc, off, values):
+    """Store (N, k) uint32 at ``off`` (the last lane wins where addresses repeat)."""
+    k = values.shape[1]
+    w = lds_word_index(st, acc, off, 4 * k)
+    if w is None:
+        lds_write(st, acc.rows, off.astype(I64), np.ascontiguousarray(values).view(np.uint8))
+    elif k == 1:
+        st.lds32[w] = values[:, 0]
+    else:
+        st.lds32[w[:, None] + _STEPS[k]] = values
+
+
 def lds_read(st, rows, off, nbytes):
     """(N, nbytes) uint8 read by lanes of waves ``rows`` at workgroup-relative offsets ``off``."""
     ok = _inside(st, off, nbytes)
@@ -54,6 +101,10 @@ def lds_atomic(st, rows, off, name, src, cmp):
     if idx.size == 0:
         return old_all
     addr = st.wg[rows[idx]] * st.lds_bytes + off[idx]
+    if not np.count_nonzero(addr % nbytes):                              # aligned: typed elements
+        old_all[idx] = atomics.apply(st.lds.view(dt), addr // nbytes, name, src[idx],
+                                     None if cmp is None else cmp[idx])
+        return old_all
     f = atomics.OPS[name]
     for batch in atomics.rounds(addr):
         lanes_idx = idx[batch]
@@ -69,6 +120,12 @@ def lds_address(st, acc, addr, offset):
     """ADDR + OFFSET per active lane, summed in 32 bits: the adder wraps, and LLVM relies on it
     when it folds a positive offset onto a negative base (63 - lid written as -4*lid + 252)."""
     return (lane_regs(st, acc, addr).astype(I64) + offset) & 0xFFFFFFFF
+
+
+def lds_address32(st, acc, addr, offset):
+    """lds_address as uint32 (the wrapping add is uint32 arithmetic)."""
+    a = lane_regs(st, acc, addr)
+    return a + np.uint32(offset) if offset else a
 
 
 def build_ds(ins, pc, vgprs):
@@ -100,6 +157,14 @@ def build_ds(ins, pc, vgprs):
         nbytes, how = LOAD_KINDS[what]
         vdst = ops["vdst"].value
 
+        if how == "dwords":
+            def load_words(st, sel):
+                acc = active_lanes(st, sel)
+                if acc is not None:
+                    off = lds_address32(st, acc, addr, offset)
+                    write_lane_values(st, acc, vdst, lds_read_words(st, acc, off, nbytes // 4))
+            return load_words
+
         def load(st, sel):
             acc = active_lanes(st, sel)
             if acc is None:
@@ -116,6 +181,13 @@ def build_ds(ins, pc, vgprs):
         nbytes, shift = STORE_KINDS[what]
         data = ops["data0"].value
         k = max(1, nbytes // 4)
+        if nbytes % 4 == 0:
+            def store_words(st, sel):
+                acc = active_lanes(st, sel)
+                if acc is not None:
+                    off = lds_address32(st, acc, addr, offset)
+                    lds_write_words(st, acc, off, lane_values(st, acc, data, k))
+            return store_words
 
         def store(st, sel):
             acc = active_lanes(st, sel)
@@ -161,14 +233,25 @@ def _build_2addr(m, ops, o0, o1):
     if m.startswith("ds_load"):
         vdst = ops["vdst"].value
 
+        lo, span = min(offs), abs(offs[1] - offs[0])
+
         def load2(st, sel):
             acc = active_lanes(st, sel)
             if acc is None:
                 return
-            rows = acc.rows
+            base = lane_regs(st, acc, addr)
+            # both dwords in one bounds / alignment check when the span between them is checked
+            # as one access (no lane then wraps around 2**32 at either offset)
+            w = lds_word_index(st, acc, base + np.uint32(lo) if lo else base, span + 4 * k)
+            if w is not None:
+                for i, o in enumerate(offs):
+                    wi = w + ((o - lo) >> 2) if o != lo else w
+                    got = np.take(st.lds32, wi)[:, None] if k == 1 else np.take(st.lds32, wi[:, None] + _STEPS[k])
+                    write_lane_values(st, acc, vdst + i * k, got)
+                return
             for i, o in enumerate(offs):
-                raw = lds_read(st, rows, lds_address(st, acc, addr, o), nbytes)
-                write_lane_values(st, acc, vdst + i * k, np.ascontiguousarray(raw).view(U32))
+                off = base + np.uint32(o) if o else base
+                write_lane_values(st, acc, vdst + i * k, lds_read_words(st, acc, off, k))
         return load2
     datas = (ops["data0"].value, ops["data1"].value)
     vdst = ops["vdst"].value if "vdst" in ops else None
@@ -177,14 +260,13 @@ def _build_2addr(m, ops, o0, o1):
         acc = active_lanes(st, sel)
         if acc is None:
             return
-        rows = acc.rows
+        base = lane_regs(st, acc, addr)
         for i, (o, d) in enumerate(zip(offs, datas)):
             new = lane_values(st, acc, d, k)
-            where = lds_address(st, acc, addr, o)
+            where = base + np.uint32(o) if o else base
             if vdst is not None:           # storexchg: return the old contents
-                old = lds_read(st, rows, where, nbytes)
-                write_lane_values(st, acc, vdst + i * k, np.ascontiguousarray(old).view(U32))
-            lds_write(st, rows, where, np.ascontiguousarray(new).view(np.uint8).reshape(-1, nbytes))
+                write_lane_values(st, acc, vdst + i * k, lds_read_words(st, acc, where, k))
+            lds_write_words(st, acc, where, new)
     return store2
 
 

@@ -12,8 +12,8 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
-from .state import EXEC_LO, FULL_EXEC, WAVE32, unpack_lanes
-from .vmaccess import gather, locate, scatter
+from .state import EXEC_LO, LANE_BITS, WAVE32
+from .vmaccess import gather, gather_words, locate, scatter, scatter_words
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -60,58 +60,80 @@ class LaneAccess:
     """The active lanes of one instruction, in (wave, lane) order, with each lane's VA.
 
     Dense when every lane of every selected wave is active: then the lanes are simply the
-    (w, 32) block of ``sel`` and registers are read and written without fancy indexing."""
-    __slots__ = ("st", "sel", "addrs", "_rows", "_lanes")
+    (w, 32) block of ``sel`` and registers are read and written as slices.  Otherwise ``flat``
+    holds each active lane's index into a register of the whole batch viewed as (W * 32,)."""
+    __slots__ = ("st", "sel", "addrs", "flat", "_rows", "_lanes")
 
-    def __init__(self, st, sel, rows=None, lanes=None, addrs=None):
-        self.st, self.sel, self._rows, self._lanes, self.addrs = st, sel, rows, lanes, addrs
+    def __init__(self, st, sel, flat=None, addrs=None):
+        self.st, self.sel, self.flat, self.addrs = st, sel, flat, addrs
+        self._rows = self._lanes = None
 
     @property
     def dense(self):
-        return self._rows is None
+        return self.flat is None
 
     @property
     def rows(self):
+        """The wave (batch index) of every accessing lane."""
         if self._rows is None:
-            return np.repeat(self.st.wave_ids[self.sel], WAVE32)
+            self._rows = (np.repeat(self.st.wave_ids[self.sel], WAVE32) if self.flat is None
+                          else self.flat >> 5)
         return self._rows
 
     @property
     def lanes(self):
         if self._lanes is None:
-            return np.tile(np.arange(WAVE32), self.st.pc[self.sel].shape[0])
+            self._lanes = (np.tile(np.arange(WAVE32), self.st.pc[self.sel].shape[0]) if self.flat is None
+                           else self.flat & (WAVE32 - 1))
         return self._lanes
+
+
+_FULL = {}                # group size -> the bytes of an all-ones EXEC
 
 
 def active_lanes(st, sel):
     """LaneAccess (without addresses) of the lanes with EXEC set, or None when there are none."""
-    ex = st.sgpr[sel, EXEC_LO]
-    if (ex == FULL_EXEC).all():
+    ex = st.sregs[EXEC_LO, sel]
+    n = ex.shape[0]
+    full = _FULL.get(n)
+    if full is None:
+        full = _FULL[n] = b"\xff" * (4 * n)
+    if ex.tobytes() == full:
         return LaneAccess(st, sel)
-    w, lanes = np.nonzero(unpack_lanes(ex))
-    if w.size == 0:
+    active = (ex[:, None] & LANE_BITS) != 0
+    flat = np.flatnonzero(active)
+    if flat.size == 0:
         return None
-    return LaneAccess(st, sel, st.wave_ids[sel][w], lanes)
+    if type(sel) is slice:
+        flat += (sel.start or 0) * WAVE32
+    else:
+        w = flat >> 5
+        flat = (sel[w] << 5) | (flat & (WAVE32 - 1))
+    return LaneAccess(st, sel, flat)
 
 
 def lane_regs(st, acc, reg):
     """(N,) uint32: register ``reg`` of every accessing lane."""
-    if acc.dense:
-        return st.vgpr[acc.sel, reg].reshape(-1)
-    return st.vgpr[acc.rows, reg, acc.lanes]
+    if acc.flat is None:
+        return st.vregs[reg, acc.sel].reshape(-1)
+    return st.vregs[reg].reshape(-1)[acc.flat]
 
 
 def lane_values(st, acc, reg, k):
     """(N, k) uint32: registers reg..reg+k-1 of the accessing lanes."""
-    return np.stack([lane_regs(st, acc, reg + j) for j in range(k)], axis=1)
+    if acc.flat is None:
+        return st.vregs[reg:reg + k, acc.sel].reshape(k, -1).T
+    if k == 1:
+        return st.vregs[reg].reshape(-1)[acc.flat][:, None]
+    return st.vregs[reg:reg + k].reshape(k, -1)[:, acc.flat].T
 
 
 def write_lane_values(st, acc, reg, values):
     for j in range(values.shape[1]):
-        if acc.dense:
-            st.vgpr[acc.sel, reg + j] = values[:, j].reshape(-1, WAVE32)
+        if acc.flat is None:
+            st.vregs[reg + j, acc.sel] = values[:, j].reshape(-1, WAVE32)
         else:
-            st.vgpr[acc.rows, reg + j, acc.lanes] = values[:, j]
+            st.vregs[reg + j].reshape(-1)[acc.flat] = values[:, j]
 
 
 def build_flat(ins, pc, vgprs):
@@ -131,9 +153,14 @@ def build_flat(ins, pc, vgprs):
         nbytes, how = LOAD_KINDS[what]
         vdst = ops["vdst"].value
 
+        words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
+
         def load(st, sel):
             acc = address(st, sel, nbytes, False)
             if acc is None:
+                return
+            if words:                      # whole dwords: no byte matrix
+                write_lane_values(st, acc, vdst, gather_words(st.vm, acc.addrs, words))
                 return
             raw = _read(st, acc, nbytes, seg)
             old = lane_values(st, acc, vdst, 1) if how.startswith(("lo", "hi")) else None
@@ -145,9 +172,14 @@ def build_flat(ins, pc, vgprs):
         data = ops["data"].value
         k = max(1, nbytes // 4)
 
+        words = nbytes // 4 if nbytes % 4 == 0 and seg != "FLAT" else 0
+
         def store(st, sel):
             acc = address(st, sel, nbytes, True)
             if acc is None:
+                return
+            if words:
+                scatter_words(st.vm, acc.addrs, lane_values(st, acc, data, words))
                 return
             _write(st, acc, store_bytes(lane_values(st, acc, data, k), nbytes, shift), seg)
         store.memory = True
@@ -203,6 +235,9 @@ def global_atomic(vm, addrs, name, src, cmp):
     dt = src.dtype
     f = atomics.OPS[name]
     loc = locate(vm, addrs, nbytes, True)
+    if loc is not None and not np.count_nonzero(loc[1] % nbytes):      # aligned: typed elements
+        r, off = loc
+        return atomics.apply(r.mem.view(dt), off // nbytes, name, src, cmp)
     old_all = np.empty(addrs.shape[0], dt)
     for batch in atomics.rounds(addrs):
         a = addrs[batch]
@@ -244,13 +279,22 @@ def _address_fn(seg, ops, offset, addtid=False):
 
             def lane_va(st, acc):
                 if acc.dense:
-                    base = st.sgpr[acc.sel, s].astype(U64) | st.sgpr[acc.sel, s + 1].astype(U64) << U64(32)
-                    return (base[:, None] + st.vgpr[acc.sel, a].astype(U64)).reshape(-1) + off64
+                    # (may be a view of the SGPRs: never written in place)
+                    base = np.ascontiguousarray(st.sregs[s:s + 2, acc.sel].T).view(U64)[:, 0]
+                    if offset:
+                        base = base + off64
+                    return np.add(base[:, None], st.vregs[a, acc.sel], dtype=U64).reshape(-1)
                 rows = acc.rows
                 base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
                 return base + st.vgpr[rows, a, acc.lanes].astype(U64) + off64
         else:
             def lane_va(st, acc):
+                if acc.dense:                     # the VGPR pair interleaved, viewed as uint64
+                    pair = np.empty((lane_regs(st, acc, a).shape[0], 2), np.uint32)
+                    pair[:, 0] = lane_regs(st, acc, a)
+                    pair[:, 1] = lane_regs(st, acc, a + 1)
+                    pair = pair.view(U64)[:, 0]
+                    return pair + off64 if offset else pair
                 return (lane_regs(st, acc, a).astype(U64) | lane_regs(st, acc, a + 1).astype(U64) << U64(32)) + off64
 
         def access(st, sel, nbytes, write):
@@ -267,6 +311,15 @@ def _address_fn(seg, ops, offset, addtid=False):
         acc = active_lanes(st, sel)
         if acc is None:
             return None
+        if acc.dense and a is not None:
+            # every lane active: offsets summed in uint32 (the 32-bit adder wraps), one bounds check
+            off = st.vregs[a, sel] + np.uint32(offset & 0xFFFFFFFF)
+            if s is not None:
+                off += st.sregs[s, sel][:, None]
+            if int(off.max()) + nbytes <= st.private_size:
+                lanes = _lane_bases(st)
+                acc.addrs = (np.add(st.scratch_base[sel][:, None], lanes) + off).reshape(-1)
+                return acc
         rows = acc.rows
         off = np.full(rows.shape, offset, I64)
         if s is not None:
@@ -277,6 +330,13 @@ def _address_fn(seg, ops, offset, addtid=False):
         acc.addrs = scratch_va(st, rows, acc.lanes, off, nbytes, write)
         return acc
     return scratch_access
+
+
+def _lane_bases(st):
+    """uint64 (32,): where each lane's private segment starts, relative to the wave's."""
+    if st.scratch_lanes is None:
+        st.scratch_lanes = np.arange(WAVE32, dtype=U64) * U64(st.private_size)
+    return st.scratch_lanes
 
 
 def scratch_va(st, rows, lanes, off, nbytes, write):

@@ -3,7 +3,7 @@
 ``Program.step(pc)`` decodes the instruction at ``pc`` on first use (through the GPU VM, so a
 PC outside executable memory is a fault) and caches a Step: the closure, the next PC and what
 the executor must do after it (regroup waves after a branch, retire waves after s_endpgm).
-DEBUG=3 prints each instruction as it is decoded.
+DEBUG=5 prints each instruction as it is decoded (DEBUG=3 is the driver's disassembly of each kernel).
 A Program is reused by later dispatches of the same code VA, in any GPU VM, after checking that
 the bytes it decoded are still the ones in memory there.
 """
@@ -15,12 +15,6 @@ from drivers.emu.faults import NO_EXECUTE, NOT_PRESENT, IllegalInstruction, Memo
 from drivers.emu.amd.gpu import log
 from drivers.errors import AssemblerError
 
-from .control import build_sopp
-from .lds import build_ds
-from .memory import build_flat
-from .scalar import build_sop1, build_sop2, build_sopc, build_sopk
-from .smem import build_smem
-from .vector import CORE_OPS, VectorOp, base_mnemonic, build_cross_lane, build_vopd
 
 MAX_INSTRUCTION_BYTES = 16
 VALU_FAMILIES = ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
@@ -37,12 +31,24 @@ class Step:
     vector: bool          # counts lane operations
     raw: bytes
     text: str
+    ins: object = None    # the decoded instruction (the block compiler reads its operands)
+    body: object = None   # fn before the per-MODE wrapper (blocks run with one MODE throughout)
 
 
 class Program:
     def __init__(self, vm, vgprs, env):
         self.vm, self.vgprs, self.env = vm, vgprs, env
         self.steps = {}
+        self.blocks = {}
+        self._span_of, self._span_cache = 0, None
+
+    def block(self, pc):
+        """The compiled straight-line block starting at ``pc`` (see block.py)."""
+        b = self.blocks.get(pc)
+        if b is None:
+            from .block import compile_block
+            b = self.blocks[pc] = compile_block(self, pc)
+        return b
 
     def step(self, pc):
         s = self.steps.get(pc)
@@ -54,6 +60,13 @@ class Program:
         """True when every decoded instruction's bytes are the ones ``vm`` holds at its PC (the
         same code object may be reloaded in another VM, or other code put at the same VA).
         On success the program fetches from ``vm`` from now on."""
+        span = self._span()
+        if span is not None:           # one comparison of everything decoded, in one mapping
+            lo, hi, raw = span
+            r = vm.lookup(lo)
+            if r is not None and r.executable and hi <= r.end and r.mem[lo - r.start:hi - r.start].tobytes() == raw:
+                self.vm = vm
+                return True
         for pc, s in self.steps.items():
             r = vm.lookup(pc)
             if r is None or not r.executable or pc + s.size > r.end \
@@ -62,7 +75,24 @@ class Program:
         self.vm = vm
         return True
 
+    def _span(self):
+        """(lo, hi, bytes) of the code from the first to the end of the last decoded instruction
+        as it was when decoded, or None when the decoded instructions are not in one mapping."""
+        if self._span_of != len(self.steps):
+            self._span_of, self._span_cache = len(self.steps), None
+            lo = min(self.steps)
+            hi = max(pc + s.size for pc, s in self.steps.items())
+            r = self.vm.lookup(lo) if self.vm is not None else None
+            if r is not None and hi <= r.end:
+                raw = r.mem[lo - r.start:hi - r.start].tobytes()
+                if all(raw[pc - lo:pc - lo + s.size] == s.raw for pc, s in self.steps.items()):
+                    self._span_cache = (lo, hi, raw)
+        return self._span_cache
+
     def _fetch(self, pc):
+        if pc % 4:
+            raise IllegalInstruction(pc, f"misaligned PC: 0x{pc:x} is not 4-byte aligned (a branch or "
+                                         "s_setpc_b64 left the instruction stream)")
         r = self.vm.lookup(pc)
         if r is None:
             raise MemoryFault(pc, NOT_PRESENT, False, "instruction fetch")
@@ -85,14 +115,23 @@ class Program:
             raise IllegalInstruction(pc, f"{ins.text}: {e.text}") from None
         except KeyError as e:
             raise IllegalInstruction(pc, f"{ins.text}: not supported by the simulator ({e})") from None
-        log(3, f"  0x{pc:x}: {ins.text}")
+        log(5, f"  0x{pc:x}: {ins.text}")
         vector = ins.family in VALU_FAMILIES or ins.family in MEMORY_FAMILIES or ins.family in ("VOPD", "DS")
+        body = fn
         if vector and fn is not None and ins.family not in MEMORY_FAMILIES and ins.family != "DS":
             fn = _per_mode(fn)
         return Step(fn, pc + size, size, bool(getattr(fn, "sets_pc", False)), bool(getattr(fn, "ends", False)),
-                    vector, data[:size], ins.text)
+                    vector, data[:size], ins.text, ins, body)
 
     def _closure(self, ins, pc, size):
+        # the instruction families' builders, loaded with the first program decoded (a virtual
+        # GPU that never runs a kernel, a probe's, does not load them)
+        from .control import build_sopp
+        from .lds import build_ds
+        from .memory import build_flat
+        from .scalar import build_sop1, build_sop2, build_sopc, build_sopk
+        from .smem import build_smem
+        from .vector import CORE_OPS, VectorOp, base_mnemonic, build_cross_lane, build_vopd
         fam = ins.family
         if fam == "SOP2":
             return build_sop2(ins, pc)

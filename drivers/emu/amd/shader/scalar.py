@@ -19,7 +19,7 @@ ONE64 = U64(1)
 
 
 def _nz(x):
-    return (x != 0).astype(U32)
+    return x != 0                  # SCC: stored into the uint32 SCC array as 0 / 1
 
 
 def _s32(x):
@@ -113,35 +113,37 @@ def _bitreplicate(x):
 
 
 # -- SOP2 ------------------------------------------------------------------------------------
+# 32-bit sums wrap in uint32 arithmetic; a carry is a sum that came out below an addend, a
+# borrow a subtrahend above the minuend, a signed overflow a result whose sign differs from
+# that of both addends (of the minuend but not the subtrahend, for a difference)
 def _add_u32(a, b, scc):
-    s = a.astype(U64) + b.astype(U64)
-    return s.astype(U32), (s >> U64(32)).astype(U32)
+    r = a + b
+    return r, r < a
 
 
 def _sub_u32(a, b, scc):
-    return a - b, (b > a).astype(U32)
+    return a - b, b > a
 
 
 def _addc_u32(a, b, scc):
-    s = a.astype(U64) + b.astype(U64) + scc.astype(U64)
-    return s.astype(U32), (s >> U64(32)).astype(U32)
+    t = a + b
+    r = t + scc
+    return r, (t < a) | (r < t)
 
 
 def _subb_u32(a, b, scc):
-    borrow = b.astype(U64) + scc.astype(U64)
-    return (a.astype(U64) - borrow).astype(U32), (borrow > a.astype(U64)).astype(U32)
+    t = a - b
+    return t - scc, (b > a) | (t < scc)
 
 
 def _add_i32(a, b, scc):
     r = a + b
-    sa, sb, sr = a >> U32(31), b >> U32(31), r >> U32(31)
-    return r, ((sa == sb) & (sr != sa)).astype(U32)
+    return r, ((a ^ r) & (b ^ r)) >> U32(31)
 
 
 def _sub_i32(a, b, scc):
     r = a - b
-    sa, sb, sr = a >> U32(31), b >> U32(31), r >> U32(31)
-    return r, ((sa != sb) & (sr != sa)).astype(U32)
+    return r, ((a ^ b) & (a ^ r)) >> U32(31)
 
 
 def _absdiff_i32(a, b, scc):
@@ -159,10 +161,8 @@ def _lshl_add(n):
 
 
 def _logic(f, bits):
-    mask = U64(0xFFFFFFFFFFFFFFFF) if bits == 64 else U32(M32)
-
     def op(a, b, scc):
-        r = f(a, b) & mask
+        r = f(a, b)                # uint32 / uint64 operands: the result has the operand width
         return r, _nz(r)
     return op
 

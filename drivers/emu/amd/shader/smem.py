@@ -37,6 +37,10 @@ def build_smem(ins, pc):
         else:
             base = st.sgpr[sel, sbase].astype(U64) | st.sgpr[sel, sbase + 1].astype(U64) << U64(32)
         addr = (base + off.astype(U64)) & ~U64(3)
+        if not buffer and addr.tobytes() == addr[:1].tobytes() * addr.shape[0]:
+            # every wave reads one address (the kernarg block, typically)
+            st.sgpr[sel, sdata:sdata + dwords] = st.vm.translate(int(addr[0]), 4 * dwords).view(U32)
+            return
         uniq, inverse = np.unique(addr, return_inverse=True)
         if buffer:
             values = np.zeros((addr.shape[0], dwords), U32)

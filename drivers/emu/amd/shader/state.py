@@ -40,8 +40,13 @@ class WaveState:
 
     def __init__(self, waves, vgprs, workgroups, lds_bytes, vm):
         self.W, self.vgprs, self.vm = waves, vgprs, vm
-        self.sgpr = np.zeros((waves, SGPR_CODES), np.uint32)
-        self.vgpr = np.zeros((waves, vgprs, WAVE32), np.uint32)
+        # Stored register-major, so one register of every wave is one contiguous block (numpy
+        # works several times faster on it than on a strided view); ``sgpr[w, code]`` and
+        # ``vgpr[w, reg, lane]`` are the wave-major views of the same storage.
+        self.sregs = np.zeros((SGPR_CODES, waves), np.uint32)
+        self.vregs = np.zeros((vgprs, waves, WAVE32), np.uint32)
+        self.sgpr = self.sregs.T
+        self.vgpr = self.vregs.transpose(1, 0, 2)
         self.scc = np.zeros(waves, np.uint32)
         self.pc = np.zeros(waves, np.int64)
         self.done = np.zeros(waves, bool)
@@ -51,8 +56,12 @@ class WaveState:
         self.hw_id = np.zeros(waves, np.uint32)
         self.scratch_base = np.zeros(waves, np.uint64)    # VA of lane 0's private segment
         self.lds_bytes = lds_bytes
-        self.lds = np.zeros(max(1, workgroups) * lds_bytes + 16, np.uint8)
+        # LDS bytes of every workgroup, one after another; ``lds32`` is the same memory as dwords
+        # (the access path of aligned dword loads and stores)
+        self.lds = np.zeros(-(-(max(1, workgroups) * lds_bytes + 16) // 8) * 8, np.uint8)
+        self.lds32 = self.lds.view(np.uint32)
         self.private_size = 0                              # scratch bytes per lane
+        self.scratch_lanes = None                          # lane L's private offset, L * private_size
         self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
         self.mode_uniform = True                           # every wave has the same MODE

@@ -74,12 +74,15 @@ class VectorOp:
         if len(sources) < len(op.src_bits) - (1 if op.mask_in else 0):
             raise IllegalInstruction(pc, f"{ins.text}: {len(sources)} sources decoded, "
                                          f"{m} reads {len(op.src_bits)}")
+        self.mnemonic = m
+        self.sources = sources[:len(op.src_bits)]        # the operands the readers read
         self.readers = [vector_reader(o, bits, m, vgprs) for o, bits in zip(sources, op.src_bits)]
-        self.mask_reader = None
+        self.mask_reader = self.mask_operand = None
         if op.mask_in:
             src2 = next((o for o in sources if o.role == "src2"), None)
             if src2 is not None and not m.startswith("v_div_fmas"):
                 self.mask_reader = scalar_reader(src2, 32, m)
+                self.mask_operand = src2
         self.dpp = DppSelect(ins.dpp) if ins.dpp else None
         self.kw = _modifiers(ins, sources)
         self.ctx_cache = {}
@@ -180,17 +183,28 @@ def _modifiers(ins, sources):
     return kw
 
 
-def build_vopd(ins, pc, vgprs, registry, env):
-    x = VectorOp(ins, pc, vgprs, registry, env)
-    y = VectorOp(ins.second, pc, vgprs, registry, env)
+class DualOp:
+    """A VOPD pair: both halves read every source before either writes."""
 
-    def dual(st, sel):
+    def __init__(self, ins, pc, vgprs, registry, env):
+        self.x = VectorOp(ins, pc, vgprs, registry, env)
+        self.y = VectorOp(ins.second, pc, vgprs, registry, env)
+        # a result may be a view of a source register (a move): Y's must not change when X writes
+        self.y_reads_x_dst = any(o.kind == "vgpr" and o.value == self.x.vdst for o in self.y.sources)
+
+    def __call__(self, st, sel):
+        x, y = self.x, self.y
         exec_mask = st.exec_or_none(sel)
         rx = x.compute(st, sel, exec_mask)
-        ry = y.compute(st, sel, exec_mask)      # reads happen before either half writes
+        ry = y.compute(st, sel, exec_mask)
+        if self.y_reads_x_dst and ry[0] is not None:
+            ry = (np.array(ry[0]),) + ry[1:]
         x.commit(st, sel, *rx, exec_mask)
         y.commit(st, sel, *ry, exec_mask)
-    return dual
+
+
+def build_vopd(ins, pc, vgprs, registry, env):
+    return DualOp(ins, pc, vgprs, registry, env)
 
 
 # -- cross-lane operations the core implements -----------------------------------------------

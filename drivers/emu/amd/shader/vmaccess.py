@@ -43,6 +43,48 @@ def gather(vm, addrs, nbytes):
     return out
 
 
+def _word_offsets(vm, addrs, nbytes, write):
+    """Dword indices into one mapping's words when every address is dword-aligned and every
+    access lies inside the mapping of the first one (the common case), else None (the byte
+    paths then decide, faults included)."""
+    r = vm.lookup(int(addrs[0]))
+    if r is None or (write and not r.writable):
+        return None, None
+    off = addrs - np.uint64(r.start)            # wraps around for addresses below the mapping
+    if int(off.max()) > r.end - r.start - nbytes or int(np.bitwise_or.reduce(off, axis=None)) & 3:
+        return None, None
+    off >>= np.uint64(2)                        # our own array: shifted in place, then < 2**62
+    return r, off.view(np.intp)
+
+
+def gather_words(vm, addrs, dwords):
+    """(N,) VAs -> (N, dwords) uint32 (a copy)."""
+    n = addrs.shape[0]
+    if n:
+        r, w = _word_offsets(vm, addrs, 4 * dwords, False)
+        if r is not None:
+            words = r.mem.view(np.uint32)
+            if dwords == 1:
+                return np.take(words, w)[:, None]
+            return np.take(words, w[:, None] + _BYTE_STEPS[dwords])
+    return gather(vm, addrs, 4 * dwords).view(np.uint32)
+
+
+def scatter_words(vm, addrs, data):
+    """Write (N, dwords) uint32 at addrs (the last lane wins on duplicates)."""
+    n, dwords = data.shape
+    if n:
+        r, w = _word_offsets(vm, addrs, 4 * dwords, True)
+        if r is not None:
+            words = r.mem.view(np.uint32)
+            if dwords == 1:
+                words[w] = data[:, 0]
+            else:
+                words[w[:, None] + _BYTE_STEPS[dwords]] = data
+            return
+    scatter(vm, addrs, np.ascontiguousarray(data).view(np.uint8))
+
+
 def gather_dwords(vm, addrs, dwords):
     """(N,) VAs -> (N, dwords) uint32."""
     return gather(vm, addrs, 4 * dwords).view(np.uint32)

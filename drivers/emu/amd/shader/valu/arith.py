@@ -17,25 +17,24 @@ def _fma(ctx, kind, a, b, c):
     return fp_round.fma(ctx, kind.fmt, a, b, c)
 
 
-def _binary(kind, name, f):
+def _binary(kind, name, f, arithmetic=False):
+    """arithmetic: f is IEEE arithmetic, whose NaN results are already quiet (fp.finish)."""
     bits = kind.reg_bits
 
     @op(name, (bits, bits), bits)
     def run(ctx, srcs, old):
         a, b = kind.read(ctx, srcs, 0), kind.read(ctx, srcs, 1)
-        with np.errstate(all="ignore"):
-            return kind.write(ctx, old, f(ctx, a, b))
+        return kind.write(ctx, old, f(ctx, a, b), arithmetic=arithmetic)
     return run
 
 
-def _ternary(kind, name, f):
+def _ternary(kind, name, f, arithmetic=False):
     bits = kind.reg_bits
 
     @op(name, (bits, bits, bits), bits)
     def run(ctx, srcs, old):
         a, b, c = (kind.read(ctx, srcs, i) for i in range(3))
-        with np.errstate(all="ignore"):
-            return kind.write(ctx, old, f(ctx, a, b, c))
+        return kind.write(ctx, old, f(ctx, a, b, c), arithmetic=arithmetic)
     return run
 
 
@@ -45,7 +44,7 @@ def _fmac(kind, name):
     @op(name, (bits, bits), bits)
     def run(ctx, srcs, old):
         a, b = kind.read(ctx, srcs, 0), kind.read(ctx, srcs, 1)
-        return kind.write(ctx, old, _fma(ctx, kind, a, b, kind.accumulator(ctx, old, 2)))
+        return kind.write(ctx, old, _fma(ctx, kind, a, b, kind.accumulator(ctx, old, 2)), arithmetic=True)
     return run
 
 
@@ -67,20 +66,20 @@ def _ldexp(kind, name, exp_bits):
 
 for _t, _k in (("f16", K16), ("f32", K32), ("f64", K64)):
     fmt = _k.fmt
-    _binary(_k, "v_add_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, a, b))
-    _binary(_k, "v_mul_" + _t, lambda ctx, a, b, f=fmt: fp_round.mul(ctx, f, a, b))
+    _binary(_k, "v_add_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, a, b), True)
+    _binary(_k, "v_mul_" + _t, lambda ctx, a, b, f=fmt: fp_round.mul(ctx, f, a, b), True)
     _binary(_k, "v_min_" + _t, lambda ctx, a, b, f=fmt: fmin(ctx, f, a, b))
     _binary(_k, "v_max_" + _t, lambda ctx, a, b, f=fmt: fmax(ctx, f, a, b))
-    _ternary(_k, "v_fma_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c))
+    _ternary(_k, "v_fma_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c), True)
     _ldexp(_k, "v_ldexp_" + _t, 16 if _t == "f16" else 32)
     if _t == "f64":
         continue
-    _binary(_k, "v_sub_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, a, -b))
-    _binary(_k, "v_subrev_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, b, -a))
+    _binary(_k, "v_sub_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, a, -b), True)
+    _binary(_k, "v_subrev_" + _t, lambda ctx, a, b, f=fmt: fp_round.add(ctx, f, b, -a), True)
     _fmac(_k, "v_fmac_" + _t)
     # fmamk (S0 * K + S1) and fmaak (S0 * S1 + K) are fma over the printed operand order
-    _ternary(_k, "v_fmamk_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c))
-    _ternary(_k, "v_fmaak_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c))
+    _ternary(_k, "v_fmamk_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c), True)
+    _ternary(_k, "v_fmaak_" + _t, lambda ctx, a, b, c, k=_k: _fma(ctx, k, a, b, c), True)
     _ternary(_k, "v_min3_" + _t, lambda ctx, a, b, c, f=fmt: fmin(ctx, f, fmin(ctx, f, a, b), c))
     _ternary(_k, "v_max3_" + _t, lambda ctx, a, b, c, f=fmt: fmax(ctx, f, fmax(ctx, f, a, b), c))
     _ternary(_k, "v_med3_" + _t, lambda ctx, a, b, c, f=fmt: fmed3(ctx, f, a, b, c))

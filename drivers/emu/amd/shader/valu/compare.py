@@ -51,8 +51,7 @@ def _register(name, bits, run):
 for _t, _kind in KINDS.items():
     for _p, _f in _FLOAT.items():
         def _run(ctx, srcs, old, kind=_kind, f=_f):
-            with np.errstate(invalid="ignore"):
-                return f(kind.read(ctx, srcs, 0), kind.read(ctx, srcs, 1))
+            return f(kind.read(ctx, srcs, 0), kind.read(ctx, srcs, 1))
         for _prefix in ("v_cmp_", "v_cmpx_"):
             _register("%s%s_%s" % (_prefix, _p, _t), _kind.reg_bits, _run)
 

@@ -19,8 +19,14 @@ from .registry import op
 
 def to_int(x, lo, hi):
     """Truncate toward zero and saturate to [lo, hi]; NaN -> 0 (returns int64)."""
-    t = np.trunc(np.where(np.isnan(x), 0, x).astype(np.float64))
-    return np.clip(t, lo, hi).astype(np.int64)
+    t = x.astype(np.float64)                      # a copy, worked on in place
+    np.trunc(t, out=t)
+    np.minimum(t, hi, out=t)                      # a NaN stays NaN through both
+    np.maximum(t, lo, out=t)
+    nan = np.isnan(t)
+    if np.count_nonzero(nan):
+        t[nan] = 0
+    return t.astype(np.int64)
 
 
 def to_int_rne(x, lo, hi):
@@ -41,7 +47,7 @@ def _f2i(name, kind, lo, hi, pre=None):
         if pre is not None:
             with np.errstate(all="ignore"):
                 x = pre(x)
-        return (to_int(x, lo, hi) & 0xFFFFFFFF).astype(U32)
+        return to_int(x, lo, hi).astype(U32)        # integer casts keep the low 32 bits
     return run
 
 

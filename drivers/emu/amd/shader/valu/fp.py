@@ -9,7 +9,7 @@ The ISA rules encoded here (RDNA3 ISA guide, "Output modifiers", "Denormals", V_
 - in IEEE mode min/max return a quieted signaling NaN operand; a quiet NaN operand loses to the
   number; -0 < +0.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +25,18 @@ class Fmt:
     mant: int           # explicit mantissa bits
     bias: int
     keep_attr: str      # FloatMode attribute that keeps denormals for this format
+    # bit masks as numpy scalars of utype, made once (the helpers below run on every float op)
+    u_abs: object = field(init=False, repr=False, compare=False)         # all but the sign
+    u_sign: object = field(init=False, repr=False, compare=False)
+    u_quiet: object = field(init=False, repr=False, compare=False)
+    u_one: object = field(init=False, repr=False, compare=False)
+    u_denorm_max: object = field(init=False, repr=False, compare=False)  # largest denormal's bits
+
+    def __post_init__(self):
+        u, sign = self.utype, 1 << (self.width - 1)
+        for name, value in (("u_abs", sign - 1), ("u_sign", sign), ("u_quiet", 1 << (self.mant - 1)),
+                            ("u_one", 1), ("u_denorm_max", (1 << self.mant) - 1)):
+            object.__setattr__(self, name, u(value))
 
     @property
     def sign(self):
@@ -63,8 +75,9 @@ def exponent(fmt, x):
 
 
 def is_denorm(fmt, x):
-    b = fmt.bits(x)
-    return ((b & fmt.utype(fmt.exp_mask)) == 0) & ((b & fmt.utype(fmt.sign - 1)) != 0)
+    # 0 < |bits| < smallest normal; |bits| - 1 wraps around for zeros
+    magnitude = fmt.bits(x) & fmt.u_abs
+    return magnitude - fmt.u_one < fmt.u_denorm_max
 
 
 def is_snan(fmt, x):
@@ -75,28 +88,29 @@ def is_snan(fmt, x):
 def quiet(fmt, x):
     """NaNs with the quiet bit set (payload and sign kept)."""
     nan = np.isnan(x)
-    if not nan.any():
+    if not np.count_nonzero(nan):
         return x
     b = fmt.bits(x)
-    return np.where(nan, b | fmt.utype(fmt.quiet_bit), b).view(fmt.dtype)
+    return np.where(nan, b | fmt.u_quiet, b).view(fmt.dtype)
 
 
 def flush(fmt, x):
     """Denormals replaced by a zero of the same sign."""
     denorm = is_denorm(fmt, x)
-    if not denorm.any():
+    if not np.count_nonzero(denorm):
         return x
     b = fmt.bits(x)
-    return np.where(denorm, b & fmt.utype(fmt.sign), b).view(fmt.dtype)
+    return np.where(denorm, b & fmt.u_sign, b).view(fmt.dtype)
 
 
 def neg_abs(fmt, bits, neg, abs_):
-    """abs then neg on raw bits (no denormal handling)."""
-    b = bits.astype(fmt.utype)
+    """abs then neg on raw bits (no denormal handling).  Without either, the bits themselves (no
+    copy: the VALU functions never write into their sources)."""
+    b = bits.astype(fmt.utype, copy=False)
     if abs_:
-        b = b & fmt.utype(fmt.sign - 1)
+        b = b & fmt.u_abs
     if neg:
-        b = b ^ fmt.utype(fmt.sign)
+        b = b ^ fmt.u_sign
     return b
 
 
@@ -113,11 +127,14 @@ def modify(ctx, fmt, bits, i, flush_denorm=True):
     return operand(fmt, bits, ctx.mode, ctx.neg >> i & 1, ctx.abs >> i & 1, flush_denorm)
 
 
-def finish(ctx, fmt, r, omod=True, clamp=True):
-    """Result bits of a float op: quiet NaN, output denormal flush, omod, clamp."""
+def finish(ctx, fmt, r, omod=True, clamp=True, arithmetic=False):
+    """Result bits of a float op: quiet NaN, output denormal flush, omod, clamp.  ``arithmetic``:
+    r is the result of IEEE arithmetic (add, multiply, fma, conversion), which never delivers a
+    signaling NaN (IEEE 754 section 6.2), so there is nothing to quiet."""
     r = np.asarray(r, fmt.dtype)
     keep = fmt.keep(ctx.mode)
-    r = quiet(fmt, r)
+    if not arithmetic:
+        r = quiet(fmt, r)
     if not keep:
         r = flush(fmt, r)
     if omod and ctx.omod and not ctx.mode.ieee and not keep:
@@ -128,7 +145,7 @@ def finish(ctx, fmt, r, omod=True, clamp=True):
         nan = np.isnan(r)
         c = np.minimum(np.maximum(r, fmt.dtype(0)), fmt.dtype(1)) + fmt.dtype(0)
         r = np.where(nan, fmt.dtype(0) if ctx.mode.dx10_clamp else r, c)
-    return fmt.bits(r).astype(fmt.utype)
+    return r.view(fmt.utype) if r.dtype == fmt.dtype else fmt.bits(r)
 
 
 # ---- IEEE-mode min / max (RDNA3 ISA V_MIN_F32 / V_MAX_F32 pseudocode) --------------------------
@@ -137,7 +154,7 @@ def _nan_pick(ctx, fmt, a, b, chosen):
     """Apply the NaN rules around an ordinary min/max choice."""
     ieee = ctx.mode.ieee
     an, bn = np.isnan(a), np.isnan(b)
-    if not (an.any() or bn.any()):
+    if not (np.count_nonzero(an) or np.count_nonzero(bn)):
         return chosen.astype(fmt.dtype, copy=False)
     r = np.where(bn, a, chosen)
     r = np.where(an, b, r)
@@ -147,13 +164,53 @@ def _nan_pick(ctx, fmt, a, b, chosen):
     return r.astype(fmt.dtype)
 
 
+def _ordinary(*xs):
+    """True when no operand lane is a NaN or a zero (a product of them is neither; an underflow
+    or inf * 0 only sends the caller to its general path): then equal values have equal bits
+    and numpy's minimum / maximum are the ISA's.  An operand repeated along the lanes (a constant
+    or an SGPR) is checked on one lane per wave."""
+    p = None
+    for x in xs:
+        if x.ndim == 2 and x.strides[1] == 0:
+            x = x[:, 0]
+            if np.count_nonzero((x == 0) | np.isnan(x)):
+                return False
+            continue
+        p = x if p is None else p * x
+    return p is None or not np.count_nonzero((p == 0) | np.isnan(p))
+
+
+def _nan_free(*xs):
+    """True when no operand lane is a NaN: then neither is their sum (inf - inf only sends the
+    caller to its general path)."""
+    s = xs[0] + xs[1]
+    for x in xs[2:]:
+        s = s + x
+    return not np.count_nonzero(np.isnan(s))
+
+
+def _signed_zeros(fmt, a, b, r, is_max):
+    """numpy's min / max r of NaN-free a and b with the ISA's -0 < +0 where both are zeros
+    (elsewhere equal values have equal bits): the bits of the max of two zeros are their AND
+    (+0 when either is +0), of the min their OR."""
+    both = (a == 0) & (b == 0)
+    if np.count_nonzero(both):
+        ab, bb = fmt.bits(a), fmt.bits(b)
+        r = np.where(both, ((ab & bb) if is_max else (ab | bb)).view(fmt.dtype), r)
+    return r
+
+
 def fmin(ctx, fmt, a, b):
+    if _nan_free(a, b):
+        return _signed_zeros(fmt, a, b, np.minimum(a, b), False)
     sa = np.signbit(a)
     lt = (a < b) | ((a == b) & sa)               # -0 is below +0
     return _nan_pick(ctx, fmt, a, b, np.where(lt, a, b))
 
 
 def fmax(ctx, fmt, a, b):
+    if _nan_free(a, b):
+        return _signed_zeros(fmt, a, b, np.maximum(a, b), True)
     sb = np.signbit(b)
     ge = (a > b) | ((a == b) & ~(np.signbit(a) & ~sb))
     return _nan_pick(ctx, fmt, a, b, np.where(ge, a, b))
@@ -161,6 +218,19 @@ def fmax(ctx, fmt, a, b):
 
 def fmed3(ctx, fmt, a, b, c):
     """V_MED3_F*: with any NaN it is min3; otherwise the max of the two not-largest."""
+    if _ordinary(a, b, c):
+        # the median is symmetric: two operands that are one value each (a clamp's bounds) make
+        # it a clip of the third between them
+        xs = (a, b, c)
+        uniform = [i for i, x in enumerate(xs) if x.ndim == 2 and x.strides == (0, 0)]
+        if len(uniform) >= 2:
+            i, j = uniform[:2]
+            lo, hi = sorted((xs[i].flat[0], xs[j].flat[0]))
+            return np.clip(xs[3 - i - j], lo, hi)
+        return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
+    if _nan_free(a, b, c):                    # the median in the order with -0 below +0
+        lo, hi = fmin(ctx, fmt, a, b), fmax(ctx, fmt, a, b)
+        return fmax(ctx, fmt, lo, fmin(ctx, fmt, hi, c))
     anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
     mx = fmax(ctx, fmt, fmax(ctx, fmt, a, b), c)
     same = lambda x: fmt.bits(mx) == fmt.bits(x)
@@ -170,6 +240,8 @@ def fmed3(ctx, fmt, a, b, c):
 
 
 # ---- fused multiply-add, correctly rounded ------------------------------------------------------
+
+_ABS64, _ONE64 = np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(1)
 
 def two_sum(a, b):
     s = a + b
@@ -182,19 +254,64 @@ def round_to_odd_sum(a, b):
     so a second rounding to any format of <= 51 bits is exact (Boldo & Melquiond)."""
     with np.errstate(invalid="ignore", over="ignore"):
         s, err = two_sum(a, b)
-        # a finite non-zero error means s is finite and inexact (an exact zero sum keeps the
-        # IEEE sign of a + b)
-        fix = np.isfinite(err) & (err != 0) & ((s.view(U64) & U64(1)) == 0)
-        if not fix.any():
-            return s
-        return np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
+        return _to_odd(s, err)
+
+
+def _to_odd(s, err, lanes=None):
+    """s, the nearest double to s + err, rounded to odd instead (on ``lanes`` only, when given):
+    where err is a finite non-zero error and s is even, its odd neighbour on err's side, one
+    unit of magnitude more when err has the sign of s, one less otherwise.  Integer arithmetic
+    on the bits, no select: a random mask makes np.where several times slower."""
+    bits = s.view(U64)
+    fix = np.isfinite(err) & (err != 0) & ((bits & _ONE64) == 0)
+    if lanes is not None:
+        fix &= lanes
+    if not np.count_nonzero(fix):
+        return s
+    up = fix & (np.signbit(err) == np.signbit(s))
+    return (bits + (up.astype(U64) << _ONE64) - fix.astype(U64)).view(np.float64)
+
+
+def _fma_limits(fmt):
+    """Constants of fma_narrow for a destination format, as uint64 masks of float64 bits."""
+    half = 1 << (52 - fmt.mant - 1)              # the first bit below the destination's mantissa
+    return (np.uint64(half - 1), np.uint64(2 * half - 1), np.uint64(half),
+            np.uint64(((1023 + 1 - fmt.bias) << 52) - 1))
+
+
+_FMA_LIMITS = {}
 
 
 def fma_narrow(fmt, a, b, c):
-    """fma for f16/f32 operands: the product is exact in float64, the sum is rounded to odd,
-    then rounded once to the destination format."""
-    p = a.astype(np.float64) * b.astype(np.float64)
-    return round_to_odd_sum(p, c.astype(np.float64)).astype(fmt.dtype)
+    """fma for f16/f32 operands, correctly rounded to nearest even.
+
+    The product is exact in float64, and p + c is rounded once to float64 and then to the
+    destination format.  Those two roundings give the correctly rounded result except where the
+    float64 sum lands exactly halfway between two neighbours of the destination format (the
+    double-rounding case), or on a boundary of its coarser grid below its smallest normal; both
+    have every float64 bit below the destination's half-ulp bit clear, so one test on the whole
+    array finds the few candidates, and only the lanes that are such a boundary are redone with
+    the sum rounded to odd (Boldo & Melquiond)."""
+    limits = _FMA_LIMITS.get(fmt.name)
+    if limits is None:
+        limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
+    low, tie_bits, half, tiny = limits
+    s = np.multiply(a, b, dtype=np.float64)
+    np.add(s, c, out=s)
+    u = s.view(U64)
+    candidates = np.bitwise_and(u, low) == 0
+    k = np.count_nonzero(candidates)
+    if k:
+        boundary = lambda v: (np.bitwise_and(v, tie_bits) == half) | ((np.bitwise_and(v, _ABS64) - _ONE64) < tiny)  # noqa: E731
+        if k * 8 > candidates.size:   # many (exact sums of short values, saturated lanes): all lanes
+            i = np.flatnonzero(boundary(u))
+        else:
+            i = np.flatnonzero(candidates)
+            i = i[boundary(u.ravel()[i])]
+        if i.size:
+            at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
+            s.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c))
+    return s.astype(fmt.dtype)
 
 
 _SPLIT = 134217729.0        # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)

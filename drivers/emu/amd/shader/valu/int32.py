@@ -11,6 +11,7 @@ from .bits import U32, U64, i32, popcount, sext
 from .registry import integer_op as op
 
 M32 = 0xFFFFFFFF
+_U31, _U1, _U64_32 = U32(31), U32(1), U64(32)       # made once: the ops run per instruction
 
 
 def _u(x):
@@ -22,7 +23,7 @@ def _s(x):
 
 
 def _wrap(v):
-    return (v & M32).astype(U32)
+    return v.astype(U32)               # integer casts keep the low 32 bits
 
 
 def _sat_u(ctx, v):
@@ -42,22 +43,26 @@ def _ternop(name, f):
 
 
 # ---- add / sub -----------------------------------------------------------------------------------
-_binop("v_add_nc_u32", lambda ctx, a, b: _sat_u(ctx, _u(a) + _u(b)))
-_binop("v_sub_nc_u32", lambda ctx, a, b: _sat_u(ctx, _u(a) - _u(b)))
-_binop("v_subrev_nc_u32", lambda ctx, a, b: _sat_u(ctx, _u(b) - _u(a)))
+# without clamp the sums wrap: uint32 arithmetic is exact modulo 2**32
+_binop("v_add_nc_u32", lambda ctx, a, b: _sat_u(ctx, _u(a) + _u(b)) if ctx.clamp else a + b)
+_binop("v_sub_nc_u32", lambda ctx, a, b: _sat_u(ctx, _u(a) - _u(b)) if ctx.clamp else a - b)
+_binop("v_subrev_nc_u32", lambda ctx, a, b: _sat_u(ctx, _u(b) - _u(a)) if ctx.clamp else b - a)
 _binop("v_add_nc_i32", lambda ctx, a, b: _sat_i(ctx, _s(a) + _s(b)))
 _binop("v_sub_nc_i32", lambda ctx, a, b: _sat_i(ctx, _s(a) - _s(b)))
-_ternop("v_add3_u32", lambda ctx, a, b, c: _wrap(_u(a) + _u(b) + _u(c)))
-_ternop("v_xad_u32", lambda ctx, a, b, c: _wrap(_u(a ^ b) + _u(c)))
-_ternop("v_lshl_add_u32", lambda ctx, a, b, c: _wrap(_u(a << (b & U32(31))) + _u(c)))
-_ternop("v_add_lshl_u32", lambda ctx, a, b, c: _wrap(_u(a) + _u(b)) << (c & U32(31)))
+_ternop("v_add3_u32", lambda ctx, a, b, c: a + b + c)
+_ternop("v_xad_u32", lambda ctx, a, b, c: (a ^ b) + c)
+_ternop("v_lshl_add_u32", lambda ctx, a, b, c: (a << (b & U32(31))) + c)
+_ternop("v_add_lshl_u32", lambda ctx, a, b, c: (a + b) << (c & U32(31)))
 
 
-def _carry_op(name, f, carry_in):
+def _carry_op(name, f, carry_in, f32):
+    """f: the 64-bit model (used under clamp); f32: the same in wrapping uint32 arithmetic."""
     saturated = M32 if "add" in name else 0
 
     @op(name, (32, 32), 32, mask_in=carry_in, mask_out=True)
     def run(ctx, srcs, old):
+        if not ctx.clamp:
+            return f32(srcs[0], srcs[1], ctx.mask if carry_in else None)
         cin = ctx.mask.astype(np.int64) if carry_in else 0
         d, carry = f(_u(srcs[0]), _u(srcs[1]), cin)
         if ctx.clamp:                                    # saturate instead of wrapping
@@ -75,12 +80,33 @@ def _sub(a, b, cin):
     return a - b - cin, (b + cin) > a
 
 
-_carry_op("v_add_co_u32", _add, False)
-_carry_op("v_sub_co_u32", _sub, False)
-_carry_op("v_subrev_co_u32", lambda a, b, c: _sub(b, a, c), False)
-_carry_op("v_add_co_ci_u32", _add, True)
-_carry_op("v_sub_co_ci_u32", _sub, True)
-_carry_op("v_subrev_co_ci_u32", lambda a, b, c: _sub(b, a, c), True)
+def _add32(a, b, cin):
+    """a + b (+ cin) wrapped, and the carry out (the sum wrapped past 2**32)."""
+    t = a + b
+    carry = t < a
+    if cin is not None:
+        d = t + cin
+        carry |= d < t
+        t = d
+    return t, carry
+
+
+def _sub32(a, b, cin):
+    """a - b (- cin) wrapped, and the borrow (b + cin > a)."""
+    t = a - b
+    borrow = b > a
+    if cin is not None:
+        borrow |= t < cin
+        t = t - cin
+    return t, borrow
+
+
+_carry_op("v_add_co_u32", _add, False, _add32)
+_carry_op("v_sub_co_u32", _sub, False, _sub32)
+_carry_op("v_subrev_co_u32", lambda a, b, c: _sub(b, a, c), False, lambda a, b, c: _sub32(b, a, c))
+_carry_op("v_add_co_ci_u32", _add, True, _add32)
+_carry_op("v_sub_co_ci_u32", _sub, True, _sub32)
+_carry_op("v_subrev_co_ci_u32", lambda a, b, c: _sub(b, a, c), True, lambda a, b, c: _sub32(b, a, c))
 
 
 # ---- multiplies -------------------------------------------------------------------------------
@@ -96,8 +122,8 @@ _binop("v_mul_u32_u24", lambda ctx, a, b: _wrap(_u24(a) * _u24(b)))
 _binop("v_mul_hi_u32_u24", lambda ctx, a, b: _wrap((_u24(a) * _u24(b)) >> 32))
 _binop("v_mul_i32_i24", lambda ctx, a, b: _wrap(_i24(a) * _i24(b)))
 _binop("v_mul_hi_i32_i24", lambda ctx, a, b: _wrap((_i24(a) * _i24(b)) >> 32))
-_binop("v_mul_lo_u32", lambda ctx, a, b: (a.astype(U64) * b.astype(U64)).astype(U32))
-_binop("v_mul_hi_u32", lambda ctx, a, b: ((a.astype(U64) * b.astype(U64)) >> U64(32)).astype(U32))
+_binop("v_mul_lo_u32", lambda ctx, a, b: a * b)                  # the low 32 bits, wrapped
+_binop("v_mul_hi_u32", lambda ctx, a, b: ((a.astype(U64) * b.astype(U64)) >> _U64_32).astype(U32))
 _binop("v_mul_hi_i32", lambda ctx, a, b: _wrap((_s(a) * _s(b)) >> 32))
 _ternop("v_mad_u32_u24", lambda ctx, a, b, c: _sat_u(ctx, _u24(a) * _u24(b) + _u(c)))
 _ternop("v_mad_i32_i24", lambda ctx, a, b, c: _sat_i(ctx, _i24(a) * _i24(b) + _s(c)))
@@ -156,8 +182,8 @@ _ternop("v_maxmin_u32", lambda ctx, a, b, c: np.minimum(np.maximum(a, b), c))
 
 
 # ---- shifts and logic -------------------------------------------------------------------------
-_binop("v_lshlrev_b32", lambda ctx, a, b: b << (a & U32(31)))
-_binop("v_lshrrev_b32", lambda ctx, a, b: b >> (a & U32(31)))
+_binop("v_lshlrev_b32", lambda ctx, a, b: b << (a & _U31))
+_binop("v_lshrrev_b32", lambda ctx, a, b: b >> (a & _U31))
 _binop("v_ashrrev_i32", lambda ctx, a, b: (i32(b) >> (a & U32(31)).astype(np.int32)).view(U32))
 _binop("v_and_b32", lambda ctx, a, b: a & b)
 _binop("v_or_b32", lambda ctx, a, b: a | b)
@@ -230,7 +256,7 @@ def _bfe_u(a, b, c):
     return (_u(a) >> off) & ((1 << width) - 1)
 
 
-_ternop("v_bfe_u32", lambda ctx, a, b, c: _wrap(_bfe_u(a, b, c)))
+_ternop("v_bfe_u32", lambda ctx, a, b, c: (a >> (b & _U31)) & ((_U1 << (c & _U31)) - _U1))
 
 
 @op("v_bfe_i32", (32, 32, 32))

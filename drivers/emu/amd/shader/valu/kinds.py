@@ -18,8 +18,12 @@ class Kind:
     reg_bits: int           # register width of a source / destination of this kind
 
     def read(self, ctx, srcs, i, flush_denorm=True):
-        bits = src_half(ctx, srcs, i) if self.fmt is F16 else srcs[i]
-        return modify(ctx, self.fmt, bits, i, flush_denorm)
+        fmt = self.fmt
+        if fmt is F16:
+            return modify(ctx, fmt, src_half(ctx, srcs, i), i, flush_denorm)
+        if (ctx.neg | ctx.abs) >> i & 1 or flush_denorm and not fmt.keep(ctx.mode):
+            return modify(ctx, fmt, srcs[i], i, flush_denorm)
+        return srcs[i].astype(fmt.utype, copy=False).view(fmt.dtype)     # modify() without modifiers
 
     def raw(self, ctx, srcs, i):
         """Source bits without modifiers (integer-typed operands of float ops)."""

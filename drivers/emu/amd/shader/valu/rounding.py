@@ -19,8 +19,7 @@ def _unary(kind, name, f):
     @op(name, (bits,), bits)
     def run(ctx, srcs, old):
         x = kind.read(ctx, srcs, 0)
-        with np.errstate(all="ignore"):
-            return kind.write(ctx, old, f(x))
+        return kind.write(ctx, old, f(x))
     return run
 
 

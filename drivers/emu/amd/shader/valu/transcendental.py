@@ -53,8 +53,7 @@ def _transcendental(kind, name, f, always_flush):
         x = kind.read(ctx, srcs, 0)
         if always_flush:
             x = flush(kind.fmt, x)
-        with np.errstate(all="ignore"):
-            r = f(x.astype(np.float64)).astype(kind.fmt.dtype)
+        r = f(x.astype(np.float64)).astype(kind.fmt.dtype)
         if always_flush:
             r = flush(kind.fmt, r)
         return kind.write(ctx, old, r)

@@ -1,21 +1,20 @@
 """pytest plugin: the bring-up stages as tests.
 
-    pytest hw_tests --device amd:0          # a real card
-    pytest hw_tests --emulate gfx1100       # the virtual GPU (or GPU_EMULATE=gfx1100)
-    pytest hw_tests --emulate a630          # the virtual Adreno 630 (or --device qcom:0 on a phone)
+    pytest hw_tests --device amd:0                     # a real card, from the repository root
+    pytest hw_tests --emulate gfx1100                  # the virtual GPU (or GPU_EMULATE=gfx1100)
+    pytest hw_tests --emulate a630                     # the virtual Adreno 630 (or --device qcom:0 on a phone)
+    pytest --pyargs hw_tests --emulate gfx1100         # the installed package, from any directory
+    pytest -p hw_tests.plugin --pyargs hw_tests ...    # the same without installing it
 
-With neither option the stages run on amd:0 when /dev/kfd exists, and otherwise skip with the
-reason. One test per stage; a stage whose dependency failed is skipped with that reason, as on
-the command line.
+The repository's conftest.py loads this plugin, and an installed package registers it with
+pytest (entry point ``pytest11``), so the options exist wherever the stages are collected from;
+the driver and the stages are imported only when they are collected. With neither option the
+stages run on amd:0 when /dev/kfd exists, and otherwise skip with the reason. One test per
+stage; a stage whose dependency failed is skipped with that reason, as on the command line.
 """
 import os
 
 import pytest
-
-from hw_tests.console import Console
-from hw_tests.context import Context, UsageError, vendor_of
-from hw_tests.runner import FAIL, SKIP, Runner
-from hw_tests.stages import build_registry
 
 
 def pytest_addoption(parser):
@@ -26,13 +25,14 @@ def pytest_addoption(parser):
 
 
 def _option(config, name):
-    # getoption with a default: the options exist only when this conftest was loaded at start-up
+    # getoption with a default: the options exist only when this plugin was loaded at start-up
     return config.getoption(name, default=None)
 
 
 def device_choice(config):
     """(device spec, emulation target) to test, or (None, reason to skip)."""
     from drivers.emu import emulation_target
+    from hw_tests.context import UsageError, vendor_of
     target = emulation_target(_option(config, "emulate"))
     device = _option(config, "device")
     if target or device:
@@ -46,19 +46,28 @@ def device_choice(config):
                   "or --emulate gfx1100 (GPU_EMULATE=gfx1100) for the virtual GPU")
 
 
-REGISTRY = build_registry()
+_REGISTRIES = {}
 
 
 def registry_for(config):
+    """The stages of the vendor under test, built on first use."""
+    from hw_tests.context import UsageError, vendor_of
+    from hw_tests.stages import build_registry
     device, target = device_choice(config)
     try:
-        return build_registry(vendor_of(device, target) if device else "amd")
+        vendor = vendor_of(device, target) if device else "amd"
     except UsageError:
-        return REGISTRY
+        vendor = "amd"
+    if vendor not in _REGISTRIES:
+        _REGISTRIES[vendor] = build_registry(vendor)
+    return _REGISTRIES[vendor]
 
 
 @pytest.fixture(scope="session")
 def bringup(request):
+    from hw_tests.console import Console
+    from hw_tests.context import Context, UsageError
+    from hw_tests.runner import Runner
     device, target = device_choice(request.config)
     if device is None:
         pytest.skip(target)
@@ -78,6 +87,7 @@ def pytest_generate_tests(metafunc):
 
 def stage_outcome(runner, name):
     """Run ``name`` (and what it needs) and turn its result into a pytest outcome."""
+    from hw_tests.runner import FAIL, SKIP
     r = runner.run_stage(name)
     if r.status == SKIP:
         pytest.skip(f"{name}: {r.skip_reason}")

@@ -1,0 +1,173 @@
+"""Compiled blocks (drivers/emu/amd/shader/block.py) against the per-instruction path: the same
+results and the same counts on every clang kernel, and, inside a block, a fault, an exhausted
+budget, a read of the instruction counter and a MODE change behave exactly as one instruction
+at a time."""
+import copy
+
+import numpy as np
+import pytest
+
+from assembler.rdna3 import assemble
+from drivers.emu import simulate
+from drivers.emu.faults import MemoryFault, ShaderHang
+from drivers.emu.amd.shader import WaveExecutor
+from tests.clang_kernels.cases import CASES, check_outputs
+from tests.test_emu_sim_helpers import code_object
+
+PTR = [(8, "global_buffer", "uint*")]
+BAD = 0xDEAD_0000_0000
+
+
+def both_paths(co, grid, block, make_args, **kw):
+    """[(executor, args after the run, exception or None)] for blocks on and off."""
+    out = []
+    for blocks in (True, False):
+        ex = WaveExecutor(blocks=blocks, keep_state=True, **kw)
+        args = make_args()
+        try:
+            simulate(co, "k", grid, block, args, executor=ex)
+            err = None
+        except (MemoryFault, ShaderHang) as e:
+            err = e
+        out.append((ex, args, err))
+    return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_clang_kernel_results_and_counts_match_the_per_instruction_path(case):
+    runs = []
+    for blocks in (True, False):
+        ex = WaveExecutor(blocks=blocks)
+        args = case.make_args()
+        pristine = copy.deepcopy(args)
+        simulate(case.code_object_bytes(), case.kernel, case.grid, case.block, args, executor=ex)
+        check_outputs(case, pristine, args)
+        runs.append((ex.last, args))
+    (a, args_a), (b, args_b) = runs
+    assert (a.waves, a.wave_instructions, a.lane_ops) == (b.waves, b.wave_instructions, b.lane_ops)
+    for x, y in zip(args_a, args_b):
+        assert np.asarray(x).tobytes() == np.asarray(y).tobytes()
+
+
+STRAIGHT = """
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 2, v0
+  v_add_nc_u32_e32 v3, 7, v0
+  s_delay_alu instid0(VALU_DEP_1)
+  v_mul_lo_u32 v3, v3, v3
+  global_load_b32 v2, v1, s[2:3] offset:16
+  s_waitcnt vmcnt(0)
+  v_add_nc_u32_e32 v2, v2, v3
+  global_store_b32 v1, v2, s[2:3]
+  s_endpgm
+"""
+
+
+def test_a_fault_inside_a_block_names_its_pc_and_counts_what_ran():
+    co = code_object(assemble(STRAIGHT), args=PTR)
+    (on, _, e1), (off, _, e2) = both_paths(co, (2, 1, 1), (64, 1, 1), lambda: [BAD])
+    assert isinstance(e1, MemoryFault) and (e1.va, e1.write) == (e2.va, e2.write) == (BAD + 16, False)
+    s1, s2 = on.states[-1], off.states[-1]
+    assert s1.pc.tolist() == s2.pc.tolist()
+    assert (s1.wave_instructions, s1.lane_ops) == (s2.wave_instructions, s2.lane_ops) == (4 * 7, 4 * 4 * 32)
+
+
+def test_the_budget_runs_out_inside_a_block_where_it_would_one_step_at_a_time():
+    co = code_object(assemble(STRAIGHT), args=PTR)
+    for budget in (9, 13, 22, 27):
+        (on, _, e1), (off, _, e2) = both_paths(co, (2, 1, 1), (64, 1, 1),
+                                                lambda: [np.zeros(128, np.uint32)], budget=budget)
+        assert isinstance(e1, ShaderHang) and (e1.pc, e1.executed) == (e2.pc, e2.executed)
+        assert on.states[-1].wave_instructions == off.states[-1].wave_instructions
+
+
+def test_the_instruction_counter_read_inside_a_block_is_exact():
+    """Without a GPU clock the shader-cycles register counts executed wave-instructions: the
+    read sees every instruction before it, although blocks count once per block."""
+    co = code_object(assemble("""
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32_e32 v1, 0
+  s_nop 0
+  s_getreg_b32 s4, hwreg(HW_REG_SHADER_CYCLES, 0, 20)
+  v_mov_b32_e32 v2, s4
+  global_store_b32 v1, v2, s[2:3]
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (64, 1, 1), lambda: [np.zeros(4, np.uint32)])
+    assert a[0][0] == b[0][0] == 2 * 5
+    assert on.last.wave_instructions == off.last.wave_instructions == 2 * 8
+
+
+def test_exec_and_mode_changes_inside_a_block():
+    """v_cmpx narrows EXEC and s_round_mode switches f32 to round toward +inf in the middle of
+    the code: writes after each follow the new state on both paths."""
+    co = code_object(assemble("""
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 2, v0
+  v_mov_b32_e32 v2, 1.0
+  v_mov_b32_e32 v3, 0x33800000
+  v_add_f32_e32 v4, v2, v3
+  v_cmpx_gt_u32_e32 5, v0
+  v_mov_b32_e32 v4, 0x40e00000
+  s_mov_b32 exec_lo, -1
+  s_round_mode 0x1
+  v_add_f32_e32 v5, v2, v3
+  v_sub_f32_e32 v4, v4, v5
+  global_store_b32 v1, v4, s[2:3]
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (32, 1, 1), lambda: [np.zeros(32, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert on.last.wave_instructions == off.last.wave_instructions
+    got = a[0].view(np.float32)
+    # 1 + 2**-24 is 1.0 to nearest even, 1 + 2**-23 toward +inf; 7 - (1 + 2**-23) rounds up to 6
+    assert got[0] == np.float32(6) and got[31] == np.float32(-2.0 ** -23)
+
+
+def test_carry_chains_inside_a_block_leave_every_mask_where_the_per_instruction_path_does():
+    """Carry chains: a carry overwritten by the next op of the chain is forwarded as lanes and
+    never packed; carries that SALU reads, that a VALU op reads as data, that go to other SGPRs
+    and that survive to the end of the block must all be there, under a partial EXEC."""
+    co = code_object(assemble("""
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 6, v0
+  v_mul_lo_u32 v2, v0, 0x9e3779b9
+  v_mul_lo_u32 v3, v0, 0x85ebca6b
+  v_cmpx_gt_u32_e32 27, v0
+  v_add_co_u32 v4, vcc_lo, v2, v3
+  v_add_co_ci_u32_e32 v5, vcc_lo, v3, v2, vcc_lo
+  s_mov_b32 s6, vcc_lo
+  v_add_co_u32 v6, vcc_lo, v4, v5
+  v_cndmask_b32_e64 v7, 0, 1, vcc_lo
+  v_add_nc_u32_e64 v15, vcc_lo, v0
+  v_add_co_u32 v8, s7, v6, v2
+  v_add_co_ci_u32_e64 v9, s8, v7, v3, s7
+  v_add_co_u32 v10, vcc_lo, v8, v9
+  v_add_co_ci_u32_e32 v11, vcc_lo, 0, v10, vcc_lo
+  v_sub_co_u32 v12, vcc_lo, v3, v2
+  s_mov_b32 exec_lo, -1
+  v_mov_b32_e32 v12, s6
+  v_mov_b32_e32 v13, s8
+  v_mov_b32_e32 v14, vcc_lo
+  global_store_b128 v1, v[4:7], s[2:3]
+  global_store_b128 v1, v[8:11], s[2:3] offset:16
+  global_store_b128 v1, v[12:15], s[2:3] offset:32
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (64, 1, 1), lambda: [np.zeros(64 * 16, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert on.last.wave_instructions == off.last.wave_instructions
+    got = a[0].reshape(64, 16)
+    lanes = np.arange(64, dtype=np.uint64)
+    x, y = lanes * 0x9e3779b9 % 2**32, lanes * 0x85ebca6b % 2**32
+    carry = (x + y) >> np.uint64(32)
+    assert (got[:27, 0] == (x + y)[:27] % 2**32).all()
+    assert (got[:27, 1] == (y + x + carry)[:27] % 2**32).all()
+    carry2 = (((y + x + carry) >> np.uint64(32)) != 0) & (lanes < 27)
+    s6 = int(sum(1 << i for i in range(32) if carry2[i]))
+    assert (got[:32, 8] == s6).all() and (got[32:, 8] == 0).all()
+    assert (got[27:, :8] == 0).all() and (got[27:, 11] == 0).all()
