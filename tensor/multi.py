@@ -302,6 +302,8 @@ def allreduce(parts, rop="add"):
     shape, dtype = parts[0].shape, parts[0].dtype
     devs = [p.device for p in parts]
     size = prod(shape)
+    if size == 0:
+        return list(parts)
     op = Op.MAX if rop == "max" else _add_op(dtype)
     flat = [ops.reshape(ops.contiguous(p), (size,)) for p in parts]
     bounds = split_bounds(size, n)
@@ -310,18 +312,24 @@ def allreduce(parts, rop="add"):
         new = [list(c) for c in chunks]
         for d in range(n):
             c, dst = (d - s) % n, (d + 1) % n
+            if bounds[c][0] == bounds[c][1]:    # fewer elements than devices: nothing to send
+                continue
             new[dst][c] = ops.alu(op, chunks[dst][c], ops.copy(ops.contiguous(chunks[d][c]), devs[dst]))
         chunks = new
     for s in range(n - 1):                      # all-gather
         new = [list(c) for c in chunks]
         for d in range(n):
             c, dst = (d + 1 - s) % n, (d + 1) % n
+            if bounds[c][0] == bounds[c][1]:
+                continue
             new[dst][c] = ops.copy(ops.contiguous(chunks[d][c]), devs[dst])
         chunks = new
     out = []
     for d in range(n):
         whole = None
         for (lo, hi), c in zip(bounds, chunks[d]):
+            if lo == hi:
+                continue
             piece = ops.pad(c, [(lo, size - hi)])
             whole = piece if whole is None else ops.alu(_add_op(dtype), whole, piece)
         out.append(ops.reshape(whole, shape))

@@ -146,12 +146,14 @@ def test_shard_slices_copies_and_gathers():
 
 
 @pytest.mark.parametrize("n", [2, 3])
-def test_ring_allreduce_on_any_number_of_devices(n):
-    """The ring's arithmetic on n reference-backend devices (the algorithm is device-agnostic)."""
+@pytest.mark.parametrize("shape", [(7, 5), (), (2,)], ids=["7x5", "scalar", "2"])
+def test_ring_allreduce_on_any_number_of_devices(n, shape):
+    """The ring's arithmetic on n reference-backend devices (the algorithm is device-agnostic),
+    down to tensors of fewer elements than devices (a loss: some chunks are empty)."""
     from tensor.multi import allreduce
     devs = ["CPU"] + [f"CPU:{i}" for i in range(1, n)]
     rng = np.random.default_rng(n)
-    xs = [rng.standard_normal((7, 5)).astype(np.float32) for _ in devs]
+    xs = [np.asarray(rng.standard_normal(shape), np.float32) for _ in devs]
     parts = [Tensor(x, device=d).node for x, d in zip(xs, devs)]
     outs = allreduce(parts, "add")
     for d, o in zip(devs, outs):
@@ -221,6 +223,20 @@ def test_a_small_network_learns_on_the_gpu():
             first = loss if first is None else first
     pred = ((Tensor(X) @ w1).relu() @ w2).argmax(-1).numpy()
     assert loss < first / 4 and (pred == Y).mean() > 0.95
+
+
+def test_the_mlp_example_trains_on_two_reference_devices_as_on_one(capsys):
+    """``--devices 2`` is the same arithmetic on any backend: on two CPU devices the epoch's
+    loss and accuracies equal one device's."""
+    from tensor.examples import mlp
+    lines = []
+    for argv in (["--device", "CPU"], ["--device", "CPU", "--devices", "2"]):
+        assert mlp.main(argv + ["--epochs", "2", "--train-limit", "256"]) == 0
+        out = capsys.readouterr().out
+        lines.append([line.split("%")[:2] + [line.split("loss")[1].split()[0]]
+                      for line in out.splitlines() if line.startswith("epoch")])
+        assert "device 2 x CPU" in out or "--devices" not in argv
+    assert lines[0] == lines[1] and len(lines[0]) == 2
 
 
 def test_the_mlp_example_trains_on_two_gpus_as_on_one(capsys):
