@@ -376,6 +376,50 @@ def test_partial_tiles_switch_lanes_off(amd):
         np.testing.assert_array_equal(got, x)
 
 
+def _guarded_run(dev, name, co, grid, block, x, pad):
+    """Launch a one-input elementwise kernel whose output buffer runs ``pad`` elements past
+    what the kernel may write, those prefilled with a sentinel; returns (output, tail)."""
+    n = x.size
+    out, inp = dev.alloc((n + pad) * 4), dev.alloc((n + pad) * 4)
+    dev.copyin(out, np.full(n + pad, -7.0, np.float32).view(np.uint8))
+    dev.copyin(inp, np.concatenate([x, np.zeros(pad, np.float32)]).view(np.uint8))
+    loaded = dev.dev.load(co)
+    loaded[name](out, inp, grid=grid, block=block, wait=True)
+    got = np.zeros((n + pad) * 4, np.uint8)
+    dev.copyout(out, got)
+    dev.free(out)
+    dev.free(inp)
+    got = got.view(np.float32)
+    return got[:n], got[n:]
+
+
+def test_exec_masking_keeps_the_lanes_past_the_end_from_storing(amd):
+    """A grid rounded up to whole workgroups: the lanes past the last element are switched off
+    by v_cmpx (and the wave skips the body when none is left).  The output buffer continues
+    past the tensor with a sentinel that must survive; the same kernel with its compare made
+    always true (same size, so only the mask changes) overwrites the sentinel, so this test
+    sees a missing mask."""
+    from tensor.codegen.rdna3 import compile_kernel
+    from assembler.rdna3 import assemble_program
+    for n in (1000, 4097):
+        k = elementwise(f"guard_{n}", D.float32, [D.float32], lambda ins, loads: loads[0], n=n)
+        ck = compile_kernel(k)
+        lanes = math.prod(ck.grid) * math.prod(ck.block)
+        assert lanes > n and "v_cmpx_gt_u32" in ck.text and "s_cbranch_execz" in ck.text
+        x = np.arange(n, dtype=np.float32)
+        got, tail = _guarded_run(amd, ck.name, ck.code_object, ck.grid, ck.block, x, lanes - n + 64)
+        np.testing.assert_array_equal(got, x)
+        assert (tail == -7.0).all(), f"{n} elements: lanes past the end stored {tail[tail != -7.0][:8]}"
+    cmp = next(line for line in ck.text.splitlines() if line.startswith("v_cmpx_gt_u32"))
+    unmasked = ck.text.replace(cmp, "v_cmpx_gt_u32 0x7fffffff, " + cmp.split(", ")[1])
+    code = bytes(assemble_program(unmasked).data)
+    assert len(code) == len(ck.code) and code != ck.code
+    co = ck.code_object.replace(ck.code, code)
+    got, tail = _guarded_run(amd, ck.name, co, ck.grid, ck.block, x, lanes - n + 64)
+    np.testing.assert_array_equal(got, x)
+    assert (tail[:lanes - n] == 0).all()              # the extra lanes copied the zero padding
+
+
 @pytest.mark.skipif(not __import__("tensor.codegen.rdna3.validate", fromlist=["x"]).llvm_available(),
                     reason="llvm-mc-19 / llvm-objdump-19 not installed")
 def test_llvm_check_notices_a_wrong_encoding(amd):

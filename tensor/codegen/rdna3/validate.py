@@ -4,6 +4,8 @@
 
 * disassemble its machine code and assemble the text again: the bytes must be identical
   (the assembler and disassembler agree on every instruction the generator emits), and
+* check its memory waits on every path (:mod:`.waitcheck`: the simulator runs a load at once,
+  so a missing ``s_waitcnt`` would otherwise pass there by luck), and
 * record the kernel in :data:`SEEN`, so that :func:`llvm_problems` can hand all of them at once
   to LLVM 19 when it is installed: ``llvm-mc-19`` must assemble the generated text to the same
   bytes, and ``llvm-objdump-19`` must read every code object and decode every instruction.
@@ -15,6 +17,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+
+from . import waitcheck
 
 SEEN = []                      # (name, text, code bytes, code object bytes)
 LLVM_MC = "llvm-mc-19"
@@ -51,6 +55,7 @@ def roundtrip(name, code):
 def record(name, text, code, code_object):
     if enabled():
         roundtrip(name, code)
+        waitcheck.check(name, text)
         SEEN.append((name, text, bytes(code), bytes(code_object)))
 
 
