@@ -239,6 +239,34 @@ def test_the_mlp_example_trains_on_two_reference_devices_as_on_one(capsys):
     assert lines[0] == lines[1] and len(lines[0]) == 2
 
 
+def test_random_numbers_on_several_devices_are_one_devices_numbers():
+    """Dropout of a batch split over two devices: the same masks as on one device, and fresh
+    ones at every jit replay (the state lives on the first device, the mask is copied)."""
+    x = np.ones((8, 6), np.float32)
+    masks = {}
+    for devs in (("CPU",), ("CPU", "CPU:1")):
+        Tensor.manual_seed(3)
+        step = tensor.jit(lambda t: t.dropout(0.5, training=True) * 1)
+        masks[devs] = [step(Tensor(x).shard(devs, axis=0) if len(devs) > 1 else Tensor(x, device="CPU"))
+                       .numpy().copy() for _ in range(3)]
+    one, two = masks.values()
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
+    assert (two[0] != two[1]).any() and (two[1] != two[2]).any()
+
+
+def test_the_cnn_example_trains_on_two_reference_devices(capsys):
+    """The CNN (BatchNorm statistics all-reduced over the split batch, dropout masks made once
+    and copied) trains with ``--devices 2`` to one device's loss."""
+    from tensor.examples import cnn
+    losses = []
+    for argv in (["--device", "CPU"], ["--device", "CPU", "--devices", "2"]):
+        assert cnn.main(argv + ["--epochs", "1", "--train-limit", "64"]) == 0
+        out = capsys.readouterr().out
+        losses.append(float(next(ln for ln in out.splitlines() if ln.startswith("epoch")).split("loss")[1].split()[0]))
+    assert abs(losses[0] - losses[1]) < 1e-3, losses
+
+
 def test_the_mlp_example_trains_on_two_gpus_as_on_one(capsys):
     """``python -m tensor.examples.mlp --devices 2``: each batch split over the virtual pair,
     gradients all-reduced; the same loss and accuracy as one GPU and as the reference."""
