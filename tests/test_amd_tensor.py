@@ -34,6 +34,23 @@ def test_device_names_and_the_default():
         (Tensor([1.0], device="AMD:7") * 2).numpy()
 
 
+def test_waits_on_the_virtual_gpu_allow_for_a_busy_host(monkeypatch):
+    b = amd.AMDBackend(0)
+    try:
+        assert b.dev.timeout == 600                  # the virtual GPU runs at the host's pace
+    finally:
+        b.dev.close()
+    monkeypatch.setenv("TENSOR_GPU_TIMEOUT", "5")
+    b = amd.AMDBackend(1)
+    try:
+        assert b.dev.timeout == 5
+    finally:
+        b.dev.close()
+    monkeypatch.setenv("TENSOR_GPU_TIMEOUT", "soon")
+    with pytest.raises(DeviceError, match="TENSOR_GPU_TIMEOUT='soon' is not valid"):
+        amd.AMDBackend(0)
+
+
 def test_probe_without_a_gpu_says_how_to_get_the_virtual_one(monkeypatch):
     monkeypatch.delenv("GPU_EMULATE")
     monkeypatch.setattr(os.path, "exists", lambda p: False if p == "/dev/kfd" else os.path.lexists(p))

@@ -8,7 +8,9 @@ loop-level IR kernel into a code object (:mod:`tensor.codegen.rdna3`), loads it,
 in memory by the kernel's IR, and on disk under ``~/.cache/gpustack/rdna3/<version>/`` (the
 version is a hash of the code generator's sources, so a changed generator never reuses stale
 code).  ``TENSOR_CACHE=0`` turns the disk cache off.  Launches are asynchronous; copies out
-wait for them.  ``optimizations`` picks the lowering optimizations per kernel
+wait for them, up to ``TENSOR_GPU_TIMEOUT`` seconds (default 30 on a GPU, 600 on the virtual
+one, whose speed is the host's and shared with whatever else runs there; a kernel that never
+ends stops there at ``GPU_EMULATE_BUDGET`` wave-instructions anyway).  ``optimizations`` picks the lowering optimizations per kernel
 (:mod:`tensor.backends.amd_opts`, with the optional ``BEAM=N`` search).
 """
 import hashlib
@@ -97,8 +99,13 @@ class AMDBackend(Backend):
         if VERSION is None:
             VERSION = _codegen_version()
         kernel = shared_kernel()
+        from drivers.settings import SettingError, env_int
         try:
-            self.dev = AMDDevice(index, kernel=kernel)
+            timeout = env_int("TENSOR_GPU_TIMEOUT", 600 if emulated_target() else 30, 1)
+        except SettingError as e:
+            raise DeviceError(str(e)) from None
+        try:
+            self.dev = AMDDevice(index, kernel=kernel, timeout=timeout)
         except Exception as e:
             raise DeviceError(f"cannot open AMD:{index}: {e}") from e
         self.description = f"{self.dev.target} (gpu_id {self.dev.gpu_id:#x})" + \
