@@ -93,6 +93,18 @@ def test_kernels_are_cached_in_memory_and_on_disk(monkeypatch, tmp_path):
     assert amd.VERSION == amd._codegen_version()
 
 
+@pytest.mark.parametrize("shape,rdims,want", [
+    ((1, 1 << 20), [1], [("group", 1, 256), ("unroll", 1, 4)]),          # a long row: its own axis
+    ((32, 16, 8, 8, 3, 3), [0, 2, 3], [("group", 0, 32), ("unroll", 3, 4)]),   # conv weight grad: batch
+    ((32, 32, 16, 4, 4, 3, 3), [0, 3, 4], [("group", 0, 32), ("unroll", 4, 4)]),  # 4608 outputs, 512 each
+    ((4096, 256), [1], [("unroll", 1, 4)]),                             # enough rows: one per work-item
+    ((32, 10, 128), [0], [("unroll", 0, 4)]),                           # 32 each: the exchange costs more
+], ids=["row", "conv1-wgrad", "conv2-wgrad", "softmax-rows", "short"])
+def test_reductions_with_few_outputs_spread_over_workgroups(shape, rdims, want):
+    from tensor.backends.amd_opts import heuristic
+    assert [(o.op, o.axis, o.amount) for o in heuristic(shape, rdims)] == want
+
+
 def test_beam_search_times_candidates_and_keeps_a_correct_one(monkeypatch):
     from tensor.backends import amd_opts
     monkeypatch.setenv("BEAM", "3")

@@ -5,12 +5,15 @@ The heuristic reads the kernel's iteration space (output axes, reduce axes, elem
 * elementwise kernels: eight (or four) neighbouring elements per work-item along the last
   axis when it divides (16-byte loads and stores, the per-wave set-up shared by more
   elements); the code generator packs work-items into workgroups;
-* a reduction with enough outputs to fill the GPU (>= 2048 work-items): one work-item per
-  output, the reduce loop unrolled by 4 (fewer loop tests, immediate-offset loads, waits
-  batched);
-* a reduction with few outputs and a long reduce axis: the axis is split over a workgroup
-  (``group``: 256, 128, 64 or 32 work-items, the largest that divides it), partial results
-  meet in LDS, the remaining loop unrolled by 4;
+* a reduction with enough outputs to fill the GPU: one work-item per output, the reduce
+  loop unrolled by 4 (fewer loop tests, immediate-offset loads, waits batched; a reduce axis
+  of 4 is unrolled whole);
+* a reduction with few outputs (under 2048, or under 8192 when each work-item still reduces
+  16 elements or more): a reduce axis is split over a workgroup (``group``: 256, 128, 64 or 32
+  work-items, the largest that divides it; the innermost axis when it is long, else the
+  longest, such as the batch axis of a convolution's weight gradient), partial results meet
+  in LDS, the remaining loop unrolled by 4 -- a GPU of 96 compute units needs more than a few
+  thousand work-items, and a long serial loop in a few waves leaves it idle;
 * matmul-like reductions (two output axes of at least 16 and a reduce axis): a 4 x 4 register
   tile per work-item (``upcast`` both output axes) and the reduce loop unrolled by 4, so each
   loaded value feeds four multiply-adds;
@@ -24,6 +27,9 @@ timed on the device, and the fastest kept (cached per kernel shape for the proce
 import os
 
 from tensor.opt import Opt, OptError, apply_opts, initial_axes
+
+
+GROUP_OUTPUTS = 8192     # below this many outputs a long reduction is split over workgroups
 
 
 def _axes(shape, rdims, opts):
@@ -57,10 +63,12 @@ def heuristic(shape, rdims, dtypes=()):
             if shape and shape[-1] % per == 0 and total >= 1024 * per:
                 return [Opt("upcast", len(shape) - 1, per)]
         return []
-    outputs = 1
+    outputs = reduced = 1
     for d, s in enumerate(shape):
         if d not in rdims:
             outputs *= s
+        else:
+            reduced *= s
     opts = []
     axes = _axes(shape, rdims, opts)
     globals_ = [k for k, a in enumerate(axes) if a.kind == "global"]
@@ -70,16 +78,33 @@ def heuristic(shape, rdims, dtypes=()):
                 opts = _try(shape, rdims, opts, Opt("upcast", _index(_axes(shape, rdims, opts), "global",
                                                                      0 if k == globals_[-1] else 1), 4))
     elif outputs < 2048:
-        r = _index(axes, "reduce")
-        size = axes[r].size
-        for g in (256, 128, 64, 32):
-            if size % g == 0 and size >= 2 * g:
-                opts = _try(shape, rdims, opts, Opt("group", r, g))
-                break
+        opts = _group(shape, rdims, opts, axes, reduced, 8)
+    elif outputs < GROUP_OUTPUTS:
+        opts = _group(shape, rdims, opts, axes, reduced, 16, innermost=False)
     axes = _axes(shape, rdims, opts)
     r = _index(axes, "reduce")
-    if r is not None and axes[r].size % 4 == 0 and axes[r].size >= 8:
+    if r is not None and axes[r].size % 4 == 0 and axes[r].size >= 4:
         opts = _try(shape, rdims, opts, Opt("unroll", r, 4))
+    return opts
+
+
+def _group(shape, rdims, opts, axes, reduced, per_lane, innermost=True):
+    """Split a reduce axis over a workgroup: the innermost one when it holds at least two
+    groups' worth, else the longest one a group size divides (a whole batch axis, say, when
+    the inner ones are short, as in a convolution's weight gradient), each work-item keeping
+    at least ``per_lane`` elements to reduce (fewer, and the exchange costs more than it
+    saves)."""
+    reduces = [k for k, a in enumerate(axes) if a.kind == "reduce"]
+    last = reduces[-1]
+    for g in (256, 128, 64, 32):
+        if innermost and axes[last].size % g == 0 and axes[last].size >= 2 * g:
+            return _try(shape, rdims, opts, Opt("group", last, g))
+    for k in sorted(reduces, key=lambda k: -axes[k].size):
+        for g in (256, 128, 64, 32):
+            if axes[k].size % g == 0 and reduced // g >= per_lane:
+                new = _try(shape, rdims, opts, Opt("group", k, g))
+                if new is not opts:
+                    return new
     return opts
 
 
