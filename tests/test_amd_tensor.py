@@ -3,6 +3,7 @@
 sharded over two GPUs with a ring all-reduce over peer copies, data-parallel training equal to
 single-device training, and a small network that learns on the GPU."""
 import os
+import re
 
 import numpy as np
 import pytest
@@ -294,6 +295,20 @@ def test_the_cnn_example_trains_on_two_reference_devices(capsys):
         out = capsys.readouterr().out
         losses.append(float(next(ln for ln in out.splitlines() if ln.startswith("epoch")).split("loss")[1].split()[0]))
     assert abs(losses[0] - losses[1]) < 1e-3, losses
+
+
+def test_the_examples_say_how_to_get_more_virtual_gpus(monkeypatch, capsys):
+    from tensor.examples import common, mlp
+    monkeypatch.setenv("GPU_EMULATE", "gfx1100")
+    assert mlp.main(["--device", "AMD", "--devices", "4", "--epochs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"--devices 4 needs 4 AMD devices: cannot open AMD:[123]: no AMD GPU", err), err
+    assert "GPU_EMULATE=gfx1100xN makes a machine of N virtual GPUs" in err
+    args = common.arguments("mlp", "", ["--emulate", "gfx1100", "--devices", "3"], **mlp.DEFAULTS)
+    assert os.environ["GPU_EMULATE"] == "gfx1100x3" and args.device == "AMD"
+    with pytest.raises(SystemExit):
+        common.arguments("mlp", "", ["--emulate", "gfx9999"], **mlp.DEFAULTS)
+    assert "--emulate: unknown emulation target 'gfx9999'" in capsys.readouterr().err
 
 
 def test_the_mlp_example_trains_on_two_gpus_as_on_one(capsys):

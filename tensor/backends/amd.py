@@ -107,7 +107,12 @@ class AMDBackend(Backend):
         try:
             self.dev = AMDDevice(index, kernel=kernel, timeout=timeout)
         except Exception as e:
-            raise DeviceError(f"cannot open AMD:{index}: {e}") from e
+            hint = ""
+            if emulated_target() and index > 0:
+                from drivers.emu.machine import parse_target
+                base = parse_target(emulated_target())[0]
+                hint = f" (GPU_EMULATE={base}xN makes a machine of N virtual GPUs)"
+            raise DeviceError(f"cannot open AMD:{index}: {e}{hint}") from e
         self.description = f"{self.dev.target} (gpu_id {self.dev.gpu_id:#x})" + \
             (" on the virtual GPU" if emulated_target() else "")
         self._programs = {}
