@@ -424,6 +424,10 @@ def render(isa, chosen, leaves, gpu, sources):
     for name in sorted(used_exprs):
         src, py = isa.expressions[name]
         out.append("    %r: lambda f, gpu: %s,  # %s" % (name, py, " ".join(src.split())[:80]))
+    out += ["}", "", "# expression name -> the Python body of its function above (compiled decoding plans",
+            "# inline it)", "EXPR_SOURCE = {"]
+    for name in sorted(used_exprs):
+        out.append("    %r: %r," % (name, isa.expressions[name][1]))
     out += ["}", "", "# expression name -> fields it reads; and the FIELD == N terms it requires (for the",
             "# assembler, which must make an override's expression true)", "EXPR_FIELDS = {"]
     for name in sorted(used_exprs):

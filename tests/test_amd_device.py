@@ -271,6 +271,51 @@ def test_many_async_launches_then_synchronize(dev):
     assert len(seen) == 1500 and dev.compute.timeline.value == dev.compute.timeline.last_submitted
 
 
+def test_aql_launch_writes_the_packets_submit_packets_writes():
+    """An untimed AQL launch packs its dispatch straight into the ring: the two slots it fills
+    (dispatch, signal) hold what the general path (aql_dispatch_packet + submit_packets) writes."""
+    kernel = make_kernel("gfx1100")
+    with AMDDevice(kernel=kernel, aql=True) as dev:
+        seen = []
+        kernel.gpu.executor = pattern_executor(seen)
+        hw = dev.compute.hw
+        slots = []
+
+        class Snapshot:                       # the ring as the doorbell publishes it
+            def __init__(self, inner):
+                self.inner = inner
+
+            def store64(self, offset, value):
+                first = (hw.wptr - 2) % hw.capacity
+                slots.append(hw.ring_u32.reshape(-1, 16)[first:first + 2].copy())
+                self.inner.store64(offset, value)
+        hw.doorbell = Snapshot(hw.doorbell)
+        general_calls = []
+        submit_packets = dev.compute.submit_packets
+        dev.compute.submit_packets = lambda *a: general_calls.append(1) or submit_packets(*a)
+        prg = dev.load(code_object("grid3d"))
+        out, aux = dev.alloc(4 * 512), dev.alloc(4096)
+        dev.synchronize()                             # the code's upload done: no copy to wait for
+        for shape in (((2, 2, 2), (8, 4, 2)), ((3, 1, 1), (5, 1, 1)), ((1, 4, 1), (2, 3, 1))):
+            for general in (False, True):
+                hw.debug = 2 if general else 0          # DEBUG>=2 takes the general path
+                prg["grid3d"](out, aux, grid=shape[0], block=shape[1])
+                dev.synchronize()
+        hw.debug = 0
+    assert len(slots) == 6 and len(seen) == 6 and len(general_calls) == 3
+    for fused, general in zip(slots[0::2], slots[1::2]):
+        fused, general = fused.copy(), general.copy()
+        for p in (fused, general):
+            p[0, 10:12] = 0                          # kernarg address: the arena's next block
+            p[1, 2:4] = 0                            # signal IB: the slot of its timeline value
+        assert np.array_equal(fused, general)
+        assert fused[0, 0] & 0xFFFF == 0x1502 and fused[0, 8] != 0 and fused[1, 0] != 0   # headers, KD
+    for a, b in zip(seen[0::2], seen[1::2]):
+        assert (a.grid_workgroups, a.workgroup_size, a.grid_size, a.code_va, a.lds_bytes) == \
+            (b.grid_workgroups, b.workgroup_size, b.grid_size, b.code_va, b.lds_bytes)
+    assert_nothing_live(kernel)
+
+
 def test_launch_argument_and_shape_errors(dev):
     prg = dev.load(code_object("matmul_tiled"))
     k = prg["matmul_tiled"]

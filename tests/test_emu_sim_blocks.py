@@ -171,3 +171,105 @@ def test_carry_chains_inside_a_block_leave_every_mask_where_the_per_instruction_
     s6 = int(sum(1 << i for i in range(32) if carry2[i]))
     assert (got[:32, 8] == s6).all() and (got[32:, 8] == 0).all()
     assert (got[27:, :8] == 0).all() and (got[27:, 11] == 0).all()
+
+
+INLINE_BODY = """
+  v_add_nc_u32_e32 v5, v2, v3
+  v_add_nc_u32_e32 v5, v5, v4
+  v_add_nc_u32_e32 v5, v3, v5
+  v_sub_nc_u32_e32 v6, v2, v3
+  v_sub_nc_u32_e32 v6, v6, v4
+  v_sub_nc_u32_e32 v7, v4, v7
+  v_subrev_nc_u32_e32 v8, v2, v3
+  v_subrev_nc_u32_e32 v8, v4, v8
+  v_and_b32_e32 v9, 0xff00ff, v2
+  v_or_b32_e32 v9, s6, v9
+  v_xor_b32_e32 v9, v9, v3
+  v_mul_lo_u32 v10, v9, v9
+  v_mul_lo_u32 v10, v10, v3
+  v_min_u32_e32 v11, v2, v3
+  v_max_u32_e32 v11, v11, v4
+  v_lshlrev_b32_e32 v12, v4, v2
+  v_lshlrev_b32_e32 v12, 3, v12
+  v_lshrrev_b32_e32 v13, v0, v3
+  v_lshrrev_b32_e32 v13, 37, v13
+  v_mov_b32_e32 v14, v4
+  v_lshlrev_b32_e32 v14, v14, v2
+  v_mov_b32_e32 v15, s6
+  v_or_b32_e64 v16, v5, -1
+  v_dual_mov_b32 v17, v2 :: v_dual_add_nc_u32 v18, v17, v3
+  v_dual_mov_b32 v19, v16 :: v_dual_lshlrev_b32 v20, v2, v3
+  v_dual_mov_b32 v21, s6 :: v_dual_and_b32 v22, v2, v3
+  v_add_nc_u32_e32 v16, v16, v16
+  v_cmp_lt_u32_e32 vcc_lo, v2, v3
+  v_cndmask_b32_e64 v23, 0, 1, vcc_lo
+  v_cmp_gt_i32_e64 s7, v2, v3
+  v_cmp_eq_u32_e64 s8, s6, s2
+  v_cmp_le_i32_e32 vcc_lo, -5, v12
+  v_cndmask_b32_e64 v24, 0, 1, s7
+  v_cndmask_b32_e64 v25, v2, v3, s8
+  v_mov_b32_e32 v26, s7
+  v_mov_b32_e32 v27, s8
+  v_mov_b32_e32 v28, vcc_lo
+  v_add_co_u32 v29, s9, s6, v2
+  v_add_co_ci_u32_e64 v29, s9, v29, s2, s9
+  v_cndmask_b32_e64 v28, v28, v3, s9
+  v_sub_co_u32 v30, vcc_lo, v2, v3
+  v_sub_co_ci_u32_e32 v30, vcc_lo, v2, v2, vcc_lo
+  v_subrev_co_ci_u32_e32 v30, vcc_lo, v30, v30, vcc_lo
+  v_not_b32_e32 v31, v2
+  v_add_co_ci_u32_e32 v31, vcc_lo, v2, v31, vcc_lo
+  v_add_co_ci_u32_e32 v27, vcc_lo, v27, v27, vcc_lo
+  v_subrev_co_u32 v27, vcc_lo, v27, v3
+  v_cmpx_lt_u32_e32 3, v0
+  global_store_b128 v1, v[5:8], s[4:5] offset:{0}
+  global_store_b128 v1, v[9:12], s[4:5] offset:{1}
+  global_store_b128 v1, v[13:16], s[4:5] offset:{2}
+  global_store_b128 v1, v[17:20], s[4:5] offset:{3}
+  global_store_b128 v1, v[21:24], s[4:5] offset:{4}
+  global_store_b128 v1, v[25:28], s[4:5] offset:{5}
+  global_store_b96 v1, v[29:31], s[4:5] offset:{6}
+"""
+
+
+def test_inlined_integer_ops_match_the_library_under_every_exec_and_grouping():
+    """The integer ops the compiler inlines (destination equal to either source or neither,
+    VGPR/SGPR/constant/literal sources, shift counts past 31, VOPD halves, a half reading the
+    other's destination; 32-bit integer compares into VCC, an SGPR and EXEC, signed and
+    unsigned; selects and carry chains) give the per-instruction path's registers and memory:
+    in a scattered
+    group of waves (index arrays), under a partial EXEC and with every lane on."""
+    body = [INLINE_BODY.format(*(112 * k + 16 * j for j in range(7))) for k in range(3)]
+    co = code_object(assemble(f"""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 9, v0
+  s_lshl_b32 s6, s2, 14
+  v_add_nc_u32_e32 v1, s6, v1
+  v_mul_lo_u32 v2, v0, 0x9e3779b9
+  v_mul_lo_u32 v3, v0, 0x85ebca6b
+  v_add_nc_u32_e32 v4, s2, v0
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{body[0]}
+odd:
+  v_cmpx_gt_u32_e32 23, v0
+{body[1]}
+  s_mov_b32 exec_lo, -1
+{body[2]}
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (4, 1, 1), (32, 1, 1), lambda: [np.zeros(4 * 32 * 128, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes() and a[0].any()
+    assert on.last.wave_instructions == off.last.wave_instructions
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    for form in ("x += ", "x -= ", "x <<= ", "out=V[", "where=em", "if IX: da = np.add(", "np.greater(",
+                 ".view(I32)", "ta = np.subtract(", "np.where(ca, "):
+        assert form in source
+    got = a[0].reshape(4, 32, 128)
+    lanes = np.arange(32, dtype=np.uint64)
+    x, y = lanes * 0x9e3779b9 % 2**32, lanes * 0x85ebca6b % 2**32
+    assert (got[0, 4:, 0] == ((x + y + lanes + y) % 2**32)[4:]).all()   # wave 0, first body: v5
+    assert (got[0, :4] == 0).all() and (got[0, 4:, 18] == (x < y)[4:]).all()    # v_cmpx; v23
+    assert (got[1, :, 0] == 0).all() and (got[1, 23:, 28] == 0).all()  # wave 1 skipped it; EXEC

@@ -116,6 +116,32 @@ def test_lds_address_plus_offset_wraps_at_32_bits():
     assert st.vgpr[0, 6].tolist() == np.where(LANES <= 30, 31 - LANES, 0).tolist()
 
 
+@pytest.mark.parametrize("width,exec_mask", [("b32", M32), ("b32", 0x0F0F_F0F1), ("b64", M32), ("b64", 0x8000_0003)])
+def test_lds_load_2addr_fills_both_destinations_in_order(width, exec_mask):
+    """ds_load_2addr: offset0's data goes to the first destination register(s), offset1's to
+    the next, for every active lane (all lanes, or a scattered EXEC); inactive lanes keep them."""
+    k = 2 if width == "b64" else 1
+    code = program(lane_offsets(2), vop2("v_add_nc_u32_e32", 2, const(1), v(0)),
+                   vop2("v_add_nc_u32_e32", 3, LIT, v(0), 1000),
+                   ds("ds_store_b32", addr=1, data0=2, offset0=0),           # dword L = L + 1
+                   ds("ds_store_b32", addr=1, data0=3, offset0=128),         # dword 32 + L = L + 1000
+                   vop1("v_mov_b32_e32", 8, LIT, 0xAAAA), vop1("v_mov_b32_e32", 9, LIT, 0xAAAA),
+                   vop1("v_mov_b32_e32", 10, LIT, 0xAAAA), vop1("v_mov_b32_e32", 11, LIT, 0xAAAA),
+                   lane_offsets(1, reg=5),                                   # byte 2 * L (dword aligned pairs)
+                   vop2("v_and_b32_e32", 5, LIT, v(5), 0x38),
+                   s_mov(EXEC, exec_mask),
+                   ds(f"ds_load_2addr_{width}", vdst=8, addr=5, offset0=3, offset1=1),
+                   endpgm())
+    _, st, _ = run_code(code, lds=512)
+    lds = np.concatenate([LANES + 1, LANES + 1000, np.zeros(64, np.uint32)])
+    active = (exec_mask >> LANES) & 1 == 1
+    word = (2 * LANES & 0x38) // 4
+    for i, off in enumerate((3, 1)):
+        for j in range(k):
+            want = np.where(active, lds[word + off * k + j], 0xAAAA)
+            assert st.vgpr[0, 8 + i * k + j].tolist() == want.tolist()
+
+
 def test_lds_is_per_workgroup_and_atomics_count_every_lane():
     code = program(vop1("v_mov_b32_e32", 1, const(0)), vop1("v_mov_b32_e32", 2, const(1)),
                    ds("ds_add_rtn_u32", vdst=3, addr=1, data0=2),

@@ -1,6 +1,7 @@
 """Seeded randomized differential test against mesa's ir3_isa_disasm from the tinymesa wheel
 (pip install tinymesa==25.2.7.2): same text and warnings where mesa decodes, rejection where it
-rejects, and our re-assembly decodes to the same text. Skips without the wheel (the frozen corpus
+rejects, our re-assembly decodes to the same text and is mesa's own assembly of it wherever mesa's
+assembler reads the text as its disassembler meant it. Skips without the wheel (the frozen corpus
 in test_ir3_corpus.py still runs). `python scripts/gen_ir3_oracle.py 20000 SEED` runs it bigger."""
 import os
 import sys
@@ -20,6 +21,8 @@ def test_random_words_match_mesa(seed):
     stats, problems = oracle.differential(1500, seed, oracle.seed_words())
     assert problems == []
     assert stats["decoded"] > 400 and stats["rejected"] > 300 and stats["reassembled"] > 200
+    if oracle.asm_available():
+        assert stats["mesa_asm_same"] > 200
 
 
 def test_computerator_programs_decode_as_mesa_decodes_them():

@@ -11,7 +11,7 @@ import pytest
 from drivers.emu.nv.cards import version_line
 from drivers.emu.nv.machine import VirtualMachine
 from drivers.emu.nv.rm import RmFailure
-from drivers.nv.probe import NO_MODULE, main, probe
+from drivers.nv.probe import EMULATE_HINT, NO_MODULE, main, probe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "nv")
@@ -211,7 +211,7 @@ def test_no_module_json(tmp_path, capsys, monkeypatch):
     code, out, err = run(["--json", "--dev-root", str(tmp_path / "dev")], capsys)
     if os.path.exists("/proc/driver/nvidia"):
         pytest.skip("this machine has /proc/driver/nvidia")
-    assert code == 1 and json.loads(out) == {"devices": [], "usable": 0, "reason": NO_MODULE}
+    assert code == 1 and json.loads(out) == {"devices": [], "usable": 0, "reason": f"{NO_MODULE}; {EMULATE_HINT}"}
 
 
 def test_module_loaded_but_no_nvidiactl(tmp_path, capsys):

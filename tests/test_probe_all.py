@@ -50,6 +50,8 @@ def test_this_machine_has_no_gpu_of_any_vendor(capsys, monkeypatch):
     code, out, err = run([], capsys)
     assert code == 1 and "AMD: no AMD GPU" in out and "QCOM: no Qualcomm GPU" in out
     assert "NV: no NVIDIA GPU: /dev/nvidiactl does not exist" in out
+    # each vendor's reason says how to try its virtual GPU instead
+    assert [line.split(":")[0] for line in out.splitlines() if "--emulate" in line] == ["AMD", "NV", "QCOM"]
     assert "try --emulate gfx1100, --emulate sm_86 or --emulate a630" in err
 
 

@@ -53,7 +53,7 @@ def _headers(p):
     if p.branchstack:
         out.append("@branchstack %d" % p.branchstack)
     if p.pvtmem:
-        out.append("@pvtmem %d" % (p.pvtmem // 4))
+        out.append("@pvtmem %d" % p.pvtmem)
     if p.localmem:
         out.append("@localmem %d" % p.localmem)
     if p.earlypreamble:

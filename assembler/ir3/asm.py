@@ -6,6 +6,8 @@
 Syntax is what mesa's disassembler prints (and its assembler, ir3_parser.y, reads): one
 instruction per line, `;` or `//` starts a comment, `name:` defines a label that branches may
 use in place of their offset (`br !p0.x, #endif`), `raw 0x0123456789abcdef` emits a word as is.
+As in mesa's parser, which reads a stream of tokens, instruction flags written after an
+instruction (`nop(sy)`, or `(sy)` alone on a line) belong to the next instruction.
 The @headers of mesa's computerator describe the program's interface (see program.py).
 """
 import re
@@ -17,7 +19,8 @@ from .encoder import encode_line
 from .program import Program, parse_header
 
 _LABEL = re.compile(r"^\s*([A-Za-z_.$][A-Za-z0-9_.$]*)\s*:\s*(.*)$")
-_RAW = re.compile(r"^raw\s+(0[xX][0-9a-fA-F]{1,16}|\d+)\s*$")
+# (ss)(sy)... at the end of a line: mesa's grammar reads them as the next instruction's flags
+_TRAILING_FLAGS = re.compile(r"^(.*?)\s*((?:\((?:sy|ss|jp|eq|sat|ul|rpt\d+|nop\d+)\)\s*)+)$")
 _CACHE = {}
 
 
@@ -34,6 +37,7 @@ def assemble_program(text, gpu=None, source=None):
     gpu = gpu_id(gpu)
     prog = Program(gpu=gpu)
     stmts, labels = [], {}
+    carry = None              # (flags, line) written after an instruction, for the next one
     for lineno, raw_line in enumerate(text.splitlines(), 1):
         line = _strip_comment(raw_line)
         if not line.strip():
@@ -49,6 +53,9 @@ def assemble_program(text, gpu=None, source=None):
         m = _LABEL.match(line)
         while m and not m.group(1).startswith("("):
             name = m.group(1)
+            if carry:
+                raise AssemblerError("flags %s (line %d) belong to the next instruction, but label %r "
+                                     "comes first" % (carry[0], carry[1], name), lineno, col, source)
             if name in labels:
                 raise AssemblerError("label %r defined twice (first on line %d)"
                                      % (name, labels[name][1]), lineno, col, source)
@@ -56,15 +63,21 @@ def assemble_program(text, gpu=None, source=None):
             line = m.group(2)
             col = raw_line.find(line) + 1 if line.strip() else col
             m = _LABEL.match(line)
-        if line.strip():
-            stmts.append((lineno, col, line.strip()))
+        stmt = line.strip()
+        if carry and stmt:
+            stmt = carry[0] + stmt
+            carry = None
+        m = _TRAILING_FLAGS.match(stmt)
+        if m and not stmt.startswith("raw "):
+            stmt, carry = m.group(1), ("".join(m.group(2).split()), lineno)
+        if stmt:
+            stmts.append((lineno, col, stmt))
+    if carry:
+        raise AssemblerError("flags %s at the end of the program, with no instruction to apply to"
+                             % carry[0], carry[1], None, source)
     targets = {name: idx for name, (idx, _) in labels.items()}
     words = []
     for pc, (lineno, col, stmt) in enumerate(stmts):
-        m = _RAW.match(stmt)
-        if m:
-            words.append(int(m.group(1), 0) & ((1 << 64) - 1))
-            continue
         key = (stmt, gpu)
         word = _CACHE.get(key)
         if word is None:

@@ -14,7 +14,7 @@ import struct
 
 from assembler.errors import AssemblerError
 
-from . import isa
+from . import isa, trace as _trace
 
 _U64 = (1 << 64) - 1
 
@@ -39,7 +39,7 @@ def _is_warning(msg):
 
 class _State:
     __slots__ = ("gpu", "errors", "stack", "n", "num_instr", "labels", "targets", "calls", "out",
-                 "capture")
+                 "capture", "trace")
 
     def __init__(self, gpu, labels=False, num_instr=1):
         self.gpu = gpu
@@ -52,54 +52,103 @@ class _State:
         self.calls = set()
         self.out = []
         self.capture = None      # list of (depth, field, value, bitset) while decoding structure
+        self.trace = None        # a trace.Trace while recording a plan
 
     def error(self, msg):
         if len(self.errors) < 4:
             self.errors.append(msg)
+        if self.trace is not None:
+            self.trace.event(("err", msg))
+
+    def snapshot(self):
+        return (len(self.out), len(self.errors), set(self.targets) if self.labels else None,
+                set(self.calls) if self.labels else None)
+
+    def restore(self, snap):
+        del self.out[snap[0]:], self.errors[snap[1]:]
+        if snap[2] is not None:
+            self.targets, self.calls = snap[2], snap[3]
+
+    def error_data(self, msg, event):
+        """An error whose text depends on the word: recorded as the event that prints it."""
+        if len(self.errors) < 4:
+            self.errors.append(msg)
+        if self.trace is not None:
+            self.trace.event(event)
 
 
 class _Scope:
-    __slots__ = ("val", "bitset", "params", "parent", "state", "cache")
+    __slots__ = ("val", "bitset", "params", "parent", "state", "cache", "node", "nodes")
 
-    def __init__(self, state, bitset, val, parent, params=()):
+    def __init__(self, state, bitset, val, parent, params=(), node=None):
         self.state, self.bitset, self.val, self.parent, self.params = state, bitset, val, parent, params
         self.cache = {}
+        self.node = node         # recording: the trace node of val
+        self.nodes = {}          # recording: expression -> node of its cached value
 
     # -- expressions
 
     def evaluate(self, expr):
         cache = self.cache
+        tr = self.state.trace
         if expr in cache:
+            if tr is not None:
+                tr.last = self.nodes[expr]
             return cache[expr]
         stack = self.state.stack
         # mesa's push_expr: refuse an expression already being evaluated (it skips slot 0)
         for i in range(len(stack) - 1, 0, -1):
             if stack[i] is expr:
+                if tr is not None:
+                    tr.last = _trace.CONST0
                 return 0
         stack.append(expr)
+        if tr is not None:
+            tr.reads.append([])
         try:
             ret = expr(self.field_value, self.state.gpu) & _U64
         finally:
             stack.pop()
+            if tr is not None:
+                reads = tr.reads.pop()
         cache[expr] = ret
+        if tr is not None:
+            tr.last = self.nodes[expr] = tr.evaluated(expr, reads)
         return ret
 
     def field_value(self, name):
         """isa_decode_field(): the value of a field, an error and 0 when there is none."""
+        tr = self.state.trace
         found = self.resolve(name)
         if found is None:
             self.state.error("no field '%s'" % name)
-            return 0
-        return found[1]
+            val = 0
+            if tr is not None:
+                tr.last = _trace.CONST0
+        else:
+            val = found[1]
+        if tr is not None:
+            tr.reads[-1].append((name, tr.last))
+        return val
 
     # -- fields
+
+    def case_holds(self, case, display=False):
+        """A case's expression, as a decision (display: one that picks the display)."""
+        v = self.evaluate(case.expr)
+        tr = self.state.trace
+        if tr is not None:
+            if display:
+                tr.display.add(tr.last)
+            tr.decide(("case", tr.last), bool(v))
+        return v
 
     def find_field(self, bitset, name):
         stack = self.state.stack
         cur = stack[-1] if stack else None
         while bitset is not None:
             for case in bitset.cases:
-                if case.expr is not None and cur is not case.expr and not self.evaluate(case.expr):
+                if case.expr is not None and cur is not case.expr and not self.case_holds(case):
                     continue
                 f = case.fields.get(name)
                 if f is not None:
@@ -115,6 +164,9 @@ class _Scope:
             if f is not None:
                 if f.expr is not None:
                     return f, scope.evaluate(f.expr)
+                tr = self.state.trace
+                if tr is not None:
+                    tr.last = _trace.bits(scope.node, f.low, f.width)
                 return f, (scope.val >> f.low) & f.mask
             for pname, alias in scope.params:
                 if alias == name:
@@ -126,16 +178,22 @@ class _Scope:
         return None
 
     def find_display(self, bitset):
+        tr = self.state.trace
         while bitset is not None:
             for case in bitset.cases:
-                if case.expr is not None and not self.evaluate(case.expr):
+                if case.expr is not None and not self.case_holds(case, True):
                     continue
                 for f in case.fields.values():
                     if f.kind == "assert":
                         v = (self.val >> f.low) & f.mask
+                        if tr is not None:
+                            tr.event(("as", _trace.bits(self.node, f.low, f.width), f.val, f.low,
+                                      f.high, bitset.name))
                         if v != f.val:
-                            self.state.error("WARNING: unexpected bits[%u:%u] in %s: %016x vs %016x"
-                                             % (f.low, f.high, bitset.name, v, f.val))
+                            msg = ("WARNING: unexpected bits[%u:%u] in %s: %016x vs %016x"
+                                   % (f.low, f.high, bitset.name, v, f.val))
+                            if len(self.state.errors) < 4:
+                                self.state.errors.append(msg)
                 if case.parts is None:
                     continue
                 return case.parts
@@ -150,17 +208,22 @@ class _Scope:
             self.state.error("%s: no display template" % self.bitset.name)
             return
         out = self.state.out
+        tr = self.state.trace
         for kind, text in parts:
             if kind == "lit":
                 out.append(text)
+                if tr is not None:
+                    tr.event(("lit", text))
             else:
                 self.display_field(text, depth)
 
     def display_field(self, name, depth):
         state = self.state
-        out = state.out
+        tr = state.trace
         if name == "NAME":
-            out.append(self.bitset.name)
+            state.out.append(self.bitset.name)
+            if tr is not None:
+                tr.event(("lit", self.bitset.name))
             return
         found = self.resolve(name)
         if found is None:
@@ -169,75 +232,97 @@ class _Scope:
         f, val = found
         if state.capture is not None:
             state.capture.append((depth, name, val, f))
-        kind = f.kind
-        width = f.width
-        if kind in ("branch", "absbranch"):
-            if state.labels:
-                off = _sext(val, width) + state.n if kind == "branch" else val
-                if 0 <= off < state.num_instr:
-                    if f.call:
-                        out.append("fxn%d" % off)
-                        state.calls.add(off)
-                    else:
-                        out.append("l%d" % off)
-                        state.targets.add(off)
-                    return
-            out.append(str(_sext(val, width)))
-        elif kind == "int":
-            out.append(str(_sext(val, width)))
-        elif kind == "uint":
-            out.append(str(val))
-        elif kind == "hex":
-            out.append("%x" % val)
-        elif kind == "offset":
-            if val:
-                out.append("%+d" % _sext(val, width))
-        elif kind == "uoffset":
-            if val:
-                out.append("+%d" % val)
-        elif kind == "float":
-            if width == 16:
-                out.append(_c_float(struct.unpack("<e", struct.pack("<H", val & 0xffff))[0]))
-            else:
-                out.append(_c_float(struct.unpack("<f", struct.pack("<I", val & 0xffffffff))[0]))
-        elif kind == "bool":
-            if f.display is not None:
-                if val:
-                    out.append(f.display)
-            else:
-                out.append("%u" % (1 if val else 0) if val in (0, 1) else "%u" % (val & 0xffffffff))
-        elif kind == "bool_inv":
-            if f.display is not None:
-                if not val:
-                    out.append(f.display)
-            else:
-                out.append("%u" % (0 if val else 1))
-        elif kind == "enum":
-            disp = isa.tables.ENUMS[f.type].get(val)
-            out.append(disp if disp is not None else "%u" % (val & 0xffffffff))
-        elif kind == "bitset":
-            leaf = find_bitset(state, f.type, val)
+        if f.kind == "bitset":
+            node = tr.last if tr is not None else None
+            leaf = find_bitset(state, f.type, val, node)
             if leaf is None:
-                state.error("no match: FIELD: '%s.%s': %016x" % (self.bitset.name, name, val))
+                state.error_data("no match: FIELD: '%s.%s': %016x" % (self.bitset.name, name, val),
+                                 ("errv", "no match: FIELD: '%s.%s': %%016x" % (self.bitset.name, name),
+                                  node))
                 return
-            _Scope(state, leaf, val, self, f.params).display(depth + 1)
-        elif kind == "custom":
-            pass                 # ir3 has no custom fields; mesa prints nothing without a callback
-        else:
+            _Scope(state, leaf, val, self, f.params, node).display(depth + 1)
+            return
+        if f.kind == "custom":
+            return               # ir3 has no custom fields; mesa prints nothing without a callback
+        if f.kind not in _VALUE_KINDS:
             state.error("Bad field type: %s (%s)" % (f.type, f.name))
+            return
+        if tr is not None:
+            tr.event(("fmt", f, tr.last))
+        emit_value(state, f, val)
 
 
-def find_bitset(state, root, val):
-    match = None
+_VALUE_KINDS = frozenset(("branch", "absbranch", "int", "uint", "hex", "offset", "uoffset", "float",
+                          "bool", "bool_inv", "enum"))
+
+
+def emit_value(state, f, val):
+    """Append field f's display of `val` (a field of a builtin type or an enum)."""
+    state.out.append(value_text(state, f, val))
+
+
+def value_text(state, f, val):
+    """Field f's display of `val` (a branch target may become a label, noted in state)."""
+    kind = f.kind
+    width = f.width
+    if kind in ("branch", "absbranch"):
+        if state.labels:
+            off = _sext(val, width) + state.n if kind == "branch" else val
+            if 0 <= off < state.num_instr:
+                if f.call:
+                    state.calls.add(off)
+                    return "fxn%d" % off
+                state.targets.add(off)
+                return "l%d" % off
+        return str(_sext(val, width))
+    if kind == "int":
+        return str(_sext(val, width))
+    if kind == "uint":
+        return str(val)
+    if kind == "hex":
+        return "%x" % val
+    if kind == "offset":
+        return "%+d" % _sext(val, width) if val else ""
+    if kind == "uoffset":
+        return "+%d" % val if val else ""
+    if kind == "float":
+        if width == 16:
+            return _c_float(struct.unpack("<e", struct.pack("<H", val & 0xffff))[0])
+        return _c_float(struct.unpack("<f", struct.pack("<I", val & 0xffffffff))[0])
+    if kind == "bool":
+        if f.display is not None:
+            return f.display if val else ""
+        return "%u" % (1 if val else 0) if val in (0, 1) else "%u" % (val & 0xffffffff)
+    if kind == "bool_inv":
+        if f.display is not None:
+            return "" if val else f.display
+        return "%u" % (0 if val else 1)
+    disp = isa.tables.ENUMS[f.type].get(val)       # enum
+    return disp if disp is not None else "%u" % (val & 0xffffffff)
+
+
+def find_bitset(state, root, val, node=None, top=False):
+    match = conflict = None
     for b in isa.candidates(root, val):
         if (val & b.mask & ~b.dontcare) != b.match:
             continue
         if match is not None:
-            state.error("bitset conflict: %s vs %s" % (match.name, b.name))
-            return None
+            conflict = b
+            break
         match = b
-    if match is not None and val & match.dontcare:
-        state.error("dontcare bits in %s: %016x" % (match.name, val & match.dontcare))
+    tr = state.trace
+    if tr is not None and not top:
+        tr.decide(("leaf", root, node), "!" if conflict else match.name if match else None)
+    if conflict is not None:
+        state.error("bitset conflict: %s vs %s" % (match.name, conflict.name))
+        return None
+    if match is not None:
+        if tr is not None:
+            tr.event(("dc", node, match.dontcare, match.name))
+        if val & match.dontcare:
+            msg = "dontcare bits in %s: %016x" % (match.name, val & match.dontcare)
+            if len(state.errors) < 4:
+                state.errors.append(msg)
     return match
 
 
@@ -367,13 +452,89 @@ def _render_field(ins, name):
     return "".join(state.out)
 
 
-def _decode_word(word, gpu, state):
-    leaf = find_bitset(state, "#instruction", word)
-    if leaf is None:
-        return None
-    scope = _Scope(state, leaf, word, None)
-    scope.display()
+def _reference(word, state, record=False):
+    """mesa's algorithm, step by step (recording a trace.Trace when asked)."""
+    if record:
+        state.trace = _trace.Trace()
+    leaf = find_bitset(state, "#instruction", word, _trace.WORD, top=True)
+    if leaf is not None:
+        _Scope(state, leaf, word, None, (), _trace.WORD).display()
     return leaf
+
+
+# Decoding plans (trace.py), per (leaf, gpu); which leaf a word is, by the bits that decide it.
+_PLANS = {}
+_LEAF_OF = {}
+_CAT_MASK = {}
+STATS = {"replayed": 0, "recorded": 0, "refused": 0}
+USE_PLANS = True
+
+
+def _leaf_of(word):
+    cat = (word >> 61) & 7
+    m = _CAT_MASK.get(cat)
+    if m is None:
+        m = 0
+        for b in isa.candidates("#instruction", word):
+            m |= b.mask & ~b.dontcare
+        _CAT_MASK[cat] = m
+    key = word & m
+    leaf = _LEAF_OF.get(key, False)
+    if leaf is False:
+        matches = [b for b in isa.candidates("#instruction", word)
+                   if (word & b.mask & ~b.dontcare) == b.match]
+        leaf = matches[0] if len(matches) == 1 else None
+        _LEAF_OF[key] = leaf
+    return leaf
+
+
+def _decode_word(word, gpu, state):
+    """Decode into state.out / state.errors; the leaf bitset, or None for no match.
+
+    A word of a form seen before replays that form's plan; a path the plan lacks is decoded by
+    the reference and recorded (from the form's second word on: one-off forms are not worth
+    recording)."""
+    leaf = _leaf_of(word) if USE_PLANS else None
+    if leaf is None:
+        return _reference(word, state)
+    plan = _PLANS.get((leaf, gpu))
+    if plan is None:
+        _PLANS[(leaf, gpu)] = _trace.Plan(leaf, gpu, emit_value, value_text)
+        return _reference(word, state)
+    try:
+        _trace.replay(plan, word, state)
+        STATS["replayed"] += 1
+        return leaf
+    except _trace.Miss:
+        pass
+    state.out.clear()
+    state.errors.clear()
+    got = _reference(word, state, True)
+    tr, state.trace = state.trace, None
+    if plan.insert(tr, lambda: _State(gpu)):
+        STATS["recorded"] += 1
+    else:
+        STATS["refused"] += 1
+    return got
+
+
+def learn(word, gpu):
+    """Make sure the plan of word's form has the path word decodes along (the assembler's
+    templates are read from plans)."""
+    leaf = _leaf_of(word)
+    if leaf is None:
+        return
+    plan = _PLANS.get((leaf, gpu))
+    if plan is None:
+        plan = _PLANS[(leaf, gpu)] = _trace.Plan(leaf, gpu, emit_value, value_text)
+    try:
+        _trace.replay(plan, word, _State(gpu))
+        return
+    except _trace.Miss:
+        pass
+    state = _State(gpu)
+    _reference(word, state, True)
+    plan.insert(state.trace, lambda: _State(gpu))
 
 
 def decode(data, offset=0, gpu=None):

@@ -7,32 +7,28 @@ text does not show (FULL, DST_CONV, the (r) bits that hold (nopN)...) are then s
 first, until the word decodes to exactly the text the match implies; the decoder is the judge,
 so an assembled word always disassembles back to the canonical form of its source.
 """
+import os
 import re
 import struct
+from itertools import product
 
 from assembler.errors import AssemblerError
 
 from . import isa
-from .decoder import _c_float, _Scope, _State, find_bitset
+from . import templates
+from .frames import bind, case_requirements, field_lookup, new_frame, require, solve
+from .templates import to_int
+from .decoder import _c_float, _decode_word, _State
 
 _U64 = (1 << 64) - 1
 _INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|\d+)")
 _HEX = re.compile(r"(?:0[xX])?[0-9a-fA-F]+")
 _FLOAT = re.compile(r"[-+]?(?:nan|inf|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", re.I)
 _LABEL = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
+
+
 _MAX_TRIES = 4096
-
-
-class _Frame:
-    """Bits bound so far in one bitset scope (the instruction, or an operand inside it)."""
-    __slots__ = ("bitset", "case", "val", "known", "params", "parent", "low")
-
-    def __init__(self, bitset, case, val, known, params, parent, low):
-        self.bitset, self.case, self.val, self.known = bitset, case, val, known
-        self.params, self.parent, self.low = params, parent, low
-
-    def copy(self):
-        return _Frame(self.bitset, self.case, self.val, self.known, self.params, self.parent, self.low)
+_MAX_TRIES_PER_FORM = 512
 
 
 def _reachable_cases(leaf):
@@ -59,107 +55,6 @@ def _head(leaf, case):
     return ""
 
 
-def _field_lookup(bitset, case, name):
-    """The fields `name` may be when `case` supplies the display: the case's own, those of
-    overrides without a display (find_field may pick them while the display comes from another
-    case), then the default case; up the chain."""
-    out = []
-    b = bitset
-    while b is not None:
-        if case in b.cases:
-            f = case.fields.get(name)
-            if f is not None:
-                out.append(f)
-        for c in b.cases:
-            if c is not case and c.expr is not None and c.parts is None:
-                f = c.fields.get(name)
-                if f is not None and f not in out:
-                    out.append(f)
-        f = b.cases[-1].fields.get(name)
-        if f is not None and f not in out:
-            out.append(f)
-        if out:
-            return out
-        b = b.parent
-    return out
-
-
-def _bind(frame, f, raw):
-    """frame with field f set to raw, or None when it contradicts what is bound."""
-    m = f.mask << f.low
-    if frame.known & m:
-        return frame if (frame.val >> f.low) & f.mask == raw else None
-    nf = frame.copy()
-    nf.val = (nf.val & ~m) | (raw << f.low)
-    nf.known |= m
-    return nf
-
-
-def _new_frame(leaf, case, params, parent, low):
-    """A frame with the leaf's pattern, and what the case's expression and asserts require."""
-    fr = _Frame(leaf, case, leaf.match & ~leaf.dontcare, leaf.mask, params, parent, low)
-    for f in case.fields.values():
-        if f.kind == "assert":
-            fr = _bind(fr, f, f.val)
-    for fname, val in isa.tables.EXPR_EQ.get(case.expr_name, ()):
-        for f in _field_lookup(leaf, case, fname)[:1]:
-            if f.expr is None and f.kind != "bitset" and fr is not None:
-                fr = _bind(fr, f, val & f.mask)
-    return fr
-
-
-def _invert(f, target, frame):
-    """Values of the real fields a derived field reads that make it `target`, or None."""
-    names = isa.tables.EXPR_FIELDS.get(f.expr_name, ())
-    fields = []
-    for n in names:
-        cands = _field_lookup(frame.bitset, frame.case, n)
-        if not cands or cands[0].expr is not None or cands[0].kind == "bitset":
-            return None
-        fields.append(cands[0])
-    bits = sum(x.width for x in fields)
-    if not fields or bits > 16:
-        return None
-    fixed = {x.name: (frame.val >> x.low) & x.mask for x in fields if frame.known & (x.mask << x.low)}
-    free = [x for x in fields if x.name not in fixed]
-
-    def ev(values):
-        env = dict(fixed)
-        env.update(values)
-        return f.expr(lambda n: env.get(n, 0), isa.GPU_ID) & ((1 << 64) - 1)
-
-    # a bit-field concatenation ((HI << 8) | LO): each input bit lands on its own output bit
-    mapping, linear = [], ev({}) == 0 and not fixed
-    if linear:
-        for x in free:
-            for b in range(x.width):
-                out = ev({x.name: 1 << b})
-                if out & (out - 1) or out == 0 or any(o == out for _, _, o in mapping):
-                    linear = False
-                    break
-                mapping.append((x, b, out))
-            if not linear:
-                break
-    if linear:
-        values = {x.name: 0 for x in free}
-        rest = target & f.mask if f.width > 1 else target
-        for x, b, out in mapping:
-            if rest & out:
-                values[x.name] |= 1 << b
-                rest &= ~out
-        if rest == 0 and ev(values) & f.mask == target & f.mask:
-            return [(x, values[x.name]) for x in free]
-        return None
-    if sum(x.width for x in free) > 10:
-        return None
-    from itertools import product
-    for combo in product(*[range(1 << x.width) for x in free]):
-        values = {x.name: v for x, v in zip(free, combo)}
-        if ev(values) == target:
-            return [(x, values[x.name]) for x in free]
-    return None
-
-
 # per leaf: [(case, head)], per root leaf: reachable cases
 _FORMS = {}
 _SUBFORMS = {}
@@ -174,11 +69,26 @@ def _forms():
     return _FORMS
 
 
-def _subforms(root):
-    forms = _SUBFORMS.get(root)
+# cat2 opcodes mesa's encoder treats as integer (ir3.h ir3_cat2_int()): an immediate source
+# of these is an integer; of every other cat2 opcode, an index into the float lookup table
+# (encode.c __multisrc_case), also where the index prints as a plain number (12..1023)
+_CAT2_INT = frozenset(("add.u", "add.s", "sub.u", "sub.s", "cmps.u", "cmps.s", "min.u", "min.s",
+                       "max.u", "max.s", "cmpv.u", "cmpv.s", "mul.u24", "mul.s24", "mull.u", "clz.s",
+                       "absneg.s", "and.b", "or.b", "not.b", "xor.b", "bfrev.b", "clz.b", "shl.b",
+                       "shr.b", "ashr.b", "mgen.b", "getbit.b", "cbits.b", "bary.f", "flat.b"))
+
+
+def _subforms(root, leaf=None):
+    """(leaf, case) forms of a sub-field, in the order the matcher tries them: the order of
+    the description, but a float ALU op's immediate source tries the lookup table first."""
+    flut = root == "#multisrc" and leaf is not None and leaf.category == 2 and \
+        leaf.name not in _CAT2_INT
+    forms = _SUBFORMS.get((root, flut))
     if forms is None:
-        forms = [(leaf, case) for leaf in isa.LEAVES[root] for case in _reachable_cases(leaf)]
-        _SUBFORMS[root] = forms
+        forms = [(lf, case) for lf in isa.LEAVES[root] for case in _reachable_cases(lf)]
+        if flut:
+            forms.sort(key=lambda fc: 0 if "flut" in fc[0].name else 1)
+        _SUBFORMS[(root, flut)] = forms
     return forms
 
 
@@ -198,12 +108,21 @@ def _mnemonic(text):
     return text[pos:end if end >= 0 else len(text)]
 
 
+_COMMA = re.compile(r"\s*,\s*")
+_TIGHT = re.compile(r"\s*([-+<>\[\]])\s*")
+_TIGHT_NEEDED = re.compile(r"\s[-+<>\[\]]|[-+<>\[\]]\s")
+_RAW = re.compile(r"raw (\S+)")
+_TRAILING_FLAGS = re.compile(r".*\S\s*\((?:sy|ss|jp|eq|sat|ul|rpt\d+|nop\d+)\)")
+
+
 def normalize(text):
+    """One spelling per line: single spaces, ", " between operands, none around -+<>[]."""
     text = " ".join(text.split())
-    text = re.sub(r"\s*,\s*", ", ", text)
-    text = re.sub(r"\s*([-+<>\[\]])\s*", r"\1", text)   # "p[r0.x + 0]" -> "p[r0.x+0]"
-    m = re.fullmatch(r"([a-z][a-z0-9._]*)((?:\((?:sy|ss|jp|ul|sat|eq)\))+)", text)
-    return m.group(2) + m.group(1) if m else text           # "nop(sy)" -> "(sy)nop"
+    if " ," in text or "," in text.replace(", ", ""):
+        text = _COMMA.sub(", ", text)
+    if _TIGHT_NEEDED.search(text):
+        text = _TIGHT.sub(r"\1", text)                 # "p[r0.x + 0]" -> "p[r0.x+0]"
+    return text
 
 
 class _Matcher:
@@ -211,7 +130,7 @@ class _Matcher:
         self.text, self.pc, self.labels = text, pc, labels
         self.label_used = None
 
-    # Each step yields (pos, frames, out) where frames is a dict id -> _Frame (copied on write)
+    # Each step yields (pos, frames, out) where frames is a dict id -> Frame (copied on write)
     # and out the canonical text so far (a tuple of strings).
 
     def match_parts(self, parts, i, pos, fid, frames, out):
@@ -241,7 +160,7 @@ class _Matcher:
             if self.text.startswith(frame.bitset.name, pos):
                 yield pos + len(frame.bitset.name), frames, out + (frame.bitset.name,)
             return
-        cands = _field_lookup(frame.bitset, frame.case, name)
+        cands = field_lookup(frame.bitset, frame.case, name)
         if not cands:
             for pname, alias in frame.params:
                 if alias == name:
@@ -254,29 +173,44 @@ class _Matcher:
                 continue
             for p2, raw, canon in self.values(f, pos):
                 if f.expr is not None:
-                    # derived: bind what it reads when that can be solved; the decode check
-                    # at the end holds the rest to what the text says
-                    solved = _invert(f, raw, frames[fid])
-                    fr = frames[fid]
-                    for x, v in solved or ():
-                        fr = _bind(fr, x, v) if fr is not None else None
+                    # derived: bind or constrain what it reads; the decode check at the end
+                    # holds the rest to what the text says
+                    fr = solve(frames[fid], f, raw)
                     if fr is None:
                         continue
                     yield p2, dict(frames, **{fid: fr}), out + (canon,)
                     continue
-                nf = _bind(frames[fid], f, raw)
+                nf = bind(frames[fid], f, raw)
                 if nf is None:
                     continue
                 yield p2, dict(frames, **{fid: nf}), out + (canon,)
 
     def match_bitset(self, f, pos, fid, frames, out):
-        for leaf, case in _subforms(f.type):
+        # an override that prints nothing here comes after the cases that print nothing
+        # by default: its expression would set fields the text says nothing about (isam's
+        # SRC2_IMM_OFFSET under an empty offset), which mesa's encoder leaves 0
+        deferred = []
+        for r in self._match_bitset(f, pos, fid, frames, out):
+            if r[3] and r[0] == pos:
+                deferred.append(r[:3])
+            else:
+                yield r[:3]
+        yield from deferred
+
+    def _match_bitset(self, f, pos, fid, frames, out):
+        for leaf, case in _subforms(f.type, frames["i"].bitset):
             sub_id = "%s/%s@%d" % (fid, f.name, len(frames))
-            sub = _new_frame(leaf, case, f.params, fid, f.low)
+            sub = new_frame(leaf, case, f.params, fid, f.low)
             if sub is None:
                 continue
             fr = dict(frames)
             fr[sub_id] = sub
+            for fn, name, truth in case_requirements(leaf, case):
+                fr = require(fr, sub_id, fn, name, truth)
+                if fr is None:
+                    break
+            if fr is None:
+                continue
             for p2, fr2, out2 in self.match_parts(case.parts, 0, pos, sub_id, fr, out):
                 s = fr2[sub_id]
                 parent = fr2[fid]
@@ -287,10 +221,14 @@ class _Matcher:
                 np = parent.copy()
                 np.val = (np.val & ~m) | (val << f.low)
                 np.known |= (s.known & f.mask) << f.low   # operand bits its text left open stay open
+                if s.allowed:                             # and so do their constraints
+                    np.allowed = dict(np.allowed)
+                    for (low, width), vals in s.allowed.items():
+                        np.allowed[(f.low + low, width)] = vals
                 fr3 = dict(fr2)
                 fr3[fid] = np
                 del fr3[sub_id]
-                yield p2, fr3, out2
+                yield p2, fr3, out2, case.expr is not None
 
     def values(self, f, pos):
         """(new pos, raw field value, canonical text) for each reading of the text at pos."""
@@ -322,7 +260,7 @@ class _Matcher:
         if kind in ("offset", "uoffset"):
             m = _INT.match(text, pos)
             if m and m.group()[0] in "+-":
-                v = int(m.group(), 0)
+                v = to_int(m.group())
                 if kind == "uoffset" and v > 0 and v <= mask:
                     yield m.end(), v, "+%d" % v
                 if kind == "offset" and v != 0 and -(1 << (width - 1)) <= v < (1 << (width - 1)):
@@ -343,7 +281,7 @@ class _Matcher:
                 v = target - self.pc if kind == "branch" else target
                 end = lm.end()
             else:
-                v, end = int(m.group(), 0), m.end()
+                v, end = to_int(m.group()), m.end()
             if -(1 << (width - 1)) <= v < (1 << width):
                 raw = v & mask
                 yield end, raw, str(_sext(raw, width) if kind == "branch" or v < 0 else raw)
@@ -351,7 +289,7 @@ class _Matcher:
         if kind == "int":
             m = _INT.match(text, pos)
             if m:
-                v = int(m.group(), 0)
+                v = to_int(m.group())
                 if -(1 << (width - 1)) <= v < (1 << width):
                     raw = v & mask
                     yield m.end(), raw, str(_sext(raw, width))
@@ -359,7 +297,7 @@ class _Matcher:
         if kind == "uint":
             m = _INT.match(text, pos)
             if m:
-                v = int(m.group(), 0)
+                v = to_int(m.group())
                 if f.expr is not None or 0 <= v <= mask:
                     yield m.end(), v, str(v)
             return
@@ -394,11 +332,10 @@ def _sext(v, w):
 
 
 def _render(word, gpu, pc, labels):
+    """The decoder's text for a candidate word, and its errors (dontcare bits aside)."""
     state = _State(gpu)
-    leaf = find_bitset(state, "#instruction", word)
-    if leaf is None:
+    if _decode_word(word, gpu, state) is None:
         return None, None
-    _Scope(state, leaf, word, None).display()
     errors = [e for e in state.errors if not e.startswith("dontcare")]
     return "".join(state.out), errors
 
@@ -436,24 +373,139 @@ def _assignments(spans):
                 yield dict(zip(combo, vals))
 
 
+# IR3_ASM_VERIFY=1: every word a template gives is checked against the matcher's
+VERIFY = os.environ.get("IR3_ASM_VERIFY", "") not in ("", "0")
+USE_TEMPLATES = True
+
+
 def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
-    """Encode one instruction in mesa's syntax. Raises AssemblerError naming the problem."""
+    """Encode one instruction in mesa's syntax. Raises AssemblerError naming the problem.
+
+    A line shaped like one the matcher has encoded before takes that line's template
+    (templates.py); any other goes through the matcher below, and the next line of its shape
+    gets a template (the decoder's plan learns the line's path then)."""
     norm = normalize(text)
     if not norm:
         raise AssemblerError("empty instruction")
+    raw = _RAW.fullmatch(norm)
+    if raw:                      # mesa's `raw` pseudo-instruction: the word as written
+        try:
+            value = to_int(raw.group(1))
+        except ValueError:
+            value = -1
+        if not 0 <= value <= _U64:
+            raise AssemblerError("raw takes one 64-bit word (0x0123456789abcdef), got %r" % raw.group(1))
+        return value
+    if norm[-1] == ")" and _TRAILING_FLAGS.fullmatch(norm):
+        raise AssemblerError("flags after an instruction belong to the next one (as in mesa's "
+                             "assembler): %r" % norm)
+    word = templates.lookup(norm, gpu, pc, labels) if USE_TEMPLATES else None
     mnem = _mnemonic(norm)
-    forms = [(h, leaf, case) for h, leaf, case in _forms().get(mnem[:1], ())
-             if mnem.startswith(h)]
+    forms, leaves = _forms_for(mnem)
     if not forms:
         raise AssemblerError("unknown instruction %r" % mnem)
+    if USE_TEMPLATES:
+        if word is not None:
+            if VERIFY:
+                slow = _match(norm, forms, gpu, pc, labels)
+                if slow != word:
+                    raise AssemblerError("template gave %016x for %r, the matcher %016x"
+                                         % (word, norm, slow))
+            return word
+    word = _match(norm, forms, gpu, pc, labels)
+    if USE_TEMPLATES:
+        templates.learned(norm, word, gpu, pc, labels)
+    return word
+
+
+_HALF_OPERAND = re.compile(r"(?:\((?:neg|abs|absneg|r|last|ei)\))*h")
+
+
+def _operands(norm):
+    """The operand texts of a normalized line (after the mnemonic)."""
+    pos = 0
+    while norm.startswith("(", pos):
+        pos = norm.index(")", pos) + 1
+        while norm.startswith(" ", pos):
+            pos += 1
+    sp = norm.find(" ", pos)
+    return norm[sp + 1:].split(", ") if sp >= 0 else []
+
+
+_FLAGS = re.compile(r"(?:\([a-z0-9_]+\))*")
+
+
+def hint_fields(leaf, norm):
+    """(mask, value) of the fields mesa's encoder derives from its IR where the text says
+    nothing (isaspec <encode> maps of cat2 and cat3): FULL = the first source is not half,
+    DST_CONV = the destination's precision differs from the first source's (never for p0).
+    (0, 0) when there is nothing to say."""
+    bits = _HINT_BITS.get(leaf)
+    if bits is None:
+        bits = _HINT_BITS[leaf] = _hint_positions(leaf)
+    if not bits[0] and not bits[1]:
+        return 0, 0
+    ops = _operands(norm)
+    if len(ops) < 2:
+        return 0, 0
+    dst_half = bool(_HALF_OPERAND.match(ops[0]))
+    src_half = bool(_HALF_OPERAND.match(ops[1]))
+    to_p0 = ops[0][_FLAGS.match(ops[0]).end():].startswith("p0.")
+    full, conv = bits
+    return full | conv, (0 if src_half else full) | (conv if dst_half != src_half and not to_p0 else 0)
+
+
+_HINT_BITS = {}
+
+
+def _hint_positions(leaf):
+    """(FULL bit, DST_CONV bit) of a cat2/cat3 form as masks, 0 where it has none (the last
+    plain 1-bit field of that name down the chain, as mesa's encoder fills it)."""
+    out = {"FULL": 0, "DST_CONV": 0}
+    if leaf.category in (2, 3):
+        for b in leaf.chain:
+            for case in b.cases:
+                for name in out:
+                    f = case.fields.get(name)
+                    if f is not None and f.expr is None and f.width == 1:
+                        out[name] = 1 << f.low
+    return out["FULL"], out["DST_CONV"]
+
+
+def hint_bits(leaf, norm, known):
+    """hint_fields' bits for the fields not in `known`: what mesa's encoder would write there."""
+    mask, value = hint_fields(leaf, norm)
+    return value & mask & ~known
+
+
+_FORMS_FOR = {}
+
+
+def _forms_for(mnem):
+    """The (head, leaf, case) forms a mnemonic may be, and their leaves."""
+    r = _FORMS_FOR.get(mnem)
+    if r is None:
+        forms = [(h, leaf, case) for h, leaf, case in _forms().get(mnem[:1], ()) if mnem.startswith(h)]
+        r = _FORMS_FOR[mnem] = (forms, list(dict.fromkeys(leaf for _, leaf, _ in forms)))
+    return r
+
+
+def _match(norm, forms, gpu, pc, labels):
+    """The matcher: display templates read backwards, candidates judged by the decoder."""
     matcher = _Matcher(norm, pc, labels)
     tries = 0
     near = None
     for head, leaf, case in forms:
-        first = _new_frame(leaf, case, (), None, 0)
+        first = new_frame(leaf, case, (), None, 0)
         if first is None:
             continue
         frames = {"i": first}
+        for fn, name, truth in case_requirements(leaf, case):
+            frames = require(frames, "i", fn, name, truth)
+            if frames is None:
+                break
+        if frames is None:
+            continue
         for pos, fr, out in matcher.match_parts(case.parts, 0, 0, "i", frames, ()):
             if pos != len(norm):
                 near = near if near is not None and near[0] >= pos else (pos, leaf.name)
@@ -463,20 +515,40 @@ def encode_line(text, gpu=isa.GPU_ID, pc=0, labels=None):
             base = top.val
             for b in leaf.chain:       # constants mesa's encoder writes (stg's DST_OFF = 1)
                 for fname, v in isa.tables.ENCODE_CONSTS.get(b.name, {}).items():
-                    for f in _field_lookup(leaf, case, fname)[:1]:
+                    for f in field_lookup(leaf, case, fname)[:1]:
                         if f.expr is None and not top.known & (f.mask << f.low):
                             base |= (v & f.mask) << f.low
-            spans = _unknown_fields(leaf, top.known)
-            for assign in _assignments(spans):
-                word = base
-                for i, v in assign.items():
-                    low, width = spans[i]
-                    word |= v << low
-                got, errors = _render(word, gpu, pc, labels)
+            # fields the text left open: constrained ones take their allowed values, the others
+            # are searched, fewest non-zero first; the decoder judges each candidate
+            cons = [(k, sorted(v)) for k, v in top.allowed.items()
+                    if not top.known & (((1 << k[1]) - 1) << k[0])]
+            cmask = 0
+            for (low, width), _ in cons:
+                cmask |= ((1 << width) - 1) << low
+            spans = [sp for sp in _unknown_fields(leaf, top.known | cmask)]
+            budget = tries + _MAX_TRIES_PER_FORM
+            hint = hint_bits(leaf, norm, top.known | cmask)
+            if hint:                 # what mesa's encoder would write there, first
+                got, errors = _render(base | hint, gpu, pc, labels)
                 tries += 1
                 if got == canon and not errors:
-                    return word
-                if tries > _MAX_TRIES:
+                    return base | hint
+            for cvals in product(*[v for _, v in cons]):
+                cbase = base
+                for ((low, _), _), v in zip(cons, cvals):
+                    cbase |= v << low
+                for assign in _assignments(spans):
+                    word = cbase
+                    for i, v in assign.items():
+                        low, width = spans[i]
+                        word |= v << low
+                    got, errors = _render(word, gpu, pc, labels)
+                    tries += 1
+                    if got == canon and not errors:
+                        return word
+                    if tries > budget or tries > _MAX_TRIES:
+                        break
+                if tries > budget or tries > _MAX_TRIES:
                     break
     if matcher.label_used is not None and (labels is None or matcher.label_used not in labels):
         raise AssemblerError("undefined label %r" % matcher.label_used)

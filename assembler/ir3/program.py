@@ -13,7 +13,7 @@ A `Program` holds
   wgid            regid of the workgroup id (vec3, r48.x and up)        @wgid(rN.c)
   numwg           const regid of the workgroup count (vec3)             @numwg(cN.c)
   branchstack     branch stack depth                                    @branchstack N
-  pvtmem          private memory per fiber, bytes                       @pvtmem DWORDS
+  pvtmem          private memory per fiber, bytes (as mesa reads it)    @pvtmem BYTES
   localmem        shared (local) memory per workgroup, bytes            @localmem BYTES
   earlypreamble   the program may use the early preamble                @earlypreamble
   args            [Arg(regid, type, name)]: a scalar kernel argument the driver writes to the
@@ -303,7 +303,7 @@ def parse_header(prog, line):
     elif name in ("branchstack", "localmem"):
         setattr(prog, name, _ints(rest, 1, "@" + name)[0])
     elif name == "pvtmem":
-        prog.pvtmem = 4 * _ints(rest, 1, "@pvtmem")[0]
+        prog.pvtmem = _ints(rest, 1, "@pvtmem")[0]
     elif name == "earlypreamble":
         prog.earlypreamble = True
     elif name in ("fullnopstart", "fullnopend", "fullsyncstart", "fullsyncend"):

@@ -43,6 +43,7 @@ _INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
 _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
 _SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
 _PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
+_DISPATCH_DWORD0 = aql.DISPATCH_HEADER              # | setup (dimensions) << 16
 
 
 def user_sgpr_plan(kernel):
@@ -250,8 +251,7 @@ class ComputeQueue:
         """Submit one dispatch; returns the timeline value that marks its completion."""
         self.dispatch_id += 1
         if self.use_aql:
-            packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
-            value = self.submit_packets((packet,), timed, description)
+            value = self._launch_aql(kernel, kernarg_va, grid, block, lds, timed, description)
             self.kernargs.tag(value)
             return value
         t = kernel.templates.get((self.generation, self.device.scratch_va, self.device.tmpring_size, lds)) \
@@ -473,6 +473,48 @@ class ComputeQueue:
         off = self.ibs.alloc(len(dwords) * 4, 64)
         self.ib_mv[off // 4:off // 4 + len(dwords)] = array("I", dwords)
         return aql.pm4_indirect(self.ib_buf.va + off, len(dwords))
+
+    def _launch_aql(self, kernel, kernarg_va, grid, block, lds, timed, description):
+        """One dispatch on the AQL queue: :meth:`submit_packets` of :meth:`aql_dispatch_packet`,
+        with the common case (untimed, no copy to wait for, no wrap) packed straight into the
+        ring: the dispatch body (its header still INVALID), the signal body, then both headers."""
+        hw, timeline = self.hw, self.timeline
+        wptr, cap = hw.wptr, hw.capacity
+        pos = wptr & (cap - 1)
+        if timed or pos + 2 > cap or hw.debug >= 2 or self.copy_busy():
+            packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
+            return self.submit_packets((packet,), timed, description)
+        value = timeline.last_submitted + 1
+        if wptr + 2 - hw.retired > cap:               # room first: the signal slot is free only then
+            hw.make_room(2, timeline)
+        signal = self._signal_mv
+        if signal is None:
+            last = self._signal_packet(value)
+        else:                                         # _signal_packet, inline
+            slot = (value & (cap - 1)) * 16
+            signal[slot + _SIGNAL_VALUE] = value & _M32
+            signal[slot + _SIGNAL_VALUE + 1] = value >> 32
+            last = self._signal_aql_mv[slot:slot + 16]
+        bx, by, bz = block
+        gx, gy, gz = grid
+        dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
+        base = pos * 16
+        _PACK_DISPATCH(hw.ring_bytes, base * 4, aql.INVALID_PACKET_DWORD0, dims, bx, by, bz, 0, gx * bx, gy * by,
+                       gz * bz, kernel.private_segment_size, lds, kernel.kd_va, kernarg_va, 0, 0)
+        ring = hw.ring_mv
+        ring[base + 17:base + 32] = last[1:]
+        ring[base] = _DISPATCH_DWORD0 | dims << 16
+        ring[base + 16] = last[0]
+        hw.wptr = wptr = wptr + 2
+        hw.wptr_mv[0] = wptr
+        hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
+        hw.pending.append((value, wptr))
+        timeline.last_submitted = value               # TimelineSignal.next_value, inline
+        in_flight = timeline.in_flight
+        in_flight[value] = description
+        if len(in_flight) > timeline.RECORD_LIMIT:
+            timeline.forget(timeline.value)
+        return value
 
     def aql_dispatch_packet(self, kernel, kernarg_va, grid, block, lds):
         """The kernel dispatch packet (16 dwords, a memoryview reused by the next call). What

@@ -107,6 +107,7 @@ class HWQueue:
                 self.cwsr = mem.alloc(self.cwsr_sizes.total, GTT)
             self.ring_u32 = self.ring.view(np.uint32)
             self.ring_mv = memoryview(self.ring_u32)
+            self.ring_bytes = memoryview(self.ring_u32).cast("B")
             self.wptr_word = self.ctl.view(np.uint64, WPTR_OFFSET, 1)
             self.wptr_mv = memoryview(self.wptr_word)
             self.rptr_word = self.ctl.view(np.uint64, RPTR_OFFSET, 1)

@@ -162,7 +162,7 @@ class _Probe:
             _from_proc(self.device(gpu.pci_address), gpu)
         ctl_present = self.check_devices and kernel.exists(NVIDIACTL)
         if self.driver is None and not ctl_present:
-            raise NoGPU(NO_MODULE)
+            raise NoGPU(f"{NO_MODULE}; {EMULATE_HINT}")
         if self.driver is not None:
             self.choose_layouts()
             if self.driver.flavour == PROPRIETARY:
@@ -412,7 +412,7 @@ def main(argv=None):
     except NoGPU as e:
         if args.json:
             print(json.dumps({"devices": [], "usable": 0, "reason": str(e)}, indent=2))
-        print(f"probe: {e}; {EMULATE_HINT}", file=sys.stderr)
+        print(f"probe: {e}", file=sys.stderr)
         return 1
     print(json.dumps(report, indent=2) if args.json else format_table(report, source))
     if report["usable"]:

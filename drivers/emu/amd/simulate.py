@@ -40,9 +40,15 @@ class _Heap:
     def __init__(self, vm, base):
         self.vm, self.next = vm, base
 
-    def alloc(self, nbytes, writable=True, executable=False):
+    def alloc(self, nbytes, writable=True, executable=False, filled=0):
+        """(VA, memory) of a new zeroed mapping; ``filled``: its first bytes the caller writes at
+        once (left unzeroed)."""
         size = max(PAGE_SIZE, -(-nbytes // PAGE_SIZE) * PAGE_SIZE)
-        mem = np.zeros(size, np.uint8)
+        if filled:
+            mem = np.empty(size, np.uint8)
+            mem[filled:] = 0
+        else:
+            mem = np.zeros(size, np.uint8)
         va = self.next
         self.vm.map(va, mem, writable=writable, executable=executable)
         self.next = va + size + PAGE_SIZE            # an unmapped guard page after each buffer
@@ -107,31 +113,20 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     """Run ``kernel`` over ``grid`` workgroups of ``block`` work-items; see the module text."""
     co = _parsed(bytes(code_object)) if isinstance(code_object, (bytes, bytearray, memoryview)) \
         else code_object
-    try:
-        k = co.kernel(kernel)
-    except KeyError as e:
-        raise LaunchError(str(e).strip('"')) from None
-    kd = k.descriptor
-    if not kd.wave32:
-        raise LaunchError(f"kernel {kernel} is compiled for wave64; the virtual gfx1100 runs wave32")
+    kl = _kernel_launch(co, kernel)
+    kd, meta = kl.kd, kl.meta
     grid3, ndims = _dims3(grid, "grid")
     block3, _ = _dims3(block, "block")
     if block3[0] * block3[1] * block3[2] > 1024:
         raise LaunchError(f"workgroup {block3} has more than 1024 work-items")
-    meta = k.metadata
-    if meta is None:
-        raise LaunchError(f"kernel {kernel} has no metadata note: argument layout unknown")
     args = list(args)
-    explicit = meta.explicit_args if ".args" in meta.raw else _opaque_layout(args, meta, kernel)
+    explicit = kl.explicit if kl.explicit is not None else _opaque_layout(args, meta, kernel)
     if len(args) != len(explicit):
         raise LaunchError(f"kernel {kernel} takes {len(explicit)} arguments, {len(args)} given")
 
     vm = GpuVM()
     heap = _Heap(vm, DATA_VA)
-    image = co.relocated_image(CODE_VA)
-    code_mem = np.zeros(max(PAGE_SIZE, -(-len(image) // PAGE_SIZE) * PAGE_SIZE), np.uint8)
-    code_mem[:len(image)] = np.frombuffer(image, np.uint8)
-    vm.map(CODE_VA, code_mem, writable=False, executable=True)
+    vm.map(CODE_VA, kl.code_mem, writable=False, executable=True)
 
     kernarg = bytearray(max(meta.kernarg_segment_size, 8))
     copies = []
@@ -149,8 +144,8 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
             if isinstance(value, np.ndarray):
                 if not value.flags.c_contiguous:
                     raise LaunchError(f"argument {i}: the array must be C-contiguous")
-                va, mem = heap.alloc(value.nbytes)
-                mem[:value.nbytes] = value.view(np.uint8).ravel()
+                va, mem = heap.alloc(value.nbytes, filled=value.nbytes)
+                mem[:value.nbytes] = value.reshape(-1).view(np.uint8)
                 copies.append((value, mem))
                 ptr = va
             elif value is None:
@@ -181,13 +176,13 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
         "hidden_dynamic_lds_size": dynamic_lds, "hidden_queue_ptr": queue_va,
         "hidden_private_base": PRIVATE_APERTURE >> 32, "hidden_shared_base": SHARED_APERTURE >> 32,
     }
-    for arg in meta.hidden_args:
+    for arg in kl.hidden:
         value = hidden.get(arg.value_kind, 0)
         kernarg[arg.offset:arg.offset + arg.size] = (value & ((1 << (8 * arg.size)) - 1)).to_bytes(arg.size, "little")
     kernarg_va, kernarg_mem = heap.alloc(len(kernarg), writable=False)
     kernarg_mem[:len(kernarg)] = np.frombuffer(bytes(kernarg), np.uint8)
 
-    kd_va = CODE_VA + k.kd_offset
+    kd_va = kl.kd_va
     struct.pack_into("<HHHHHHIIIIIQQQQ", packet, 0,
                      AQL_KERNEL_DISPATCH | (1 << 8), ndims, *block3, 0, *grid_items,
                      private_size, lds, kd_va, kernarg_va, 0, 0)
@@ -236,6 +231,7 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
 
 
 _DEFAULT_EXECUTOR = WaveExecutor()      # keeps decoded programs between simulate() calls
+_LAUNCHES = {}                # (id of a CodeObject, kernel) -> _KernelLaunch
 _PARSED = {}                  # code object bytes -> CodeObject: parsing dominates small launches
 _PARSED_MAX = 32
 
@@ -248,6 +244,42 @@ def _parsed(data):
             _PARSED.pop(next(iter(_PARSED)))
         _PARSED[data] = co
     return co
+
+
+class _KernelLaunch:
+    """What every launch of one kernel of a parsed code object shares: its descriptor, argument
+    layout and the code image relocated to CODE_VA (mapped read-only into each launch's VM)."""
+
+    def __init__(self, co, kernel):
+        try:
+            k = co.kernel(kernel)
+        except KeyError as e:
+            raise LaunchError(str(e).strip('"')) from None
+        kd = k.descriptor
+        if not kd.wave32:
+            raise LaunchError(f"kernel {kernel} is compiled for wave64; the virtual gfx1100 runs wave32")
+        meta = k.metadata
+        if meta is None:
+            raise LaunchError(f"kernel {kernel} has no metadata note: argument layout unknown")
+        self.co, self.kd, self.meta = co, kd, meta      # co: keeps its id (the cache key) taken
+        self.explicit = meta.explicit_args if ".args" in meta.raw else None   # None: per call
+        self.hidden = meta.hidden_args
+        self.kd_va = CODE_VA + k.kd_offset
+        image = co.relocated_image(CODE_VA)
+        code_mem = np.zeros(max(PAGE_SIZE, -(-len(image) // PAGE_SIZE) * PAGE_SIZE), np.uint8)
+        code_mem[:len(image)] = np.frombuffer(image, np.uint8)
+        code_mem.flags.writeable = False
+        self.code_mem = code_mem
+
+
+def _kernel_launch(co, kernel):
+    key = (id(co), kernel)
+    kl = _LAUNCHES.get(key)
+    if kl is None or kl.co is not co:
+        if len(_LAUNCHES) >= 4 * _PARSED_MAX:
+            _LAUNCHES.pop(next(iter(_LAUNCHES)))
+        kl = _LAUNCHES[key] = _KernelLaunch(co, kernel)
+    return kl
 
 
 def _pair(v):

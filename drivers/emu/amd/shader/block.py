@@ -20,6 +20,12 @@ function it compiles to executes every instruction of the block for a group of w
   carry-in (the chains of 64-bit address arithmetic);
 * instructions that only order or hint (s_waitcnt, s_delay_alu, s_nop, s_clause...) emit no
   code; the executor adds the block's instruction and lane-operation counts once;
+* the integer ops that are one uint32 ufunc in the VALU library (adds, subs, logic, shifts,
+  min/max, v_mul_lo_u32, moves; INLINE_OPS), without modifiers, are emitted as that ufunc and
+  written in place: an augmented operator (``x += ...``) when the destination is a source,
+  ``out=`` (``where=`` EXEC) otherwise; 32-bit integer compares are one numpy comparison, the
+  wrapping carry ops (v_add_co_u32, v_sub_co_ci_u32...) and v_cndmask_b32 the library's own
+  expressions, their masks read from the forwarded lanes;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
   instruction's own closure, exactly as the per-instruction path does.
 
@@ -341,6 +347,9 @@ def _emit_step(e, s, i):
         return
     if isinstance(fn, VectorOp) and fn.dpp is None:
         e.need_em()
+        if _inline_form(fn) is not None:
+            _emit_inline_in_place(e, fn)
+            return
         _commit(e, _emit_valu(e, fn, "a"))
         return
     if isinstance(fn, DualOp):
@@ -397,6 +406,18 @@ def _vector_source(e, op, o, bits, reader):
 def _emit_valu(e, op, tag):
     """Emit the computation of one VALU op now; return the lines that write its results."""
     v = tag                 # names reused per instruction: a finished result is freed at once
+    if _inline_form(op) is not None:
+        e.emit(f"d{v} = {_inline_expr(e, op)}")
+        return _write_lines(op.vdst, f"d{v}")
+    compare = _inline_compare(e, op)
+    if compare is not None:
+        e.emit(f"m{v} = {compare}")
+        return _mask_lines(e, op, v)
+    lines = _inline_lines(e, op, v)
+    if lines is not None:
+        for line in lines:
+            e.emit(line)
+        return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -413,15 +434,7 @@ def _emit_valu(e, op, tag):
         else:
             old = f"{e.name(op.old_reader, 'r')}(st, sel)"
     if op.op.mask_in:
-        m = op.mask_operand
-        k = VCC_LO if m is None else m.value if m.kind == "sgpr" and m.value < SGPR_CODES else None
-        if k in e.fwd:
-            mask = e.fwd[k]
-        elif k is not None:
-            mask = f"UL(S[{k}, sel])"
-        else:
-            mask = f"UL({e.name(op.mask_reader, 'r')}(st, sel))"
-        e.emit(f"c{v} = {ctx}; c{v}.mask = {mask}")
+        e.emit(f"c{v} = {ctx}; c{v}.mask = {_mask_in(e, op)}")
         ctx = f"c{v}"
     if bits > 64:
         e.emit(f"o{v} = {old}")
@@ -436,15 +449,22 @@ def _emit_valu(e, op, tag):
     else:
         e.emit(f"d{v} = r{v}")
     if bits == 32:
-        post.append(f"if em is None: V[{op.vdst}, sel] = d{v}")
-        post.append(f"elif IX: V[{op.vdst}, sel] = np.where(em, d{v}, V[{op.vdst}, sel])")
-        post.append(f"else: CP(V[{op.vdst}, sel], d{v}, casting='unsafe', where=em)")
+        post += _write_lines(op.vdst, f"d{v}")
     elif bits == 64:
         post.append(f"PUT64(V, {op.vdst}, sel, d{v}, em)")
     elif bits:
         post.append(f"WV(st, sel, {op.vdst}, {bits}, d{v}, em, o{v})")
+    if op.op.mask_out:
+        post += _mask_lines(e, op, v)
+    return post
+
+
+def _mask_lines(e, op, v):
+    """The lines writing the lane mask ``m{v}`` of ``op`` (a carry, a compare's VCC or SGPR, or
+    EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins."""
+    post = []
     k = op.mask_dst
-    if op.op.mask_out and k != NULL:
+    if k != NULL:
         if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
             post.append(f"k{k} = MK(m{v}, n, em)")
             if id(op) not in e.dead:
@@ -456,6 +476,165 @@ def _emit_valu(e, op, tag):
         if k == EXEC_LO:
             post.append(None)
     return post
+
+
+def _mask_in(e, op):
+    """The carry-in / select mask of ``op`` as bool lanes: forwarded lanes, or the SGPR unpacked."""
+    m = op.mask_operand
+    k = VCC_LO if m is None else m.value if m.kind == "sgpr" and m.value < SGPR_CODES else None
+    if k in e.fwd:
+        return e.fwd[k]
+    if k is not None:
+        return f"UL(S[{k}, sel])"
+    return f"UL({e.name(op.mask_reader, 'r')}(st, sel))"
+
+
+# The VALU library's wrapping uint32 forms of the carry ops and v_cndmask_b32 (without clamp or
+# source modifiers), as lines computing d{v} (and the carry or borrow m{v}) from a, b and the
+# carry-in / select mask c: they are the library's expressions, operand for operand.
+_CARRY_LINES = {
+    "v_add_co_u32": ("d{v} = np.add({a}, {b})", "m{v} = np.less(d{v}, {a})"),
+    "v_sub_co_u32": ("d{v} = np.subtract({a}, {b})", "m{v} = np.greater({b}, {a})"),
+    "v_subrev_co_u32": ("d{v} = np.subtract({b}, {a})", "m{v} = np.greater({a}, {b})"),
+    "v_add_co_ci_u32": ("t{v} = np.add({a}, {b})", "d{v} = np.add(t{v}, {c})",
+                        "m{v} = np.less(t{v}, {a}) | np.less(d{v}, t{v})"),
+    "v_sub_co_ci_u32": ("t{v} = np.subtract({a}, {b})", "d{v} = np.subtract(t{v}, {c})",
+                        "m{v} = np.greater({b}, {a}) | np.less(t{v}, {c})"),
+    "v_subrev_co_ci_u32": ("t{v} = np.subtract({b}, {a})", "d{v} = np.subtract(t{v}, {c})",
+                           "m{v} = np.greater({a}, {b}) | np.less(t{v}, {c})"),
+    "v_cndmask_b32": ("d{v} = np.where({c}, {b}, {a})",),
+}
+
+
+def _inline_lines(e, op, v):
+    """The lines of an inlined carry op or v_cndmask_b32 (see _CARRY_LINES), or None."""
+    lines = _CARRY_LINES.get(op.mnemonic)
+    if lines is None or op.dst_bits != 32 or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    if op.op.mask_in:
+        e.emit(f"c{v} = {_mask_in(e, op)}")
+    return [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
+
+
+_COMPARES = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater", "ne": "np.not_equal",
+             "ge": "np.greater_equal"}
+
+
+def _inline_compare(e, op):
+    """The numpy expression of a 32-bit integer v_cmp/v_cmpx without modifiers (the library's
+    own op; signed ones compare the bits as int32), or None."""
+    parts = op.mnemonic.split("_")
+    if len(parts) != 4 or parts[0] != "v" or parts[1] not in ("cmp", "cmpx") or parts[3] not in ("u32", "i32") \
+            or parts[2] not in _COMPARES or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    if parts[3] == "i32":
+        args = [f"{a}.view(I32)" for a in args]
+    return f"{_COMPARES[parts[2]]}({args[0]}, {args[1]})"
+
+
+def _write_lines(vdst, value):
+    """The lines writing a 32-bit result ``value`` to VGPR ``vdst`` under EXEC."""
+    return [f"if em is None: V[{vdst}, sel] = {value}",
+            f"elif IX: V[{vdst}, sel] = np.where(em, {value}, V[{vdst}, sel])",
+            f"else: CP(V[{vdst}, sel], {value}, casting='unsafe', where=em)"]
+
+
+# Integer ops whose result is one numpy ufunc of uint32 operands, exactly what the VALU library
+# computes for them (uint32 arithmetic wraps modulo 2**32; shift counts are S0[4:0]), emitted
+# inline when the instruction has no modifiers: (ufunc, source order), "shift" ufuncs take
+# (S1, S0 & 31), None is a move.
+INLINE_OPS = {"v_add_nc_u32": ("np.add", (0, 1)), "v_sub_nc_u32": ("np.subtract", (0, 1)),
+              "v_subrev_nc_u32": ("np.subtract", (1, 0)), "v_and_b32": ("np.bitwise_and", (0, 1)),
+              "v_or_b32": ("np.bitwise_or", (0, 1)), "v_xor_b32": ("np.bitwise_xor", (0, 1)),
+              "v_mul_lo_u32": ("np.multiply", (0, 1)), "v_min_u32": ("np.minimum", (0, 1)),
+              "v_max_u32": ("np.maximum", (0, 1)), "v_lshlrev_b32": ("np.left_shift", "shift"),
+              "v_lshrrev_b32": ("np.right_shift", "shift"), "v_mov_b32": None}
+
+
+def _inline_form(op):
+    """The INLINE_OPS entry of ``op`` when it may be inlined (the library's own op, no source or
+    output modifiers, every source a VGPR, SGPR or constant), else None."""
+    form = INLINE_OPS.get(op.mnemonic, False)
+    if form is False or op.dst_bits != 32 or not _library_op(op):
+        return None
+    for o in op.sources:
+        if not (o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)):
+            return None
+    return form or ("", None)
+
+
+def _inline_sources(e, op):
+    """The sources of an inlined op: VGPRs and constants as the compiler reads them, an SGPR as
+    a column (w, 1) the ufunc or the write broadcasts over the lanes; None for other operands."""
+    out = []
+    for o, r in zip(op.sources, op.readers):
+        if o.kind == "sgpr" and o.value < SGPR_CODES:
+            out.append(f"S[{o.value}, sel][:, None]")
+        elif o.kind in ("vgpr", "const", "literal"):
+            out.append(_vector_source(e, op, o, 32, r))
+        else:
+            return None
+    return out
+
+
+def _library_op(op):
+    """Whether ``op`` runs the VALU library's own function (a replacement registry decides
+    itself) without source or output modifiers, on 32-bit results or none."""
+    from .valu import VALU
+    return VALU.get(op.mnemonic) is op.op and not any(op.kw.values()) and op.dst_bits in (0, 32)
+
+
+def _inline_call(e, op):
+    """(ufunc, its arguments) computing an inlined op's result; (None, [source]) for a move."""
+    srcs = _inline_sources(e, op)
+    ufunc, order = _inline_form(op)
+    if order is None:
+        return None, srcs[:1]
+    if order == "shift":
+        o = op.sources[0]
+        if o.kind in ("const", "literal"):            # the shift count folded at compile time
+            count = e.name(U32(int(constant_value(o, 32, op.mnemonic)) & 31), "shift")
+        else:
+            count = f"np.bitwise_and({srcs[0]}, U32(31))"
+        return ufunc, [srcs[1], count]
+    return ufunc, [srcs[order[0]], srcs[order[1]]]
+
+
+def _inline_expr(e, op):
+    """The expression of an inlined op's result (for a move, the source itself: a view)."""
+    ufunc, args = _inline_call(e, op)
+    return args[0] if ufunc is None else f"{ufunc}({', '.join(args)})"
+
+
+def _emit_inline_in_place(e, op):
+    """An inlined op written straight into its destination register when the group is a slice
+    of the batch (``out=``, masked by ``where=``): no result array, no copy."""
+    ufunc, args = _inline_call(e, op)
+    d = op.vdst
+    if ufunc is None:                                   # a move
+        _commit(e, _write_lines(d, args[0]))
+        return
+    call = f"{ufunc}({', '.join(args)}"
+    e.emit(f"if IX: da = {call}); V[{d}, sel] = da if em is None else np.where(em, da, V[{d}, sel])")
+    dest, augmented = f"V[{d}, sel]", _AUGMENTED.get(ufunc)
+    other = args[1] if args[0] == dest else args[0] if ufunc in _COMMUTATIVE and args[1] == dest else None
+    if augmented and other is not None:               # D = D op X: the operator form, in place
+        e.emit(f"elif em is None: x = {dest}; x {augmented} {other}")
+    else:
+        e.emit(f"elif em is None: {call}, out={dest})")
+    e.emit(f"else: {call}, out={dest}, where=em)")
+
+
+_AUGMENTED = {"np.add": "+=", "np.subtract": "-=", "np.bitwise_and": "&=", "np.bitwise_or": "|=",
+              "np.bitwise_xor": "^=", "np.multiply": "*=", "np.left_shift": "<<=", "np.right_shift": ">>="}
+_COMMUTATIVE = frozenset(("np.add", "np.bitwise_and", "np.bitwise_or", "np.bitwise_xor", "np.multiply",
+                          "np.minimum", "np.maximum"))
 
 
 # -- SALU -------------------------------------------------------------------------------------

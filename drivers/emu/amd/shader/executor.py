@@ -24,6 +24,7 @@ MAX_PROGRAMS = 64                    # decoded programs kept per executor (oldes
 BATCH_VGPR_BYTES = 64 << 20          # a batch's VGPR file stays below this (256 VGPRs: 2048 waves)
 BATCH_LDS_BYTES = 64 << 20           # and its LDS (64 KiB workgroups: 1024 at a time)
 BUDGET_ENV = "GPU_EMULATE_BUDGET"
+MAX_TABLES = 16                      # workgroup tables kept per executor
 
 
 @dataclass
@@ -127,6 +128,8 @@ class WaveExecutor:
         self.env = ValuEnv(valu)
         self.batch_waves = batch_waves
         self.programs = {}
+        self.templates = {}                   # initial batch states per launch shape (launch.py)
+        self._tables = {}                     # workgroup_table() per grid shape
         self.stats = Stats()
         self.last = None
         self._budget = None                   # [remaining, allowed] of the dispatch in progress
@@ -166,7 +169,7 @@ class WaveExecutor:
         allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
         budget = self._budget = [allowed, allowed]        # remaining, allowed
         self._preempted = False
-        ids, extents, waves = workgroup_table(d)
+        ids, extents, waves = self._workgroups(d)
         if scratch is not None and scratch[3] and int(waves.max()) > scratch[3]:
             raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
                               f"the {int(waves.max())} waves of one workgroup")
@@ -193,8 +196,20 @@ class WaveExecutor:
                f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
+    def _workgroups(self, d):
+        """workgroup_table(d), kept per grid shape (the arrays are never written)."""
+        key = (tuple(d.grid_workgroups), tuple(d.workgroup_size), tuple(d.grid_size or ()))
+        table = self._tables.get(key)
+        if table is None:
+            if len(self._tables) >= MAX_TABLES:
+                self._tables.pop(next(iter(self._tables)))
+            table = self._tables[key] = workgroup_table(d)
+            for a in table:
+                a.flags.writeable = False
+        return table
+
     def _run(self, d, ids, extents, vgprs, program, scratch, stats, budget):
-        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None)
+        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None, self.templates)
         stats.workgroups += len(ids)
         stats.waves += st.W
         if self.keep_state:
@@ -283,6 +298,7 @@ def run_waves(st, program, budget, blocks=True):
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists
+_PAST_EVERY_PC = 1 << 64   # the PC a blocked wave sorts at
 
 
 def _next_group(st):
@@ -291,21 +307,26 @@ def _next_group(st):
     is runnable), after releasing a barrier every live wave waits in; None when all are done."""
     W = st.W
     if W <= SMALL_BATCH:
-        pcs, blocked = st.pc.tolist(), (st.done | st.at_barrier).tolist()
-        runnable = [i for i in range(W) if not blocked[i]]
-        if not runnable:
+        blocked = (st.done | st.at_barrier).tolist()
+        idle = blocked.count(True)
+        if idle == W:
             if st.at_barrier.any():
                 st.at_barrier[:] = False
                 return _next_group(st)
             return None
-        pc = min(pcs[i] for i in runnable)
-        members = [i for i in runnable if pcs[i] == pc]
-        n = len(members)
-        first, last = members[0], members[-1]
-        sel = slice(first, last + 1) if last - first + 1 == n else np.array(members)
+        pcs = st.pc.tolist()
+        if idle:                                   # blocked waves sort after every real PC
+            pcs = [_PAST_EVERY_PC if b else p for p, b in zip(pcs, blocked)]
+        pc = min(pcs)
+        n = pcs.count(pc)
         if n == W:
-            sel = slice(None)
-        return pc, sel, n, n == len(runnable)
+            return pc, slice(None), n, True
+        first = pcs.index(pc)
+        if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
+            sel = slice(first, first + n)
+        else:
+            sel = np.array([i for i in range(first, W) if pcs[i] == pc])
+        return pc, sel, n, n == W - idle
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
         if st.at_barrier.any():

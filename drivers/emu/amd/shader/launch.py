@@ -77,21 +77,29 @@ def workgroup_table(d):
     return ids, extents, -(-(extents[:, 0] * extents[:, 1] * extents[:, 2]) // WAVE32)
 
 
-def build_state(d, ids, extents, vgprs, scratch):
+def build_state(d, ids, extents, vgprs, scratch, templates=None):
     """WaveState for the workgroups with ids (G, 3) and extents (G, 3); scratch = (base VA of
-    wave 0, bytes per wave, bytes per lane) or None."""
+    wave 0, bytes per wave, bytes per lane) or None.  ``templates``: a dict keeping the
+    launch-independent part of the state per batch shape (small batches; repeated launches copy
+    it)."""
+    key = None
+    if templates is not None and len(ids) <= TEMPLATE_WORKGROUPS:
+        key = (d.code_va, d.user_sgpr_count, d.rsrc1, d.rsrc2, tuple(d.tgid_enabled), lds_allocation(d), vgprs,
+               scratch, ids.tobytes(), extents.tobytes())
+        t = templates.get(key)
+        if t is not None:
+            st = t.instantiate(d.vm)
+            _user_sgprs(st, d)
+            st.clock = getattr(d, "clock", None)
+            return st
     items = extents[:, 0] * extents[:, 1] * extents[:, 2]
     counts = -(-items // WAVE32)
     G = len(ids)
     W = int(counts.sum())
     st = WaveState(W, vgprs, G, lds_allocation(d), d.vm)
     n_user = d.user_sgpr_count
-    user = list(d.user_sgprs)[:n_user]
-    if user:
-        st.sregs[:len(user)] = np.array(user, np.uint32)[:, None]
     st.pc[:] = d.code_va
     st.mode[:] = mode_from_rsrc1(d.rsrc1)
-    st.clock = getattr(d, "clock", None)
     if G == W:                                                         # one wave per workgroup
         group = np.arange(G)
         k_in_group = np.zeros(W, np.int64)
@@ -118,4 +126,41 @@ def build_state(d, ids, extents, vgprs, scratch):
         base, per_wave, per_lane = scratch
         st.scratch_base[:] = np.uint64(base) + np.arange(W, dtype=np.uint64) * np.uint64(per_wave)
         st.private_size = per_lane
+    if key is not None:
+        if len(templates) >= MAX_TEMPLATES:
+            templates.pop(next(iter(templates)))
+        templates[key] = _Template(st)
+    _user_sgprs(st, d)
+    st.clock = getattr(d, "clock", None)
     return st
+
+
+MAX_TEMPLATES = 16
+TEMPLATE_WORKGROUPS = 256        # larger batches are built each time (their setup is a small part)
+
+
+def _user_sgprs(st, d):
+    user = d.user_sgprs[:d.user_sgpr_count]
+    if user:
+        st.sregs[:len(user)] = np.array(user, np.uint32)[:, None]
+
+
+class _Template:
+    """The initial state of a batch before its user SGPRs (which carry launch-specific
+    pointers) and clock: copied into a new WaveState for every launch of the same shape."""
+
+    def __init__(self, st):
+        self.W, self.vgprs, self.lds_bytes = st.W, st.vgprs, st.lds_bytes
+        self.lds_size = st.lds.size
+        self.sregs, self.v0 = st.sregs.copy(), st.vregs[0].copy()
+        self.arrays = {name: getattr(st, name).copy() for name in ("pc", "wg", "mode", "hw_id", "scratch_base")}
+        self.private_size = st.private_size
+
+    def instantiate(self, vm):
+        st = WaveState.__new__(WaveState)
+        st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, self.sregs.copy())
+        st.vregs[0] = self.v0
+        for name, a in self.arrays.items():
+            setattr(st, name, a.copy())
+        st.private_size = self.private_size
+        return st

@@ -234,6 +234,9 @@ def _build_2addr(m, ops, o0, o1):
         vdst = ops["vdst"].value
 
         lo, span = min(offs), abs(offs[1] - offs[0])
+        # the dword steps of both results from the lower offset, in destination order: one
+        # gather fills every destination register
+        steps = np.concatenate([((o - lo) >> 2) + np.arange(k) for o in offs]).astype(np.intp)
 
         def load2(st, sel):
             acc = active_lanes(st, sel)
@@ -244,10 +247,11 @@ def _build_2addr(m, ops, o0, o1):
             # as one access (no lane then wraps around 2**32 at either offset)
             w = lds_word_index(st, acc, base + np.uint32(lo) if lo else base, span + 4 * k)
             if w is not None:
-                for i, o in enumerate(offs):
-                    wi = w + ((o - lo) >> 2) if o != lo else w
-                    got = np.take(st.lds32, wi)[:, None] if k == 1 else np.take(st.lds32, wi[:, None] + _STEPS[k])
-                    write_lane_values(st, acc, vdst + i * k, got)
+                got = np.take(st.lds32, w[:, None] + steps)          # (lanes, 2k), vdst.. in order
+                if acc.flat is None:
+                    st.vregs[vdst:vdst + 2 * k, acc.sel] = got.T.reshape(2 * k, -1, WAVE32)
+                else:
+                    write_lane_values(st, acc, vdst, got)
                 return
             for i, o in enumerate(offs):
                 off = base + np.uint32(o) if o else base

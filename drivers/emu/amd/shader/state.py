@@ -39,28 +39,34 @@ class WaveState:
     """
 
     def __init__(self, waves, vgprs, workgroups, lds_bytes, vm):
-        self.W, self.vgprs, self.vm = waves, vgprs, vm
-        # Stored register-major, so one register of every wave is one contiguous block (numpy
-        # works several times faster on it than on a strided view); ``sgpr[w, code]`` and
-        # ``vgpr[w, reg, lane]`` are the wave-major views of the same storage.
-        self.sregs = np.zeros((SGPR_CODES, waves), np.uint32)
-        self.vregs = np.zeros((vgprs, waves, WAVE32), np.uint32)
-        self.sgpr = self.sregs.T
-        self.vgpr = self.vregs.transpose(1, 0, 2)
-        self.scc = np.zeros(waves, np.uint32)
+        # LDS bytes of every workgroup, one after another (16 spare bytes, whole 8-byte words)
+        lds_size = -(-(max(1, workgroups) * lds_bytes + 16) // 8) * 8
+        self.init_from(waves, vgprs, lds_size, lds_bytes, vm, np.zeros((SGPR_CODES, waves), np.uint32))
         self.pc = np.zeros(waves, np.int64)
-        self.done = np.zeros(waves, bool)
-        self.at_barrier = np.zeros(waves, bool)
         self.wg = np.zeros(waves, np.int64)
         self.mode = np.zeros(waves, np.uint32)
         self.hw_id = np.zeros(waves, np.uint32)
         self.scratch_base = np.zeros(waves, np.uint64)    # VA of lane 0's private segment
-        self.lds_bytes = lds_bytes
-        # LDS bytes of every workgroup, one after another; ``lds32`` is the same memory as dwords
-        # (the access path of aligned dword loads and stores)
-        self.lds = np.zeros(-(-(max(1, workgroups) * lds_bytes + 16) // 8) * 8, np.uint8)
-        self.lds32 = self.lds.view(np.uint32)
         self.private_size = 0                              # scratch bytes per lane
+
+    def init_from(self, waves, vgprs, lds_size, lds_bytes, vm, sregs):
+        """Everything but pc, wg, mode, hw_id, scratch_base and private_size (a launch template
+        gives those)."""
+        self.W, self.vgprs, self.vm = waves, vgprs, vm
+        # Stored register-major, so one register of every wave is one contiguous block (numpy
+        # works several times faster on it than on a strided view); ``sgpr[w, code]`` and
+        # ``vgpr[w, reg, lane]`` are the wave-major views of the same storage.
+        self.sregs = sregs
+        self.vregs = np.zeros((vgprs, waves, WAVE32), np.uint32)
+        self.sgpr = self.sregs.T
+        self.vgpr = self.vregs.transpose(1, 0, 2)
+        self.scc = np.zeros(waves, np.uint32)
+        self.done = np.zeros(waves, bool)
+        self.at_barrier = np.zeros(waves, bool)
+        self.lds_bytes = lds_bytes
+        # ``lds32`` is the same memory as dwords (the access path of aligned dword loads and stores)
+        self.lds = np.zeros(lds_size, np.uint8)
+        self.lds32 = self.lds.view(np.uint32)
         self.scratch_lanes = None                          # lane L's private offset, L * private_size
         self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
