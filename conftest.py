@@ -17,12 +17,28 @@ ORACLE_TOOLS = {
     "clang-19": "clang-19", "ld.lld-19": "lld-19", "gcc": "gcc", "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu",
 }
 ORACLE_MODULES = {"tinymesa": "tinymesa"}
+# NVIDIA's tools from their PyPI wheels (found on PATH or in site-packages/nvidia/*/bin)
+ORACLE_NV_TOOLS = {"nvdisasm": "nvidia-cuda-nvdisasm", "cuobjdump": "nvidia-cuda-cuobjdump",
+                   "ptxas": "nvidia-cuda-nvcc"}
+
+
+def _nv_tool(name):
+    import glob
+    import os
+    import site
+    if shutil.which(name):
+        return True
+    for base in site.getsitepackages() + [site.getusersitepackages()]:
+        if glob.glob(os.path.join(base, "nvidia", "*", "bin", name)):
+            return True
+    return False
 
 
 def missing_oracles():
     """{oracle: package} of the oracles this machine lacks."""
     missing = {tool: pkg for tool, pkg in ORACLE_TOOLS.items() if shutil.which(tool) is None}
     missing.update({mod: pkg for mod, pkg in ORACLE_MODULES.items() if importlib.util.find_spec(mod) is None})
+    missing.update({tool: pkg for tool, pkg in ORACLE_NV_TOOLS.items() if not _nv_tool(tool)})
     return missing
 
 
@@ -36,7 +52,7 @@ def pytest_terminal_summary(terminalreporter):
         if any(name in reason or pkg in reason for name, pkg in missing.items()):
             skipped += 1
     apt = sorted({pkg for name, pkg in missing.items() if name in ORACLE_TOOLS})
-    pip = sorted({pkg for name, pkg in missing.items() if name in ORACLE_MODULES})
+    pip = sorted({pkg for name, pkg in missing.items() if name in ORACLE_MODULES or name in ORACLE_NV_TOOLS})
     how = " and ".join(filter(None, [f"apt-get install {' '.join(apt)}" if apt else "",
                                      f"pip install {' '.join(pip)}" if pip else ""]))
     terminalreporter.write_line(f"oracles not installed: {', '.join(sorted(missing))} ({skipped} tests skipped for "

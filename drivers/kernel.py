@@ -76,6 +76,13 @@ class Mapping:
     def load64(self, offset):
         return int(self.view(np.uint64, offset, 1)[0])
 
+    def store32(self, offset, value):
+        """One 32-bit store (NVIDIA's doorbell: the virtual GPU hooks it too)."""
+        self.view(np.uint32, offset, 1)[0] = value
+
+    def load32(self, offset):
+        return int(self.view(np.uint32, offset, 1)[0])
+
     def __repr__(self):
         return f"Mapping(0x{self.address:x}, {self.size:#x})"
 
@@ -99,8 +106,9 @@ class Kernel(abc.ABC):
         """
 
     @abc.abstractmethod
-    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
-        """Map ``length`` bytes of ``fd`` (or anonymous memory when fd is None) -> Mapping."""
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None, hint=None):
+        """Map ``length`` bytes of ``fd`` (or anonymous memory when fd is None) -> Mapping: at ``address``
+        exactly (MAP_FIXED), or near ``hint`` if that range is free."""
 
     @abc.abstractmethod
     def munmap(self, mapping):
@@ -126,6 +134,11 @@ class Kernel(abc.ABC):
         """(user, group, mode) of a device node, e.g. ("system", "system", 0o666), or None when
         unknown; a probe uses it to say which group a permission error asks for."""
         return None
+
+    def kernel_log(self):
+        """The kernel's recent log lines (what dmesg prints), [] when they cannot be read; drivers use
+        it for what a kernel module says only there (NVIDIA's RM reports Xid details this way)."""
+        return []
 
 
 def check_request(request, name):
@@ -158,6 +171,30 @@ class RealKernel(Kernel):
     def source_path(self, path):
         return self.host_path(path)
 
+    def kernel_log(self, max_records=4096):
+        """The records of /dev/kmsg still in the ring buffer ([] without permission to read it)."""
+        try:
+            fd = os.open(self.host_path("/dev/kmsg"), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return []
+        lines = []
+        try:
+            while len(lines) < max_records:
+                try:
+                    record = os.read(fd, 8192)
+                except BlockingIOError:
+                    break
+                except OSError as e:
+                    if e.errno == errno.EPIPE:          # records overwritten while reading: go on
+                        continue
+                    break
+                if not record:
+                    break
+                lines.append(record.decode("utf-8", "replace").split(";", 1)[-1].split("\n", 1)[0])
+        finally:
+            os.close(fd)
+        return lines
+
     def host_path(self, path):
         for prefix, root in (("/sys", self.sysfs_root), ("/dev", self.dev_root), ("/proc", self.proc_root)):
             if path == prefix or path.startswith(prefix + "/"):
@@ -177,10 +214,10 @@ class RealKernel(Kernel):
         except OSError as e:
             raise IoctlError(name or f"ioctl 0x{request:x}", request, e.errno or errno.EIO) from None
 
-    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None, hint=None):
         if fd is None:
             fd, flags = -1, flags | MAP_ANONYMOUS
-        addr = _ffi.cast("void *", address or 0)
+        addr = _ffi.cast("void *", address or hint or 0)
         if address:
             flags |= MAP_FIXED
         ptr = _libc.mmap(addr, length, prot, flags, fd, offset)

@@ -78,8 +78,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     ap = argparse.ArgumentParser(prog="python -m hw_tests", description=__doc__.split("\n\n")[0])
     ap.add_argument("--device", default=None, metavar="VENDOR:N",
-                    help="the GPU to test: amd:N or qcom:0 (default amd:0, or the --emulate target's vendor)")
-    ap.add_argument("--emulate", metavar="TARGET", help="test the virtual GPU instead (gfx1100, a630); also GPU_EMULATE")
+                    help="the GPU to test: amd:N, nv:N or qcom:0 (default amd:0, or the --emulate target's vendor)")
+    ap.add_argument("--emulate", metavar="TARGET",
+                    help="test the virtual GPU instead (gfx1100, sm_86, sm_89, sm_90, a630); also GPU_EMULATE")
     ap.add_argument("--json", metavar="FILE", help="write the whole report as JSON")
     ap.add_argument("--only", metavar="STAGE[,STAGE]", help="run these stages (and the stages they need)")
     ap.add_argument("--list", action="store_true", help="list the stages and exit")

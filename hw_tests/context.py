@@ -1,8 +1,8 @@
 """The device under test and what stages hand each other (the open device, loaded programs).
 
 ``--device amd:N`` drives GPU N through the host's amdkfd, ``--device qcom:0`` the Adreno
-through KGSL; ``--emulate gfx1100`` / ``--emulate a630`` (or GPU_EMULATE) drives the virtual GPU
-behind the same kernel seam, and picks the vendor when --device is not given. On the virtual GPU the stages
+through KGSL, ``--device nv:N`` NVIDIA GPU N through the RM and UVM; ``--emulate gfx1100`` /
+``a630`` / ``sm_90`` (or GPU_EMULATE) drives the virtual GPU behind the same kernel seam, and picks the vendor when --device is not given. On the virtual GPU the stages
 shrink their problem sizes (``ctx.size``) so the whole suite runs in minutes; each stage says
 which sizes it used.
 """
@@ -11,7 +11,7 @@ import re
 from drivers.kernel import RealKernel
 from hw_tests.runner import FAIL
 
-VENDORS = ("amd", "qcom")
+VENDORS = ("amd", "qcom", "nv")
 
 
 class UsageError(ValueError):
@@ -91,6 +91,17 @@ class Context:
             self.shared["qcom"] = {"target": dev.target, "name": dev.chip.name, "kgsl": {
                 "chip_id": dev.info.chip_id, "gmem_bytes": dev.info.gmem_bytes, "version": dev.info.kgsl_version,
                 "fault_reports": dev.fault_info}}
+        elif self.vendor == "nv":
+            import nv_ioctl as NV
+            from drivers.nv.device import NVDevice
+            dev = self.dev = NVDevice(self.index, kernel=self.kernel)
+            u = dev.uuid.hex()
+            self.shared["nv"] = {"target": dev.target, "name": dev.sku.model if dev.sku else dev.arch, "nvidia": {
+                "sm_version": dev.sm_version, "sms": dev.sms, "pci_device_id": dev.pci_device_id,
+                "pci_address": dev.pci_address, "uuid": f"GPU-{u[:8]}-{u[8:12]}-{u[12:16]}-{u[16:20]}-{u[20:]}",
+                "classes": {what: NV.class_name(c) for what, c in (
+                    ("compute", dev.compute_class), ("copy", dev.copy_class), ("gpfifo", dev.gpfifo_class),
+                    ("usermode", dev.usermode_class))}}}
         else:
             from drivers.amd.device import AMDDevice
             self.dev = AMDDevice(self.index, kernel=self.kernel)
@@ -114,6 +125,8 @@ class Context:
         if self.vendor == "qcom":
             kgsl = getattr(self.kernel, "kgsl", None)
             return kgsl.gpu if kgsl is not None else None
+        if self.vendor == "nv" and self.dev is None:
+            return None
         gpus = getattr(self.kernel, "gpus", ())
         gpu_id = self.dev.gpu_id if self.dev is not None else None
         return next((g for g in gpus if g.gpu_id == gpu_id), getattr(self.kernel, "gpu", None))
@@ -131,8 +144,14 @@ class Context:
 
     def describe(self):
         """The device as the report records it: spec, node properties, memory banks, caches (AMD),
-        chip id, GMEM and KGSL version (Qualcomm)."""
+        chip id, GMEM and KGSL version (Qualcomm), SM version, SMs, PCI identity and classes (NVIDIA)."""
         out = {"spec": self.spec, "emulated": self.emulated, "target": None, "name": None, "topology": None}
+        if self.vendor == "nv":
+            opened = self.shared.get("nv")
+            out["nvidia"] = None
+            if opened is not None:
+                out.update(target=opened["target"], name=opened["name"], nvidia=dict(opened["nvidia"]))
+            return out
         if self.vendor == "qcom":
             opened = self.shared.get("qcom")
             out["kgsl"] = None

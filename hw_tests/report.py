@@ -39,6 +39,8 @@ def versions(ctx):
            "numpy": numpy.__version__, "kernel": platform.release()}
     if getattr(ctx, "vendor", "amd") == "qcom":
         out["kgsl"] = (ctx.shared.get("qcom") or {}).get("kgsl", {}).get("version")
+    if getattr(ctx, "vendor", "amd") == "nv":
+        out["nvidia_driver"] = ctx.shared.get("nvidia_driver")
     return out
 
 

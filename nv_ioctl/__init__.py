@@ -23,6 +23,8 @@ from .constants import *  # noqa: F401,F403
 from .controls import *  # noqa: F401,F403
 from .drf import Field  # noqa: F401
 from .flags import *  # noqa: F401,F403
+from .methods import *  # noqa: F401,F403
+from .methods import load_inline_qmd_data, push_header  # noqa: F401
 from .ioc import _IOC, _IOC_DIR, _IOC_NR, _IOC_SIZE, _IOC_SIZEMASK, _IOC_TYPE, _IOWR  # noqa: F401
 from .layouts import (BRANCH_CONSTANTS, BRANCHES, CONSTANTS, RANGES, Control, DriverVersion,  # noqa: F401
                       Escape, Layouts, UnknownBranch, UvmIoctl, known_branches, layouts,

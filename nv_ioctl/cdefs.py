@@ -18,6 +18,7 @@ typedef uint32_t NvU32;  typedef int32_t NvS32;
 typedef uint64_t NvU64;  typedef int64_t NvS64;
 typedef NvU8     NvBool;
 typedef NvU32    NvHandle;
+typedef NvU16    NvV16;
 typedef NvU32    NvV32;
 typedef NvU64    NvP64;          /* void * in the kernel: a user address */
 typedef NvU32    NV_STATUS;
@@ -340,6 +341,43 @@ typedef struct {
     NvU32 tag;
 } NV_OS_DESC_MEMORY_ALLOCATION_PARAMS;"""}),
 
+    ("NV83DE_ALLOC_PARAMETERS", {570: """
+typedef struct NV83DE_ALLOC_PARAMETERS {   /* GT200_DEBUGGER: reads a context's SM and MMU fault state */
+    NvHandle hDebuggerClient_Obsolete;     /* must be 0 */
+    NvHandle hAppClient;                   /* the client owning the channel */
+    NvHandle hClass3dObject;               /* the compute (or 3D) object on that channel */
+} NV83DE_ALLOC_PARAMETERS;"""}),
+
+    # ---- Memory the GPU and the RM write (nvgputypes.h, clc56f.h) -----------------------------------
+    ("NvNotification", {570: """
+typedef struct NvNotificationRec {  /* a channel's error notifier entry (volatile in the header) */
+    struct {
+        NvU32 nanoseconds[2];        /* since 1970 */
+    } timeStamp;
+    NvV32 info32;                    /* ROBUST_CHANNEL_* of the error */
+    NvV16 info16;                    /* the NV2080 engine type */
+    NvV16 status;                    /* 0xFFFF once the RM wrote it */
+} NvNotification;"""}),
+    ("Nvc56fControl", {570: """
+typedef struct Nvc56fControl_struct {   /* USERD: a channel's control page (volatile in the header) */
+    NvU32 Ignored00[0x010];
+    NvU32 Put;
+    NvU32 Get;
+    NvU32 Reference;
+    NvU32 PutHi;
+    NvU32 Ignored01[0x002];
+    NvU32 TopLevelGet;
+    NvU32 TopLevelGetHi;
+    NvU32 GetHi;
+    NvU32 Ignored02[0x007];
+    NvU32 Ignored03;
+    NvU32 Ignored04[0x001];
+    NvU32 GPGet;                     /* read-only: the next GPFIFO entry the host fetches */
+    NvU32 GPPut;                     /* the entry after the last one submitted */
+    NvU32 Ignored05[0x5c];
+} Nvc56fControl;
+typedef Nvc56fControl AmpereAControlGPFifo;"""}),
+
     # ---- Control parameters ----------------------------------------------------------------------
     ("NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS", {570: """
 typedef struct NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_V2_PARAMS {
@@ -452,6 +490,44 @@ typedef struct NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS {    /* 3 bytes from 575 */
 } NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS;
 typedef NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS NVA06C_CTRL_GPFIFO_SCHEDULE_PARAMS;"""}),
 
+    ("NV83DE_SM_ERROR_STATE_REGISTERS", {570: """
+typedef struct NV83DE_SM_ERROR_STATE_REGISTERS {
+    NvU32 hwwGlobalEsr;
+    NvU32 hwwWarpEsr;
+    NvU32 hwwWarpEsrPc;
+    NvU32 hwwGlobalEsrReportMask;
+    NvU32 hwwWarpEsrReportMask;
+    NvU64 hwwEsrAddr;
+    NvU64 hwwWarpEsrPc64;
+    NvU32 hwwCgaEsr;
+    NvU32 hwwCgaEsrReportMask;
+} NV83DE_SM_ERROR_STATE_REGISTERS;"""}),
+    ("NV83DE_MMU_FAULT_INFO", {570: """
+typedef struct NV83DE_MMU_FAULT_INFO {
+    NvBool valid;
+    NvU32  faultInfo;
+} NV83DE_MMU_FAULT_INFO;"""}),
+    ("NV83DE_CTRL_DEBUG_READ_ALL_SM_ERROR_STATES_PARAMS", {570: """
+typedef struct NV83DE_CTRL_DEBUG_READ_ALL_SM_ERROR_STATES_PARAMS {
+    NvHandle              hTargetChannel;
+    NvU32                 numSMsToRead;
+    NV83DE_SM_ERROR_STATE_REGISTERS smErrorStateArray[100];   /* [NV83DE_CTRL_DEBUG_MAX_SMS_PER_CALL] */
+    NvU32                 mmuFaultInfo;
+    NV83DE_MMU_FAULT_INFO mmuFault;
+    NvU32                 startingSM;
+} NV83DE_CTRL_DEBUG_READ_ALL_SM_ERROR_STATES_PARAMS;"""}),
+    ("NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_ENTRY", {570: """
+typedef struct NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_ENTRY {
+    NvU64 faultAddress;
+    NvU32 faultType;
+    NvU32 accessType;
+} NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_ENTRY;"""}),
+    ("NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_PARAMS", {570: """
+typedef struct NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_PARAMS {
+    NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_ENTRY mmuFaultInfoList[4];   /* [..._MAX_ENTRIES] */
+    NvU32 count;
+} NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_PARAMS;"""}),
+
     # ---- UVM (uvm_ioctl.h, uvm_linux_ioctl.h, uvm_types.h, nvCpuUuid.h) --------------------------
     ("NvUuid", {570: """
 typedef struct {
@@ -532,6 +608,18 @@ typedef struct {
     NvHandle        hChannel;
     NV_STATUS       rmStatus;
 } UVM_UNREGISTER_CHANNEL_PARAMS;"""}),
+    ("UVM_ENABLE_PEER_ACCESS_PARAMS", {570: """
+typedef struct {
+    NvProcessorUuid gpuUuidA;
+    NvProcessorUuid gpuUuidB;
+    NV_STATUS       rmStatus;
+} UVM_ENABLE_PEER_ACCESS_PARAMS;"""}),
+    ("UVM_DISABLE_PEER_ACCESS_PARAMS", {570: """
+typedef struct {
+    NvProcessorUuid gpuUuidA;
+    NvProcessorUuid gpuUuidB;
+    NV_STATUS       rmStatus;
+} UVM_DISABLE_PEER_ACCESS_PARAMS;"""}),
     ("UVM_CREATE_EXTERNAL_RANGE_PARAMS", {570: """
 typedef struct {
     NvU64     base;

@@ -106,6 +106,12 @@ NV2080_CTRL_MC_ARCH_INFO_IMPLEMENTATION_AD104 = 0x4
 NV2080_CTRL_MC_ARCH_INFO_IMPLEMENTATION_AD106 = 0x6
 NV2080_CTRL_MC_ARCH_INFO_IMPLEMENTATION_AD107 = 0x7
 
+# ---- GT200_DEBUGGER (on a channel's context: why it stopped) -------------------------------------
+NV83DE_CTRL_CMD_DEBUG_READ_ALL_SM_ERROR_STATES = 0x83DE030C   # per-SM error status registers, PC
+NV83DE_CTRL_DEBUG_MAX_SMS_PER_CALL = 100
+NV83DE_CTRL_CMD_DEBUG_READ_MMU_FAULT_INFO = 0x83DE0328        # the context's last MMU faults (VA, type)
+NV83DE_CTRL_DEBUG_READ_MMU_FAULT_INFO_MAX_ENTRIES = 4
+
 # ---- Channel groups and channels ----------------------------------------------------------------
 NVA06C_CTRL_CMD_GPFIFO_SCHEDULE = 0xA06C0101   # on the TSG: {bEnable, bSkipSubmit[, bSkipEnable]}
 NVA06F_CTRL_CMD_GPFIFO_SCHEDULE = 0xA06F0103   # the same on one channel

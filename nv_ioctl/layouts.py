@@ -15,7 +15,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from . import classes, constants, controls, flags
+from . import classes, constants, controls, flags, methods
 from .cdefs import cdef_for, variant
 from .drf import Field
 from .ioc import _IOC_SIZEMASK, _IOWR
@@ -230,7 +230,7 @@ class Layouts:
         return self._status[name]
 
 
-_SCALARS = frozenset({"NvU8", "NvS8", "NvU16", "NvS16", "NvU32", "NvS32", "NvU64", "NvS64", "NvBool",
+_SCALARS = frozenset({"NvU8", "NvS8", "NvU16", "NvV16", "NvS16", "NvU32", "NvS32", "NvU64", "NvS64", "NvBool",
                       "NvHandle", "NvV32", "NvP64", "NV_STATUS"})
 
 
@@ -243,7 +243,7 @@ def _public(module, kind):
 # Every constant and DRF field the package exports (the same in every supported branch).
 CONSTANTS = {}
 RANGES = {}
-for _module in (constants, classes, controls, flags):
+for _module in (constants, classes, controls, flags, methods):
     CONSTANTS.update(_public(_module, int))
     RANGES.update(_public(_module, Field))
 

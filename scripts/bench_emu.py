@@ -1,6 +1,7 @@
-"""Throughput of the RDNA3 wave simulator on the held-in clang-19 kernels, in wave-instructions/s.
+"""Throughput of the RDNA3 wave simulator on the held-in clang-19 kernels, in wave-instructions/s,
+and of the SASS simulator on the NVIDIA test kernels, in warp-instructions/s.
 
-    python scripts/bench_emu.py [--set small,large,loops] [--kernels NAME,...] [--repeat N]
+    python scripts/bench_emu.py [--set small,large,loops,sass] [--kernels NAME,...] [--repeat N]
                                 [--against REV]
 
 small:  every kernel of tests/clang_kernels at its test launch (4 to 64 waves, most 8 to 32):
@@ -10,6 +11,11 @@ large:  the same kernels on tensor-sized data: a 256x256x256 SGEMM through 16x16
         256x1024 row softmax (2048 waves each), and 512 LDS tree reductions (4096 waves).
 loops:  hand-written loops at 1024 waves: ten v_fmac_f32 or v_add_nc_u32 per iteration, and a
         grid-stride c[i] = a[i] + b[i].
+sass:   the CUDA kernels of hw_tests/kernels/nv (ptxas's cubins) through NVDevice on the virtual
+        sm_86, sm_89 and sm_90, at their test launches, each checked against numpy; those whose code
+        assembler.sass cannot yet decode as nvdisasm does are listed and left out.  The line after
+        the table puts the SASS rate next to the RDNA3 simulator's rate on the small set, measured
+        in the same run (warp = 32 lanes, wave = 32 lanes on gfx11).
 
 Every figure is the best of --repeat runs of one dispatch (simulate(), argument copies
 included), in CPU seconds of this process (the machine may be shared), after a warm-up run that
@@ -243,15 +249,15 @@ def _best(runs):
     return merged
 
 
-def report(ours, refs, sets, names):
+def report(ours, refs, sets, names, unit="wave"):
     """Print one line per kernel; refs: [(label, {kernel: [waves, count, seconds]})]."""
-    head = f"{'kernel':18s} {'waves':>6s} {'wave-instr':>11s} {'ms':>9s} {'M wi/s':>7s}"
+    head = f"{'kernel':20s} {unit + 's':>6s} {unit + '-instr':>11s} {'ms':>9s} {'M ' + unit[0] + 'i/s':>7s}"
     for label, _ in refs:
         head += f" {label + ' ms':>12s} {'x':>6s}"
     print(head)
     ratios = {label: [] for label, _ in refs}
     for name, (waves, count, sec) in ours.items():
-        line = f"{name:18s} {waves:6d} {count:11,d} {sec * 1e3:9.2f} {count / sec / 1e6:7.2f}"
+        line = f"{name:20s} {waves:6d} {count:11,d} {sec * 1e3:9.2f} {count / sec / 1e6:7.2f}"
         for label, ref in refs:
             r = ref.get(name)
             if r is None:
@@ -269,9 +275,65 @@ def report(ours, refs, sets, names):
                   f"over {len(rs)} kernels")
 
 
+def measure_sass(names, repeat):
+    """{kernel.target: [warps, warp-instructions, CPU seconds]} of the NVIDIA test kernels, and the
+    kernels left out with why."""
+    from drivers.emu.nv.sass import execute
+    from drivers.nv import NVDevice
+    from hw_tests.nv_kernels import CASES, TARGETS, cubin_path, decoder_disagrees
+    out, skipped = {}, []
+    for target in TARGETS:
+        dev = NVDevice(emulate=target)
+        gpu, seen = dev.kernel.gpu, []
+
+        def counted(launch):
+            seen.append((launch.grid[0] * launch.grid[1] * launch.grid[2] * -(-launch.threads // 32),
+                         execute(launch)))
+            return seen[-1][1]
+
+        gpu.executor = counted
+        try:
+            for cls in CASES:
+                if names and cls.name not in names:
+                    continue
+                why = decoder_disagrees(cls.name, target)
+                if why:
+                    skipped.append(f"{cls.name}.{target}: {why}")
+                    continue
+                prg = dev.load(cubin_path(cls.name, target))
+                case = cls()
+                case.check(case.run(dev, prg))              # warm-up (decode, compile) and the check
+                best = None
+                for _ in range(repeat):
+                    seen.clear()
+                    start = time.process_time()
+                    case.run(dev, prg)
+                    secs = time.process_time() - start
+                    best = secs if best is None else min(best, secs)
+                out[f"{cls.name}.{target}"] = [sum(w for w, _ in seen), sum(n for _, n in seen), best]
+        finally:
+            dev.close()
+    return out, skipped
+
+
+def report_sass(ours, skipped, rdna3):
+    """The SASS table, and its rate next to the RDNA3 simulator's (small set, same run)."""
+    report(ours, [], ["sass"], [], unit="warp")
+    by_reason = {}
+    for line in skipped:                    # one line per reason (a missing arch is one reason)
+        kernel, why = line.split(": ", 1)
+        by_reason.setdefault(why, []).append(kernel)
+    for why, kernels in by_reason.items():
+        print(f"  left out {', '.join(kernels)}: {why}")
+    rate = lambda runs: sum(r[1] for r in runs.values()) / sum(r[2] for r in runs.values()) / 1e6  # noqa
+    if ours and rdna3:
+        print(f"  SASS simulator {rate(ours):.2f} M warp-instr/s over {len(ours)} kernels; RDNA3 simulator "
+              f"{rate(rdna3):.2f} M wave-instr/s over {len(rdna3)} kernels of the small set (this run)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", default="small,large,loops", help="comma-separated: small, large, loops")
+    ap.add_argument("--set", default="small,large,loops,sass", help="comma-separated: small, large, loops, sass")
     ap.add_argument("--kernels", default="", help="only these kernels (comma-separated names)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure (the best is kept)")
     ap.add_argument("--against", metavar="REV", help="also time the simulator of git revision REV")
@@ -295,6 +357,10 @@ def main(argv=None):
     try:
         for group in sets:
             print(f"\n{group}:")
+            if group == "sass":
+                ours, skipped = measure_sass(names, a.repeat)
+                report_sass(ours, skipped, _best([measure(["small"], [], a.repeat, True)]))
+                continue
             runs, revs = [measure([group], names, a.repeat, True)], []
             if rev:                         # alternate ours and REV: load on the machine hits both
                 for _ in range(2):

@@ -39,9 +39,11 @@ UPSTREAM = "https://github.com/NVIDIA/open-gpu-kernel-modules.git"
 
 # Directories of the checkout the probe needs (a sparse checkout fetches only these).
 SOURCE_DIRS = ("kernel-open/common/inc", "kernel-open/nvidia-uvm", "src/common/sdk/nvidia/inc",
-               "src/nvidia/arch/nvalloc/unix/include", "version.mk")
+               "src/nvidia/arch/nvalloc/unix/include", "src/common/inc/swref/published/volta/gv100/dev_fault.h",
+               "version.mk")
 INCLUDE_DIRS = ("src/common/sdk/nvidia/inc", "src/common/sdk/nvidia/inc/ctrl",
-                "src/nvidia/arch/nvalloc/unix/include", "kernel-open/common/inc", "kernel-open/nvidia-uvm")
+                "src/nvidia/arch/nvalloc/unix/include", "kernel-open/common/inc", "kernel-open/nvidia-uvm",
+                "src/common/inc/swref/published")
 # Every header an nv_ioctl name comes from; a header a branch lacks is skipped (__has_include).
 HEADERS = (
     "nvtypes.h", "nvlimits.h", "nvstatus.h", "nvos.h", "nvCpuUuid.h", "class/cl0000.h", "class/cl0001.h",
@@ -55,7 +57,8 @@ HEADERS = (
     "ctrl/ctrl0000/ctrl0000system.h", "ctrl/ctrl0000/ctrl0000gpu.h", "ctrl/ctrl0080/ctrl0080gpu.h",
     "ctrl/ctrl0080/ctrl0080gr.h", "ctrl/ctrl2080/ctrl2080gr.h", "ctrl/ctrl2080/ctrl2080gpu.h",
     "ctrl/ctrl2080/ctrl2080fb.h", "ctrl/ctrl2080/ctrl2080mc.h", "ctrl/ctrl2080/ctrl2080fifo.h",
-    "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h", "nv_escape.h", "nv-ioctl-numbers.h",
+    "ctrl/ctrla06c.h", "ctrl/ctrla06f.h", "ctrl/ctrlc36f.h", "ctrl/ctrl83de/ctrl83dedebug.h", "nvgputypes.h",
+    "nverror.h", "class/clc56fsw.h", "volta/gv100/dev_fault.h", "nv_escape.h", "nv-ioctl-numbers.h",
     "nv-ioctl.h", "nv-unix-nvos-params-wrappers.h", "uvm_types.h", "uvm_ioctl.h", "uvm_linux_ioctl.h",
 )
 
@@ -216,7 +219,7 @@ def parse_typedefs(text):
     """{name: ("record", body) | ("alias", other)} for the typedefs of preprocessed C."""
     text = _strip_attributes(text)
     typedefs = {}
-    for m in re.finditer(r"\btypedef\s+(struct|union)\s*(\w+)?\s*\{", text):
+    for m in re.finditer(r"\btypedef\s+(?:volatile\s+)?(struct|union)\s*(\w+)?\s*\{", text):
         close_at = _matching(text, m.end() - 1)
         tail = text[close_at + 1:text.index(";", close_at)]
         body = text[m.end():close_at]

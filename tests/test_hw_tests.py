@@ -185,7 +185,7 @@ def test_cli_lists_stages(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--only", "nonsense", "--emulate", "gfx1100"], "unknown stage nonsense"),
     (["--device", "nv:x"], "expected VENDOR:INDEX"),
-    (["--device", "nv:0"], "vendor 'nv' is not supported"),
+    (["--device", "intel:0"], "vendor 'intel' is not supported; supported: amd, qcom, nv"),
     (["--emulate", "gfx9999"], "unknown emulation target 'gfx9999'"),
     (["--device", "amd:0", "--emulate", "a630"], "'a630' is a virtual QCOM GPU, but --device amd:0 asks for AMD"),
 ])

@@ -151,7 +151,7 @@ def test_emulated_gpu_probes_through_the_rm(target):
     assert report["rm_checked"] and report["driver"]["rm_build_version"] == "595.45.04"
     assert report["uvm"] == {"device": "/dev/nvidia-uvm", "present": True, "initialized": True,
                              "pageable_mem_access": False}
-    assert kernel.live() == {"clients": 0, "objects": 0, "attached_gpus": 0, "open_files": 0}
+    assert set(kernel.live().values()) == {0}, kernel.live()
 
 
 @pytest.mark.parametrize("driver", ["570.211.01", "575.64.05", "580.95.05", "590.48.01", "595.45.04"])
@@ -345,7 +345,7 @@ def test_a_refused_rm_query_names_the_control_and_status():
     reason = report["devices"][0]["reason"]
     assert report["usable"] == 0 and reason.startswith("the RM refused a query: NV2080_CTRL_CMD_GR_GET_INFO on 0x")
     assert reason.endswith("failed: NV_ERR_NOT_SUPPORTED (0x56)")
-    assert kernel.live() == {"clients": 0, "objects": 0, "attached_gpus": 0, "open_files": 0}
+    assert set(kernel.live().values()) == {0}, kernel.live()
 
 
 def test_a_refused_root_client_is_a_machine_reason(monkeypatch):

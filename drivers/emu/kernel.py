@@ -44,6 +44,7 @@ class EmulatedKernel(Kernel):
         self._fds = {}
         self._next_fd = 1000
         self._host = RealKernel()
+        self.log_lines = []                    # what the virtual kernel modules print (dmesg)
 
     # -- files ---------------------------------------------------------------------------------
     def _is_dir(self, path):
@@ -72,6 +73,13 @@ class EmulatedKernel(Kernel):
 
     def node_owner(self, path):
         return self.owners.get(posixpath.normpath(path))
+
+    def kernel_log(self):
+        return list(self.log_lines)
+
+    def printk(self, line):
+        self.log_lines.append(line)
+        del self.log_lines[:-1000]
 
     # -- device nodes -------------------------------------------------------------------------
     def open(self, path, flags=os.O_RDWR):
@@ -108,9 +116,10 @@ class EmulatedKernel(Kernel):
             raise IoctlError(name or f"ioctl 0x{request:x}", request, e.errno or errno.EIO,
                              e.strerror if e.strerror and e.strerror != os.strerror(e.errno or 0) else "") from None
 
-    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):
+    def mmap(self, fd, length, offset=0, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None, hint=None):
         if fd is None or flags & MAP_ANONYMOUS:
-            return self._host.mmap(None, length, offset, prot, flags | MAP_PRIVATE if not flags & MAP_SHARED else flags, address)
+            return self._host.mmap(None, length, offset, prot, flags | MAP_PRIVATE if not flags & MAP_SHARED else flags,
+                                   address, hint)
         return self.file(fd).mmap(self, length, offset, prot, flags, address)
 
     def host_mmap(self, length, prot=PROT_READ | PROT_WRITE, flags=MAP_SHARED, address=None):

@@ -12,7 +12,7 @@ import nv_ioctl as NV
 
 GiB = 1 << 30
 
-# Targets this stack runs compute on (a SASS assembler, QMD and simulator are planned for them).
+# Targets this stack runs compute on (NVDevice, the SASS assembler and the virtual GPU's simulator).
 SUPPORTED_TARGETS = {"sm_86": "Ampere GA10x", "sm_89": "Ada", "sm_90": "Hopper"}
 ARCHITECTURES = {7: "Volta/Turing", 8: "Ampere", 9: "Hopper", 10: "Blackwell", 12: "Blackwell"}
 _ADA_MINORS = {9}
@@ -62,17 +62,29 @@ class Sku(NamedTuple):
     sms: int
     vram_bytes: int
     bus_width: int
+    boost_mhz: int = None    # the quoted boost clock
+    memory_bandwidth: float = None    # the quoted memory bandwidth, bytes/s
+
+    @property
+    def fp32_peak(self):
+        """FP32 FLOP/s at the boost clock: SMs x FP32 lanes per SM x 2 (an FFMA) x clock."""
+        return self.sms * FP32_LANES_PER_SM.get(self.target, 128) * 2 * self.boost_mhz * 1e6 if self.boost_mhz else None
 
 
+FP32_LANES_PER_SM = {"sm_80": 64, "sm_86": 128, "sm_89": 128, "sm_90": 128}
+
+# Boost clocks and memory bandwidths are the launch specifications' (RTX 3090: 82 SMs x 128 x 2 x
+# 1695 MHz = 35.6 TFLOPS and 936 GB/s; RTX 4090: 82.6 TFLOPS, 1008 GB/s; H100 SXM: 66.9 TFLOPS,
+# 3.35 TB/s).
 SKUS = (
-    Sku("NVIDIA GeForce RTX 3080", (0x2206,), "GA102", "sm_86", 68, 10 * GiB, 320),
-    Sku("NVIDIA GeForce RTX 3090", (0x2204,), "GA102", "sm_86", 82, 24 * GiB, 384),
-    Sku("NVIDIA GeForce RTX 3090 Ti", (0x2203,), "GA102", "sm_86", 84, 24 * GiB, 384),
-    Sku("NVIDIA GeForce RTX 4080", (0x2704,), "AD103", "sm_89", 76, 16 * GiB, 256),
-    Sku("NVIDIA GeForce RTX 4090", (0x2684,), "AD102", "sm_89", 128, 24 * GiB, 384),
-    Sku("NVIDIA A100-SXM4-40GB", (0x20B0,), "GA100", "sm_80", 108, 40 * GiB, 5120),
-    Sku("NVIDIA H100 PCIe", (0x2331,), "GH100", "sm_90", 114, 80 * GiB, 5120),
-    Sku("NVIDIA H100 80GB HBM3", (0x2330,), "GH100", "sm_90", 132, 80 * GiB, 5120),
+    Sku("NVIDIA GeForce RTX 3080", (0x2206,), "GA102", "sm_86", 68, 10 * GiB, 320, 1710, 760e9),
+    Sku("NVIDIA GeForce RTX 3090", (0x2204,), "GA102", "sm_86", 82, 24 * GiB, 384, 1695, 936e9),
+    Sku("NVIDIA GeForce RTX 3090 Ti", (0x2203,), "GA102", "sm_86", 84, 24 * GiB, 384, 1860, 1008e9),
+    Sku("NVIDIA GeForce RTX 4080", (0x2704,), "AD103", "sm_89", 76, 16 * GiB, 256, 2505, 716.8e9),
+    Sku("NVIDIA GeForce RTX 4090", (0x2684,), "AD102", "sm_89", 128, 24 * GiB, 384, 2520, 1008e9),
+    Sku("NVIDIA A100-SXM4-40GB", (0x20B0,), "GA100", "sm_80", 108, 40 * GiB, 5120, 1410, 1555e9),
+    Sku("NVIDIA H100 PCIe", (0x2331,), "GH100", "sm_90", 114, 80 * GiB, 5120, 1755, 2.0e12),
+    Sku("NVIDIA H100 80GB HBM3", (0x2330,), "GH100", "sm_90", 132, 80 * GiB, 5120, 1980, 3.35e12),
 )
 
 

@@ -28,12 +28,28 @@ class Uvm:
 
     def call(self, name, **fields):
         """Issue UVM command `name` with `fields`; RMError unless rmStatus is NV_OK."""
+        return self.ioctl(name, self.L.new(self.L.uvm(name).struct, **fields))
+
+    def ioctl(self, name, params):
+        """Issue UVM command `name` with a filled params struct; RMError unless rmStatus is NV_OK."""
         cmd = self.L.uvm(name)
-        params = self.L.new(cmd.struct, **fields)
         self.kernel.ioctl(self.fd, cmd.request, params, name)
         if params.rmStatus != NV.NV_OK:
             raise RMError(name, params.rmStatus, self.L.status_name(params.rmStatus))
         return params
+
+    def call_register_channel(self, uuid, rm_fd, h_client, h_channel, base, length):
+        p = self.L.new("UVM_REGISTER_CHANNEL_PARAMS", rmCtrlFd=rm_fd, hClient=h_client, hChannel=h_channel,
+                       base=base, length=length)
+        p.gpuUuid.uuid = list(uuid)
+        return self.ioctl("UVM_REGISTER_CHANNEL", p)
+
+    def call_unregister_channel(self, uuid, h_client, h_channel):
+        """UVM_UNREGISTER_CHANNEL (the GPU UUID field went away in 590)."""
+        p = self.L.new("UVM_UNREGISTER_CHANNEL_PARAMS", hClient=h_client, hChannel=h_channel)
+        if "gpuUuid" in self.L.field_names("UVM_UNREGISTER_CHANNEL_PARAMS"):
+            p.gpuUuid.uuid = list(uuid)
+        return self.ioctl("UVM_UNREGISTER_CHANNEL", p)
 
     def pageable_mem_access(self):
         return bool(self.call("UVM_PAGEABLE_MEM_ACCESS").pageableMemAccess)

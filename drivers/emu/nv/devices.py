@@ -7,15 +7,23 @@ for RM_ALLOC); the RM escapes are taken on /dev/nvidiactl only, RM_ALLOC_MEMORY 
 /dev/nvidiaN only.  Any of those is -EINVAL, as an escape the RM refuses is; RM failures themselves
 come back as `status` with the ioctl succeeding.  The argument is copied back even on failure.
 
+NV_ESC_RM_MAP_MEMORY leaves an mmap context on the fd it names; mmap() of that fd maps exactly that
+range (offset 0, the context's length), once; the usermode page's mapping rings the GPU when a
+work-submit token is stored at NOTIFY_CHANNEL_PENDING.  Ioctls run under the machine lock; RM_FREE
+and the last close of /dev/nvidiactl first ask the channels they will free to stop (preempt).
+
 Stricter than nv.c in one place: the kernel ignores _IOC_TYPE; here anything but 'F' is EINVAL.
 """
 import errno
+
+import numpy as np
 
 import nv_ioctl as NV
 
 from drivers.emu.kernel import DeviceFile
 from drivers.emu.nv.gpu import log
 from drivers.emu.nv.rm import RmFailure, copy_from_user, copy_to_user
+from drivers.kernel import PROT_WRITE, Mapping
 
 
 def fail(err, message):
@@ -29,8 +37,13 @@ class NvFile(DeviceFile):
 
     def __init__(self, machine):
         self.machine, self.L = machine, machine.layouts
+        self.mmap_context = None       # (object, offset, length, prot, cookie) from NV_ESC_RM_MAP_MEMORY
 
     def ioctl(self, request, buf):
+        with self.machine.lock:
+            self._ioctl(request, buf)
+
+    def _ioctl(self, request, buf):
         nr, size = NV._IOC_NR(request), NV._IOC_SIZE(request)
         if NV._IOC_TYPE(request) != NV.NV_IOCTL_MAGIC:
             fail(errno.EINVAL, f"ioctl 0x{request:08x}: type 0x{NV._IOC_TYPE(request):02x} is not "
@@ -84,6 +97,37 @@ class NvFile(DeviceFile):
             return
         log(2, f"virtual nvidia: {spec.name} ({len(arg)} bytes)")
         handler(spec, arg)
+
+    def _rm_call(self, spec, arg, fn, extra=None):
+        """Run an RM call on the escape's parameters; an RmFailure becomes their status."""
+        args = self.L.from_buffer(spec.struct, arg)
+        params = args.params if hasattr(args, "params") and not isinstance(args.params, int) else args
+        try:
+            fn(self.machine.rm, params, *(extra(args) if extra else ()))
+            params.status = NV.NV_OK
+        except RmFailure as f:
+            params.status = self.machine.rm._status(f, spec.name)
+
+    def mmap(self, kernel, length, offset, prot, flags, address):
+        """Map what the last NV_ESC_RM_MAP_MEMORY naming this fd set up (nv_mmap)."""
+        from drivers.emu.nv.rm_memory import USERMODE
+        with self.machine.lock:
+            ctx = self.mmap_context
+            if ctx is None:
+                fail(errno.EINVAL, "mmap: no NV_ESC_RM_MAP_MEMORY named this fd (no mmap context)")
+            obj, start, size, allowed, cookie = ctx
+            if offset != 0:
+                fail(errno.EINVAL, f"mmap: offset {offset:#x}; the mmap context is mapped at offset 0")
+            if length != size:
+                fail(errno.EINVAL, f"mmap: length {length:#x}, the RM_MAP_MEMORY context is {size:#x} bytes")
+            if prot & PROT_WRITE and not allowed & PROT_WRITE:
+                fail(errno.EACCES, "mmap: PROT_WRITE of a mapping made with NVOS33_FLAGS_ACCESS_READ_ONLY")
+            self.mmap_context = None
+            if obj.kind == USERMODE:
+                obj.gpu.update_time()
+                m = obj.gpu.usermode_page.map_at(start, length, prot, address)
+                return UsermodePage(m.address, m.size, obj.gpu)
+            return obj.store.map_at(start, length, prot, address)
 
     def _not_emulated(self, spec, arg):
         """An RM escape the virtual RM does not implement yet: NV_ERR_NOT_SUPPORTED in its status."""
@@ -158,7 +202,34 @@ class CtlFile(NvFile):
     def esc_rm_control(self, spec, arg):
         self.machine.rm.control(self.L.from_buffer(spec.struct, arg))
 
+    def esc_rm_map_memory(self, spec, arg):
+        from drivers.emu.nv.rm_memory import map_memory
+        self._rm_call(spec, arg, map_memory, lambda args: (args.fd,))
+
+    def esc_rm_unmap_memory(self, spec, arg):
+        from drivers.emu.nv.rm_memory import unmap_memory
+        self._rm_call(spec, arg, unmap_memory)
+
+    def esc_rm_map_memory_dma(self, spec, arg):
+        from drivers.emu.nv.rm_memory import map_memory_dma
+        self._rm_call(spec, arg, map_memory_dma)
+
+    def esc_rm_unmap_memory_dma(self, spec, arg):
+        from drivers.emu.nv.rm_memory import unmap_memory_dma
+        self._rm_call(spec, arg, unmap_memory_dma)
+
+    def ioctl(self, request, buf):
+        if NV._IOC_NR(request) == NV.NV_ESC_RM_FREE and len(buf) >= self.L.sizeof("NVOS00_PARAMETERS"):
+            args = self.L.from_buffer("NVOS00_PARAMETERS", bytearray(buf[:self.L.sizeof("NVOS00_PARAMETERS")]))
+            self.machine.rm.preempt(args.hRoot, args.hObjectOld)       # before waiting for the lock
+        super().ioctl(request, buf)
+
     def release(self):
+        self.machine.rm.preempt_owner(self)
+        with self.machine.lock:
+            self._release()
+
+    def _release(self):
         self.machine.rm.release(self)
         for gpu in self.attached:
             gpu.open_files -= 1
@@ -187,8 +258,31 @@ class GpuFile(NvFile):
             fail(errno.EINVAL, "NV_ESC_REGISTER_FD: this fd is already registered")
         self.ctl = ctl
 
+    def esc_rm_alloc_memory(self, spec, arg):
+        from drivers.emu.nv.rm_memory import alloc_memory
+        self._rm_call(spec, arg, alloc_memory, lambda args: (self,))
+
     def release(self):
-        self.gpu.open_files -= 1
+        with self.machine.lock:
+            self.gpu.open_files -= 1
+
+
+class UsermodePage(Mapping):
+    """A mapping of a GPU's usermode page: a 32-bit store to NOTIFY_CHANNEL_PENDING rings the doorbell."""
+
+    def __init__(self, address, size, gpu):
+        super().__init__(address, size)
+        self.gpu = gpu
+
+    def store32(self, offset, value):
+        super().store32(offset, value)
+        if offset == NV.NVC361_NOTIFY_CHANNEL_PENDING:
+            self.gpu.doorbell(int(value) & 0xFFFFFFFF)
+
+    def load32(self, offset):
+        if offset in (NV.NVC361_TIME_0, NV.NVC361_TIME_1):
+            self.gpu.update_time()
+        return int(self.view(np.uint32, offset, 1)[0])
 
 
 def _put(field, data):

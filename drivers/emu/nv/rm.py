@@ -26,7 +26,7 @@ import nv_ioctl as NV
 from cffi import FFI
 
 from drivers.emu.memory import PAGE_SIZE, host_range_mapped
-from drivers.emu.nv.classes import CLIENT, DEVICE, NONE, REQUIRED, RESOURCES, SUBDEVICE
+from drivers.emu.nv.classes import CHANNEL, CLIENT, DEVICE, NONE, REQUIRED, RESOURCES, SUBDEVICE
 from drivers.emu.nv.gpu import log
 
 _ffi = FFI()
@@ -71,6 +71,12 @@ class RmObject:
             yield from child.descendants()
             yield child
 
+    def destroy(self):
+        """The object is being freed (its children already were): release what it holds."""
+
+    def describe(self):
+        return f"{self.class_name} 0x{self.handle:x}"
+
 
 class RmClient(RmObject):
     def __init__(self, handle, class_id, owner):
@@ -96,7 +102,9 @@ class ResourceManager:
         self._client_handles = itertools.count(1)
         self.last_error = None
         from drivers.emu.nv.controls import CONTROL_HANDLERS
-        self.control_handlers = dict(CONTROL_HANDLERS)      # per machine: tests may take one away
+        from drivers.emu.nv.rm_fifo import CONTROLS as FIFO_CONTROLS
+        self.control_handlers = dict(CONTROL_HANDLERS)
+        self.control_handlers.update(FIFO_CONTROLS)         # per machine: tests may take one away
 
     def _status(self, failure, what):
         self.last_error = f"{what}: {failure.status}: {failure.reason}"
@@ -140,7 +148,7 @@ class ResourceManager:
         if resource.gpu_class and h_class not in gpu.classes:
             raise RmFailure("NV_ERR_INVALID_CLASS", f"{NV.class_name(h_class)} is not in the class list of "
                             f"{gpu.card.chip} ({gpu.card.model})")
-        construct = _CONSTRUCTORS.get(h_class)
+        construct = constructors().get(h_class)
         if construct is None:
             raise RmFailure("NV_ERR_NOT_SUPPORTED", f"{NV.class_name(h_class)} is valid here but not emulated "
                             "by the virtual RM yet")
@@ -210,17 +218,53 @@ class ResourceManager:
     def _free_object(self, client, obj):
         for child in list(obj.descendants()) + [obj]:
             client.objects.pop(child.handle, None)
+            child.destroy()
         obj.parent.children.remove(obj)
 
     def free_client(self, client):
         self.clients.pop(client.handle, None)
+        for obj in list(client.descendants()):
+            obj.destroy()
         client.objects.clear()
         client.children.clear()
+
+    def lookup(self, h_client, handle, kinds, what, status="NV_ERR_INVALID_OBJECT_HANDLE"):
+        """Object `handle` of client `h_client`, which must be one of `kinds` (RmFailure otherwise)."""
+        client = self._client(h_client, "NV_ERR_INVALID_CLIENT")
+        obj = client.objects.get(handle)
+        if obj is None:
+            raise RmFailure(status, f"{what}: no object 0x{handle:x} in client 0x{h_client:x}")
+        if kinds and obj.kind not in kinds:
+            raise RmFailure(status, f"{what}: 0x{handle:x} is {obj.class_name} (a {obj.kind}), not a "
+                            f"{' or '.join(kinds)}")
+        return obj
+
+    def objects(self, kind=None):
+        """Every live object (of `kind`), over every client."""
+        for client in self.clients.values():
+            for obj in client.objects.values():
+                if obj is not client and (kind is None or obj.kind == kind):
+                    yield obj
 
     def release(self, owner):
         """The /dev/nvidiactl file that made these clients was closed: they go with it."""
         for client in [c for c in self.clients.values() if c.owner is owner]:
             self.free_client(client)
+
+    # -- stopping channels before they are freed ---------------------------------------------
+    def preempt(self, h_client, handle):
+        """RM_FREE of `handle` is coming: tell the channels it frees to stop (called without the lock,
+        so a grid that runs forever cannot keep the free waiting)."""
+        client = self.clients.get(h_client)
+        obj = client.objects.get(handle) if client is not None else None
+        if obj is not None:
+            for o in list(obj.descendants()) + [obj]:
+                if o.kind == CHANNEL:
+                    o.preempt = True
+
+    def preempt_owner(self, owner):
+        for client in [c for c in list(self.clients.values()) if c.owner is owner]:
+            self.preempt(client.handle, client.handle)
 
     # -- RM_CONTROL ----------------------------------------------------------------------------
     def control(self, args):
@@ -272,3 +316,14 @@ def _subdevice(rm, client, parent, handle, h_class, params):
 
 
 _CONSTRUCTORS = {NV.NV01_DEVICE_0: _device, NV.NV20_SUBDEVICE_0: _subdevice}
+
+
+def constructors():
+    """Every emulated class's constructor: devices here, memory and VA spaces in rm_memory, channels
+    and engines in rm_fifo (imported on first use: they import this module)."""
+    if len(_CONSTRUCTORS) == 2:
+        from drivers.emu.nv.rm_fifo import CONSTRUCTORS as fifo
+        from drivers.emu.nv.rm_memory import CONSTRUCTORS as memory
+        _CONSTRUCTORS.update(memory)
+        _CONSTRUCTORS.update(fifo)
+    return _CONSTRUCTORS

@@ -1,0 +1,117 @@
+"""Command line: assemble SASS (or a cubin from directive text), disassemble code or a cubin.
+
+    python -m assembler.sass asm IN.sass [-o OUT] [--arch sm_90]
+        raw 128-bit words, or a cubin when the text has .kernel blocks (assembler.cubin.text)
+    python -m assembler.sass disasm FILE [--arch sm_90] [--control] [--hex]
+        a cubin (arch from its header) or raw words (--arch needed); --control adds each
+        instruction's scheduling control as a // [B------:R-:W-:Y:S00] comment
+"""
+import argparse
+import os
+import sys
+
+from assembler.errors import AssemblerError, GPUError
+
+from .control import Control
+
+
+def _asm(args):
+    with open(args.input) as f:
+        text = f.read()
+    if any(line.strip().startswith(".kernel") for line in text.splitlines()):
+        from assembler.cubin.text import build_cubin
+        data = build_cubin(text, args.arch, source=args.input)
+        ext = ".cubin"
+    else:
+        from .asm import assemble_program
+        data = assemble_program(text, args.arch or "sm_86", source=args.input).data
+        ext = ".bin"
+    out = args.output or os.path.splitext(args.input)[0] + ext
+    with open(out, "wb") as f:
+        f.write(data)
+    return 0
+
+
+def _lines(words_data, arch, base, labels, args):
+    from .decoder import decode
+    out = []
+    for off in range(0, len(words_data), 16):
+        for name in sorted(labels.get(off, ())):
+            out.append("%s:" % name)
+        ins = decode(words_data, arch, off, base + off)
+        line = "        /*%04x*/ %s" % (base + off, ins.text)
+        if args.control:
+            line += "  // " + Control.from_word(ins.word).text()
+        if args.hex:
+            line += "  /* 0x%016x 0x%016x */" % (ins.lo, ins.hi)
+        out.append(line)
+    return out
+
+
+def _disasm(args):
+    with open(args.input, "rb") as f:
+        data = f.read()
+    out = sys.stdout
+    if data[:4] == b"\x7fELF":
+        from assembler.cubin.reader import read_cubin
+        cub = read_cubin(data, args.input)
+        arch = args.arch or cub.arch
+        for k in cub.kernels.values():
+            out.write("// kernel %s: %d registers, %d parameter bytes at c[0x0][0x%x], shared %d, local %d\n"
+                      % (k.name, k.regs, k.param_size, k.param_base, k.shared_size, k.local_size))
+            labels = {0: [k.name]}
+            for fn, (off, _size) in k.functions.items():
+                labels.setdefault(off, []).append(fn)
+            for line in _lines(k.code, arch, 0, labels, args):
+                out.write(line + "\n")
+        return 0
+    if not args.arch:
+        print("error: %s is raw code: say which arch it is for with --arch (sm_86, sm_89, sm_90)"
+              % args.input, file=sys.stderr)
+        return 2
+    for line in _lines(data, args.arch, args.base, {}, args):
+        out.write(line + "\n")
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m assembler.sass",
+                                description="NVIDIA SASS assembler / disassembler (nvdisasm syntax) for "
+                                            "sm_86, sm_89 and sm_90")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("asm", help="assemble SASS text (a cubin when it has .kernel blocks)")
+    a.add_argument("input")
+    a.add_argument("-o", "--output")
+    a.add_argument("--arch", help="sm_86, sm_89 or sm_90 (default: the text's .target, else sm_86)")
+    d = sub.add_parser("disasm", help="disassemble a cubin or raw 128-bit words")
+    d.add_argument("input")
+    d.add_argument("--arch", help="needed for raw words; a cubin says its own")
+    d.add_argument("--base", type=lambda s: int(s, 0), default=0, help="address of the first raw word")
+    d.add_argument("--control", action="store_true", help="print the scheduling control of each instruction")
+    d.add_argument("--hex", action="store_true", help="print the two 64-bit halves of each word")
+    args = p.parse_args(argv)
+    try:
+        if args.arch:
+            from .tables import canonical_arch
+            args.arch = canonical_arch(args.arch)
+        return _asm(args) if args.cmd == "asm" else _disasm(args)
+    except AssemblerError as e:
+        if e.line is not None:
+            print("%s:%d:%d: error: %s" % (args.input, e.line, e.column or 1, e.reason), file=sys.stderr)
+        else:
+            print("%s: error: %s" % (args.input, e.reason), file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # `... | head`: stop quietly (BrokenPipeError is an OSError: caught first)
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except (GPUError, OSError, ValueError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

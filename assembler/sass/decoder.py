@@ -1,0 +1,207 @@
+"""128-bit SASS words -> structured instructions and nvdisasm's text.
+
+    decode(data, arch, offset=0, pc=None) -> Instruction
+    disassemble(data, arch, base=0) -> list[str]        nvdisasm's text, one per instruction
+
+The format of a word is chosen by its opcode class (low 12 bits) and the class's format bits;
+every field is then read as the learned tables say (assembler/sass/tables). A word whose class,
+format, modifier value, decoration or reserved bits the tables do not know is refused with an
+AssemblerError naming the offset and the word, never printed as something else.
+"""
+import struct
+
+from assembler.errors import AssemblerError
+
+from . import aliases
+from .control import Control
+from .holes import read_hole
+from .syntax import Operand, reg_name
+from .tables import canonical_arch, load
+
+_M64 = (1 << 64) - 1
+
+
+class Instruction:
+    """One decoded instruction.
+
+    pc        byte address of the instruction
+    word      the 128-bit word (int)
+    opclass   low 12 bits of the word; fkey: its format key
+    guard     (file, number, negated) of the @predicate, or None (always executes)
+    opcode    'IMAD'; modifiers: ('WIDE', 'U32') (as printed, value-derived aliases included)
+    operands  [Operand] in print order (assembler.sass.syntax.Operand)
+    control   Control (stall, yield, scoreboards, wait mask); reuse: 4 reuse bits
+    text      nvdisasm's text of the statement
+    """
+    __slots__ = ("pc", "word", "arch", "opclass", "fkey", "guard", "opcode", "modifiers", "operands",
+                 "control", "reuse", "text")
+
+    def __repr__(self):
+        return "<%s %04x: %s>" % (self.arch, self.pc, self.text)
+
+    @property
+    def mnemonic(self):
+        return ".".join((self.opcode,) + self.modifiers)
+
+    @property
+    def lo(self):
+        return self.word & _M64
+
+    @property
+    def hi(self):
+        return self.word >> 64
+
+    def to_bytes(self):
+        return struct.pack("<QQ", self.lo, self.hi)
+
+
+def _bad(word, pc, why):
+    return AssemblerError("cannot decode the word at offset 0x%x (0x%016x 0x%016x): %s"
+                          % (pc, word & _M64, word >> 64, why))
+
+
+def _getbits(w, bits):
+    v = 0
+    for i, b in enumerate(bits):
+        v |= ((w >> b) & 1) << i
+    return v
+
+
+def semicolon(word, variable=False):
+    """nvdisasm writes ';' without the blank only when bits 102..103 and 126..127 are clear, the
+    stall is 0, the yield bit is 0 and no scoreboard is waited on (those set do not matter)."""
+    c = word >> 105
+    if variable and (c >> 5) & 63 != 63:
+        return " ;"
+    return ";" if (word >> 102) & 3 == 0 and word >> 126 == 0 and c & 0x1f == 0 and (c >> 11) & 63 == 0 \
+        else " ;"
+
+
+def _bf16_view(op):
+    """HFMA2.MMA.BF16_V2 reads 32-bit immediate fields but nvdisasm prints them truncated to
+    bf16 (their upper 16 bits)."""
+    if op.kind != "imm" or op.shape != ("float",) or not isinstance(op.holes[0], float):
+        return op
+    raw = struct.unpack("<I", struct.pack("<f", op.holes[0]))[0] & 0xffff0000
+    return Operand("imm", op.shape, (struct.unpack("<f", struct.pack("<I", raw))[0],))
+
+
+def decode_word(word, arch, pc=0):
+    stall, reuse = (word >> 105) & 15, (word >> 122) & 15
+    if (word >> 109) & 1:
+        if stall == 0 or stall >= 12:
+            raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11"
+                       % stall)
+    elif reuse and (stall == 0 or reuse & 6 == 6):
+        # reuse flags with the yield bit clear (where nvdisasm does not print them)
+        raise _bad(word, pc, "reuse flags 0x%x with yield and a stall of %d, which nvdisasm refuses" % (reuse, stall))
+    tables = load(arch)
+    cls = tables.CLASSES.get(word & 0xfff)
+    if cls is None:
+        raise _bad(word, pc, "unknown opcode class 0x%03x" % (word & 0xfff))
+    fkey = _getbits(word, cls["fbits"])
+    fmt = cls["formats"].get(fkey)
+    while fmt is not None and "split" in fmt:
+        fmt = fmt["formats"].get(_getbits(word, fmt["split"]))
+    if fmt is None:
+        raise _bad(word, pc, "opcode class 0x%03x has no format for these bits" % (word & 0xfff))
+    var = _VARIABLE.get(tables.ARCH)
+    if var is None:
+        sched = getattr(tables, "SCHEDULE", {})
+        var = _VARIABLE[tables.ARCH] = frozenset(sched.get("variable_write", ())) | \
+            frozenset(sched.get("variable_read", ()))
+    strict = fmt.get("strict")
+    if strict is not None and word & strict[0] != strict[1]:
+        bad = strict[0] & (word ^ strict[1])
+        raise _bad(word, pc, "bits %s, which nvdisasm does not print, hold values it refuses"
+                   % [b for b in range(128) if bad >> b & 1])
+    ins = decode_with_format(word, fmt, pc, var)
+    ins.arch, ins.fkey = tables.ARCH, fkey
+    return ins
+
+
+_VARIABLE = {}
+
+
+def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
+    """Decode a word with a given format entry of the tables (the table generator checks
+    formats it is learning with this)."""
+    ins = Instruction()
+    ins.pc, ins.word, ins.arch, ins.opclass, ins.fkey = pc, word, None, word & 0xfff, None
+    g = fmt["guard"]
+    num, neg = (word >> 12) & 7, (word >> 15) & 1
+    ins.guard = None if (g is None or (num == 7 and not neg)) else (g, num, bool(neg))
+    tokens = []
+    groups = fmt["groups"]
+    for item in fmt["mnem"]:
+        if item.__class__ is str:
+            tokens.append(item)
+        else:
+            g = groups[item]
+            bits, table = g[0], g[1]
+            v = _getbits(word, bits)
+            t = table.get(v)
+            if t is None:
+                raise _bad(word, pc, "modifier field %s holds %d, which nvdisasm does not print"
+                           % (list(bits), v))
+            if t:
+                tokens.extend(t.split("."))
+    ops = []
+    # nvdisasm shows .reuse only when bit 109 is set
+    oword = word if (word >> 109) & 1 else word & ~(0xf << 122)
+    for spec in fmt["ops"]:
+        hide = spec.get("hide")
+        if hide is not None and _getbits(oword, hide[0]) == hide[1]:
+            continue
+        dbits = spec.get("dbits")
+        dv = _getbits(oword, dbits) if dbits else 0
+        shape = spec["shapes"].get(dv)
+        if shape is None:
+            raise _bad(word, pc, "operand %d: decoration bits %s hold %d, which nvdisasm does not "
+                       "print" % (len(ops), list(dbits), dv))
+        holes = tuple(read_hole(h, oword, pc) for h in spec["holes"])
+        if any(h is None for h in holes):
+            raise _bad(word, pc, "operand %d has a value nvdisasm does not print" % len(ops))
+        if spec["kind"] == "mem" and holes[3] < 0 and not shape[3] and \
+                (not shape[2] or (holes[1] == 255 and not (shape[1] and shape[0]))):
+            # an address that is only an offset prints unsigned: [0x970be7], never [-0x68f419]
+            h = spec["holes"][3]
+            if h[0] == "bits" and h[2]:
+                holes = holes[:3] + (holes[3] + (1 << h[2]),)
+        ops.append(Operand(spec["kind"], shape, holes))
+    if (tokens[:2] == ["HFMA2", "MMA"] and "BF16_V2" in tokens) or (tokens[0] == "MUFU" and "BF16" in tokens):
+        ops = [_bf16_view(o) for o in ops]
+    tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
+    ins.opcode, ins.modifiers, ins.operands = tokens[0], tuple(tokens[1:]), ops
+    ins.control = Control.from_word(word)
+    ins.reuse = (word >> 122) & 15
+    head = ""
+    if ins.guard is not None:
+        head = "@%s%s " % ("!" if ins.guard[2] else "", reg_name(ins.guard[0], ins.guard[1]))
+    text = head + ".".join(tokens)
+    if ops:
+        text += " " + ", ".join(o.render() for o in ops)
+    ins.text = text + semicolon(word, tokens[0] in variable_ops)
+    return ins
+
+
+def decode(data, arch, offset=0, pc=None):
+    """Decode the 16-byte instruction at data[offset:] -> Instruction (pc defaults to offset)."""
+    if offset + 16 > len(data):
+        raise AssemblerError("truncated instruction at offset 0x%x: %d of 16 bytes"
+                             % (offset, len(data) - offset))
+    lo, hi = struct.unpack_from("<QQ", data, offset)
+    return decode_word(lo | hi << 64, arch, offset if pc is None else pc)
+
+
+def decode_all(data, arch, base=0):
+    """Every instruction of a code blob (its length a multiple of 16)."""
+    arch = canonical_arch(arch)
+    if len(data) % 16:
+        raise AssemblerError("code is %d bytes, not a multiple of 16" % len(data))
+    return [decode(data, arch, off, base + off) for off in range(0, len(data), 16)]
+
+
+def disassemble(data, arch, base=0):
+    """nvdisasm's text of each instruction (as `nvdisasm -b SMxx` prints it)."""
+    return [ins.text for ins in decode_all(data, arch, base)]

@@ -1,0 +1,47 @@
+"""Learned SASS instruction formats, one generated module per arch (sm_86.py, sm_89.py, sm_90.py).
+
+Each module has CLASSES: {opcode class (low 12 bits of the word): {"fbits", "formats"}}.
+The value of the word's `fbits` selects a format:
+
+    guard     "P" / "UP": file of the @predicate in bits 12..14 (negated by bit 15); None: none
+    mnem      print order of the opcode tokens: a fixed token (str) or a group index (int)
+    groups    [(bits, {value: "TOKENS"})]: a field (bits LSB first) and what each value prints
+              ("" prints nothing; a value missing from the table is a word nvdisasm refuses)
+    ops       operands in print order, each a dict:
+                kind    reg / imm / cbuf / mem / name / target / pair / set (assembler.sass.syntax)
+                shapes  {decoration value: shape}; the decoration value is read from `dbits`
+                holes   how each number of the operand is read from the word:
+                          ("bits", ((word bit, value bit), ...), signed width or 0, xor constant)
+                          ("float", "f32" | "f16" | "bf16" | "f64h", word bits LSB first)
+                          ("name", word bits, {value: name})
+                          ("target", pairs, signed width, xor constant, addend): relative to
+                                     the instruction's address
+                          ("const", value)
+                hide    (bits, value): the operand is not printed when these bits hold value
+    default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
+    strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
+              value (the decoder refuses it too)
+"""
+import importlib
+
+ARCHS = ("sm_86", "sm_89", "sm_90")
+_ALIASES = {"sm_87": "sm_86", "sm_88": "sm_86", "sm_90a": "sm_90"}
+_cache = {}
+
+
+def canonical_arch(arch):
+    """'sm_90', 'SM90', '90', 'sm_90a' -> 'sm_90'; ValueError for an arch we have no tables for."""
+    a = str(arch).strip().lower().replace("sm", "").lstrip("_")
+    a = "sm_" + a
+    a = _ALIASES.get(a, a)
+    if a not in ARCHS:
+        raise ValueError("unsupported arch %r (supported: %s)" % (arch, ", ".join(ARCHS)))
+    return a
+
+
+def load(arch):
+    a = canonical_arch(arch)
+    mod = _cache.get(a)
+    if mod is None:
+        mod = _cache[a] = importlib.import_module("." + a, __name__)
+    return mod

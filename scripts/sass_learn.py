@@ -1,0 +1,1054 @@
+"""Learn SASS instruction formats from nvdisasm (the oracle), one opcode class at a time.
+
+Used by scripts/gen_sass_tables.py. An opcode class is the low 12 bits of an instruction word
+(opcode and operand form). Starting from words ptxas wrote, every bit outside the scheduling
+control is flipped and the words are disassembled; comparing each text with the seed's tells
+what each bit does:
+
+  guard      the @P predicate (bits 12..15)
+  hole       changes one number of one operand (a register, an immediate, an offset ...)
+  decoration changes how one operand looks (-x, |x|, !p, .reuse, .H1_H1, .64 ...)
+  presence   makes an operand appear or vanish (an operand printed only off its default)
+  mnemonic   changes the opcode's modifiers only (.GE -> .LT, .U32 ...)
+  format     changes the operand list in any other way (the class gets one format per value)
+  invalid    nvdisasm refuses the word
+  (nothing)  a bit nvdisasm does not print; ptxas's value is kept
+
+Mnemonic bits are grouped (neighbouring bits acting on the same modifier), every value of every
+group is disassembled, and the groups' print order is read off words that set several at once.
+Each hole is fitted to a bit mapping (registers and integers: value bit <- word bit, signed or
+not; floats: f32 / f16 / bf16 / f64 upper half; branch targets: relative to the instruction;
+special-register names: a table). Decorations are enumerated per operand.
+
+Every word is disassembled at two base addresses: numbers that move with the address are
+branch targets and are kept relative to the instruction.
+"""
+import collections
+import itertools
+import math
+import time
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from assembler.errors import AssemblerError  # noqa: E402
+from assembler.sass import aliases  # noqa: E402
+from assembler.sass.syntax import Operand, SyntaxProblem, parse_operand, split_statement  # noqa: E402
+
+CONTROL_BITS = frozenset(range(105, 122))
+CANDIDATE_BITS = tuple(b for b in range(12, 128) if b not in CONTROL_BITS)
+GUARD_BITS = (12, 13, 14, 15)
+BASES = (0x10000,)
+M128 = (1 << 128) - 1
+
+
+class Parsed:
+    """A disassembled word: guard, tokens (opcode + modifiers), operands, semicolon style."""
+    __slots__ = ("text", "guard", "tokens", "operands", "semicolon", "pc")
+
+    def __init__(self, text, guard, tokens, operands, semicolon, pc=0):
+        self.text, self.guard, self.tokens = text, guard, tokens
+        self.operands, self.semicolon, self.pc = operands, semicolon, pc
+
+    def key(self):
+        return (self.guard, self.tokens, self.operands, self.semicolon)
+
+    def __eq__(self, other):
+        return isinstance(other, Parsed) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        return "<%s>" % self.text
+
+
+def _parse(text):
+    st = split_statement(text)
+    ops = tuple(parse_operand(o) for o in st.operands)
+    return Parsed(text, st.guard, aliases.strip((st.opcode,) + st.modifiers), ops, st.semicolon)
+
+
+def _relative(a, b, pc_a, delta):
+    """Operands of the same word printed at two addresses: numbers that moved are targets."""
+    if a.kind == "imm" and b.kind == "imm" and a.shape == ("hex",) and b.holes[0] - a.holes[0] == delta:
+        return Operand("target", ("hex",), (a.holes[0] - pc_a,))
+    if a.kind == "pair" and b.kind == "pair" and a.holes != b.holes:
+        ka, sa, kb, sb = a.shape
+        if kb == "imm" and b.holes[-1] - a.holes[-1] == delta:
+            return Operand("pair", (ka, sa, "target", sb), a.holes[:-1] + (a.holes[-1] - pc_a,))
+    return None
+
+
+class Oracle:
+    """nvdisasm behind a memo; words come back parsed, branch targets made relative.
+
+    Each batch is disassembled once, laid out twice in one file: word i at BASE + 16*i and
+    again at BASE + 16*(n + i). Numbers that differ by 16*n between the copies are branch
+    targets."""
+
+    def __init__(self, nvd, arch, cache_path=None):
+        self.nvd, self.arch = nvd, arch
+        self.memo = {}
+        self.words_asked = 0
+        self.batches = 0
+        self.raw = None
+        if cache_path:
+            import shelve
+            self.raw = shelve.open(cache_path)
+
+    def fetch(self, words):
+        need = [w for w in dict.fromkeys(words) if w not in self.memo]
+        if self.raw is not None:
+            for w in list(need):
+                got = self.raw.get("%032x" % w)
+                if got is not None:
+                    self.memo[w] = self._normalize(*got)
+            need = [w for w in need if w not in self.memo]
+        self.last_new = len(need)
+        if not need:
+            return
+        self.words_asked += len(need)
+        self.batches += 1
+        n = len(need)
+        texts = self.nvd.disassemble_words(need + need, self.arch, base=BASES[0])
+        for i, w in enumerate(need):
+            args = (texts[i], texts[n + i], BASES[0] + 16 * i, 16 * n)
+            self.memo[w] = self._normalize(*args)
+            if self.raw is not None:
+                self.raw["%032x" % w] = args
+        if self.raw is not None:
+            self.raw.sync()
+
+    def get(self, words):
+        self.fetch(words)
+        return [self.memo[w] for w in words]
+
+    def _normalize(self, a, b, pc, delta):
+        if a is None or b is None:
+            return None
+        if any("???" in o for o in split_statement(a).operands):
+            # an operand nvdisasm has no name for: printed with padding that depends on the
+            # rest of the listing, so it cannot be reproduced; counted as refused
+            return None
+        try:
+            pa = _parse(a)
+            pa.pc = pc
+            if a == b:
+                return pa
+            pb = _parse(b)
+        except (SyntaxProblem, ValueError) as e:
+            raise RuntimeError("cannot parse nvdisasm's %r: %s" % (a, e))
+        ops = list(pa.operands)
+        for i, (x, y) in enumerate(zip(pa.operands, pb.operands)):
+            if x != y:
+                r = _relative(x, y, pc, delta)
+                if r is None:
+                    raise RuntimeError("%r at two addresses differs beyond a target: %r" % (a, b))
+                ops[i] = r
+        return Parsed(a, pa.guard, pa.tokens, tuple(ops), pa.semicolon, pc)
+
+
+def run_all(oracle, gens, log=None):
+    """Drive learning generators together: each yields the words it needs next; the requests
+    of all of them go to nvdisasm as one batch per round. Returns {key: result or exception}."""
+    results = {}
+    active = {}
+    for key, g in gens.items():
+        active[key] = (g, None)
+    while active:
+        requests = {}
+        for key, (g, send) in list(active.items()):
+            try:
+                req = g.send(send) if send is not None else next(g)
+            except StopIteration as e:
+                results[key] = e.value
+                del active[key]
+                continue
+            except Unlearnable as e:
+                results[key] = e
+                del active[key]
+                continue
+            requests[key] = req
+        allw = [w for req in requests.values() for w in req]
+        t0 = time.time()
+        calls = oracle.nvd.calls
+        oracle.fetch(allw)
+        if log:
+            log("  round: %d learners active, %d words (%d new), %d nvdisasm runs, %.1fs"
+                % (len(requests), len(allw), oracle.last_new, oracle.nvd.calls - calls, time.time() - t0))
+        for key, req in requests.items():
+            active[key] = (active[key][0], [oracle.memo[w] for w in req])
+    return results
+
+
+def bit(w, b):
+    return (w >> b) & 1
+
+
+def flip(w, bits):
+    for b in bits:
+        w ^= 1 << b
+    return w
+
+
+def setbits(w, bits, value):
+    for i, b in enumerate(bits):
+        w = (w & ~(1 << b)) | (((value >> i) & 1) << b)
+    return w
+
+
+def getbits(w, bits):
+    v = 0
+    for i, b in enumerate(bits):
+        v |= ((w >> b) & 1) << i
+    return v
+
+
+class Unlearnable(Exception):
+    pass
+
+
+# ----------------------------------------------------------------------------- one format
+
+class Format:
+    """What one value of the format bits looks like (see module docstring)."""
+
+    def __init__(self):
+        self.guard = None            # 'P' / 'UP' / None (no guard seen)
+        self.mnem = []               # fixed token (str) or group index (int), in print order
+        self.groups = []             # [(bits, {value: tokens or None})]
+        self.ops = []                # [OpSpec]
+        self.seed = None
+        self.dontcare = set()
+        self.invalid = set()
+
+    def __repr__(self):
+        return "Format(%s, %s)" % (self.mnem, self.ops)
+
+
+class OpSpec:
+    def __init__(self, kind):
+        self.kind = kind
+        self.dbits = ()              # decoration bits
+        self.shapes = {}             # decoration value -> shape
+        self.holes = []              # per hole: ('bits', [(wbit, vbit)], signed_width, const) ...
+        self.hide = None             # (bits, value): the operand is not printed at this value
+
+    def bits(self):
+        out = set(self.dbits)
+        for h in self.holes:
+            out |= set(hole_bits(h))
+        return out
+
+    def __repr__(self):
+        return "Op(%s %r %s hide=%s)" % (self.kind, self.shapes, self.holes, self.hide)
+
+
+def hole_bits(h):
+    if h[0] in ("bits", "target"):
+        return [wb for wb, _ in h[1]]
+    if h[0] in ("float", "name"):
+        return list(h[2] if h[0] == "float" else h[1])
+    return []
+
+
+def classify(seed, other):
+    """How `other` differs from `seed` (both Parsed): a tuple describing the change."""
+    if other is None:
+        return ("invalid",)
+    if other == seed:
+        return ("none",)
+    if other.guard != seed.guard and (other.tokens, other.operands) == (seed.tokens, seed.operands):
+        return ("guard",)
+    if other.guard != seed.guard:
+        return ("format", "guard")
+    if other.operands == seed.operands:
+        if other.tokens != seed.tokens:
+            return ("mnemonic",)
+        return ("semicolon",)
+    if other.tokens != seed.tokens or other.semicolon != seed.semicolon:
+        return ("format", "tokens+operands")
+    a, b = seed.operands, other.operands
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            i = diff[0]
+            x, y = a[i], b[i]
+            if x.kind == y.kind and x.norm_shape() == y.norm_shape():
+                hd = [j for j in range(len(x.holes)) if x.holes[j] != y.holes[j]]
+                if not hd:
+                    return ("decoration", i)
+                if len(hd) == 1 and (x.shape == y.shape or _base_shown_only(x, y)):
+                    return ("hole", i, hd[0])
+                return ("format", "holes")
+            if x.kind == y.kind and x.holes == y.holes:
+                return ("decoration", i)
+        return ("format", "operands")
+    if len(b) == len(a) + 1:
+        for k in range(len(b)):
+            if b[:k] + b[k + 1:] == a:
+                return ("insert", k)
+    if len(b) == len(a) - 1:
+        for k in range(len(a)):
+            if a[:k] + a[k + 1:] == b:
+                return ("remove", k)
+    return ("format", "count")
+
+
+def _base_shown_only(x, y):
+    """x and y differ only in whether an RZ base register of an address is printed."""
+    if x.kind == "mem":
+        return not x.shape[2] or not y.shape[2]
+    if x.kind == "cbuf":
+        return not x.shape[4] or not y.shape[4]
+    return False
+
+
+def common_prefix(a, b):
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def parallel(gens):
+    """Run learning generators side by side inside another one: their requests are merged
+    into one. Returns {key: result or Unlearnable}."""
+    results = {}
+    active = {k: (g, None) for k, g in gens.items()}
+    while active:
+        reqs = {}
+        for k, (g, send) in list(active.items()):
+            try:
+                req = g.send(send) if send is not None else next(g)
+            except StopIteration as e:
+                results[k] = e.value
+                del active[k]
+                continue
+            except Unlearnable as e:
+                results[k] = e
+                del active[k]
+                continue
+            reqs[k] = req
+        if not reqs:
+            break
+        allw = list(dict.fromkeys(w for r in reqs.values() for w in r))
+        got = yield allw
+        m = dict(zip(allw, got))
+        for k, req in reqs.items():
+            active[k] = (active[k][0], [m[w] for w in req])
+    return results
+
+
+class Learner:
+    """The analyses are generators: they yield lists of words and receive nvdisasm's parsed
+    answers (see run_all), so that many of them share each nvdisasm run."""
+
+    def __init__(self, oracle):
+        self.o = oracle
+
+    def need(self, words):
+        """Parsed answers for words; asks (yields) only for those not known yet."""
+        if any(w not in self.o.memo for w in words):
+            return (yield list(words))
+        return [self.o.memo[w] for w in words]
+
+    # -- one word ------------------------------------------------------------------------
+    def analyze(self, w, depth=0):
+        """Learn the format of word w (a generator). Returns (Format, format bits)."""
+        res = yield from self.need([w] + [w ^ (1 << b) for b in CANDIDATE_BITS])
+        seed, flipped = res[0], dict(zip(CANDIDATE_BITS, res[1:]))
+        if seed is None:
+            raise Unlearnable("seed %032x is refused by nvdisasm" % w)
+        cls = {b: classify(seed, t) for b, t in flipped.items()}
+        inserts = {}
+        for b, c in cls.items():
+            if c[0] == "insert":
+                inserts.setdefault(c[1], []).append(b)
+        if inserts and depth < 3:
+            # show the hidden operands: every bit that shows one, flipped together, keeps it
+            # shown under any single flip (a predicate hidden at PT=7 becomes P0; P1, P2, P4)
+            bits = [b for k, v in sorted(inserts.items()) for b in v]
+            fmt, fb = yield from self.analyze(flip(w, bits), depth + 1)
+            # the operands the seed does not print are hidden at the seed's values
+            vis = (yield from self.need([fmt.seed]))[0]
+            j = 0
+            for i, op in enumerate(vis.operands):
+                if j < len(seed.operands) and op == seed.operands[j]:
+                    j += 1
+                    continue
+                spec = fmt.ops[i]
+                if spec.hide is None and spec.bits():
+                    bits_i = tuple(sorted(spec.bits()))
+                    spec.hide = (bits_i, getbits(w, bits_i))
+            return fmt, fb
+        # an address whose RZ base is not printed: show it (all its bits flipped: R0)
+        hidden_base = [b for b, c in cls.items() if c[0] == "hole" and c[2] == 1 and
+                       seed.operands[c[1]].kind in ("mem", "cbuf") and not seed.operands[c[1]].shape[
+                           2 if seed.operands[c[1]].kind == "mem" else 4]]
+        if hidden_base and depth < 3:
+            return (yield from self.analyze(flip(w, hidden_base), depth + 1))
+        # an operand one flip away from its hidden value: move it away (all its hole bits
+        # flipped) so that every flip of its bits shows a value
+        near = set()
+        for c in cls.values():
+            if c[0] == "remove":
+                near |= {b for b, d in cls.items() if d[0] == "hole" and d[1] == c[1]}
+        if near and depth < 3:
+            return (yield from self.analyze(flip(w, sorted(near)), depth + 1))
+        fmt = Format()
+        fmt.seed = w
+        fbits = {b for b, c in cls.items() if c[0] in ("format", "insert", "remove")}
+        fmt.invalid = {b for b, c in cls.items() if c[0] == "invalid"}
+        fmt.dontcare = {b for b, c in cls.items() if c[0] in ("none", "semicolon")}
+        fmt.guard = self._guard(seed, flipped)
+        holes, decor = {}, {}
+        for b, c in cls.items():
+            if c[0] == "hole":
+                holes.setdefault((c[1], c[2]), []).append(b)
+            elif c[0] == "decoration":
+                decor.setdefault(c[1], []).append(b)
+        mbits = sorted(b for b, c in cls.items() if c[0] == "mnemonic")
+        groups = yield from self._group_bits(w, seed, mbits, fmt.invalid, flipped)
+        specs = []
+        for i, op in enumerate(seed.operands):
+            spec = OpSpec(op.kind)
+            spec.dbits = tuple(sorted(decor.get(i, ())))
+            if len(spec.dbits) > 8:
+                raise Unlearnable("operand %d has %d decoration bits" % (i, len(spec.dbits)))
+            specs.append(spec)
+        # everything else this analysis needs, in one request
+        pre = []
+        for g in groups:
+            pre += [setbits(w, g, v) for v in range(1 << len(g))]
+        for spec in specs:
+            pre += [setbits(w, spec.dbits, v) for v in range(1 << len(spec.dbits))]
+        yield from self.need(pre)
+        yield from self._build_groups(fmt, w, seed, groups)
+        for i, (op, spec) in enumerate(zip(seed.operands, specs)):
+            yield from self._decorations(spec, w, seed, i)
+            for j in range(len(op.holes)):
+                h = yield from self._hole(w, seed, flipped, i, j, sorted(holes.get((i, j), ())))
+                spec.holes.append(h)
+        fmt.ops = specs
+        # small operands (predicates, masks) may vanish at one value: try them all
+        small = [(i, sorted(spec.bits())) for i, spec in enumerate(specs)]
+        small = [(i, bits) for i, bits in small if bits and len(bits) <= 6]
+        yield from self.need([setbits(w, bits, v) for _, bits in small for v in range(1 << len(bits))])
+        for i, bits in small:
+            vals = list(range(1 << len(bits)))
+            res = yield from self.need([setbits(w, bits, v) for v in vals])
+            hidden = [v for v, r in zip(vals, res) if r is not None and
+                      r.operands == seed.operands[:i] + seed.operands[i + 1:]]
+            if len(hidden) == 1:
+                specs[i].hide = (tuple(bits), hidden[0])
+                fbits -= set(bits)
+            elif hidden:
+                raise Unlearnable("operand %d of %r vanishes at %d values" % (i, seed.text, len(hidden)))
+        return fmt, fbits
+
+    @staticmethod
+    def _guard(seed, flipped):
+        if seed.guard is not None:
+            return seed.guard[0]
+        t = flipped.get(12)
+        if t is not None and t.guard is not None:
+            return t.guard[0]
+        return None
+
+    # -- mnemonic groups -------------------------------------------------------------------
+    def _group_bits(self, w, seed, mbits, invalid, flipped):
+        """Group the mnemonic bits into fields: two nearby bits belong together when flipping
+        both prints something else than each flip's tokens together, or when one of them alone
+        is refused but both are not (a field whose single-bit values are undefined)."""
+        cand = sorted(set(mbits) | {b for b in invalid
+                                    if any(0 < abs(b - c) <= 3 for c in set(mbits) | invalid)})
+        pairs = [(b, c) for b in cand for c in cand if b < c <= b + 4]
+        res = yield from self.need([w ^ (1 << b) ^ (1 << c) for b, c in pairs])
+        parent = {b: b for b in cand}
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+        useful = set(mbits)
+        base = collections.Counter(seed.tokens)
+        for (b, c), r in zip(pairs, res):
+            sb, sc = flipped[b], flipped[c]
+            if r is None:
+                if sb is not None and sc is not None and b in useful and c in useful:
+                    parent[find(b)] = find(c)
+                continue
+            if r.operands != seed.operands or r.guard != seed.guard:
+                continue
+            if sb is None or sc is None:
+                parent[find(b)] = find(c)
+                useful |= {b, c}
+                continue
+            if collections.Counter(r.tokens) != collections.Counter(sb.tokens) + \
+                    collections.Counter(sc.tokens) - base:
+                parent[find(b)] = find(c)
+        comps = collections.defaultdict(list)
+        for b in cand:
+            comps[find(b)].append(b)
+        groups = sorted(sorted(g) for g in comps.values() if set(g) & useful)
+        for g in groups:
+            if len(g) > 8:
+                raise Unlearnable("modifier field of %d bits: %s" % (len(g), g))
+        return groups
+
+    def _build_groups(self, fmt, w, seed, groups, tries=0):
+        base = list(seed.tokens)
+        tables, spans = [], []
+        for g in groups:
+            vals = list(range(1 << len(g)))
+            res = yield from self.need([setbits(w, g, v) for v in vals])
+            table, lists = {}, {}
+            for v, r in zip(vals, res):
+                if r is None or r.operands != seed.operands or r.guard != seed.guard:
+                    table[v] = None
+                else:
+                    lists[v] = list(r.tokens)
+            if not lists:
+                raise Unlearnable("mnemonic group %s has no valid value" % g)
+            pre = min(common_prefix(base, t) for t in lists.values())
+            suf = min(common_prefix(base[::-1], t[::-1]) for t in lists.values())
+            suf = min([suf, len(base) - pre] + [len(t) - pre for t in lists.values()])
+            for v, t in lists.items():
+                table[v] = tuple(t[pre:len(t) - suf])
+            tables.append((list(g), table))
+            spans.append((pre, len(base) - suf))
+        owned = {}
+        for gi, (s, e) in enumerate(spans):
+            for k in range(s, e):
+                if k in owned:
+                    # two groups claim one token: learn them as one group
+                    if tries > 4:
+                        raise Unlearnable("groups %s and %s overlap" % (groups[owned[k]], groups[gi]))
+                    merged = self._merge(groups, owned[k], gi)
+                    return (yield from self._build_groups(fmt, w, seed, merged, tries + 1))
+                owned[k] = gi
+        at_gap = {}
+        for gi, (s, e) in enumerate(spans):
+            if s == e:
+                at_gap.setdefault(s, []).append(gi)
+        items, placed = [], set()
+        for k in range(len(base) + 1):
+            order = yield from self._order_gap(w, tables, at_gap.get(k, []))
+            items.extend(order)
+            if k == len(base):
+                break
+            if k in owned:
+                if owned[k] not in placed:
+                    items.append(owned[k])
+                    placed.add(owned[k])
+            else:
+                items.append(base[k])
+        fmt.groups = tables
+        fmt.mnem = items
+
+    @staticmethod
+    def _merge(groups, i, j):
+        g = sorted(set(groups[i]) | set(groups[j]))
+        out = [x for k, x in enumerate(groups) if k not in (i, j)]
+        out.append(g)
+        return sorted(out)
+
+    def _order_gap(self, w, tables, gis):
+        """Groups printing nothing in the seed, at the same place: which one prints first."""
+        if len(gis) < 2:
+            return list(gis)
+
+        def nonempty(gi):
+            bits, table = tables[gi]
+            for v, t in sorted(table.items()):
+                if t:
+                    return bits, v, t
+            return None
+
+        pairs = {}
+        for x in gis:
+            for y in gis:
+                a, b = nonempty(x), nonempty(y)
+                if x < y and a and b:
+                    pairs[(x, y)] = (setbits(setbits(w, a[0], a[1]), b[0], b[1]), a[2], b[2])
+        res = yield from self.need([p[0] for p in pairs.values()])
+        first = {}
+        for (x, y), r in zip(pairs, res):
+            word, ta, tb = pairs[(x, y)]
+            toks = list(r.tokens) if r is not None else []
+            ia = next((i for i in range(len(toks)) if toks[i:i + len(ta)] == list(ta)), None)
+            ib = next((i for i in range(len(toks)) if toks[i:i + len(tb)] == list(tb)), None)
+            first[(x, y)] = ia is None or ib is None or ia <= ib
+        import functools
+
+        def cmp(x, y):
+            if (x, y) in first:
+                return -1 if first[(x, y)] else 1
+            if (y, x) in first:
+                return 1 if first[(y, x)] else -1
+            return -1 if x < y else 1
+        return sorted(gis, key=functools.cmp_to_key(cmp))
+
+    # -- decorations -------------------------------------------------------------------------
+    def _decorations(self, spec, w, seed, i):
+        op = seed.operands[i]
+        if not spec.dbits:
+            spec.shapes = {0: op.shape}
+            return
+        vals = range(1 << len(spec.dbits))
+        res = yield from self.need([setbits(w, spec.dbits, v) for v in vals])
+        for v, r in zip(vals, res):
+            if r is None or len(r.operands) != len(seed.operands) or r.tokens != seed.tokens:
+                continue
+            o = r.operands[i]
+            if o.kind != op.kind or o.holes != op.holes:
+                continue
+            if any(r.operands[k] != seed.operands[k] for k in range(len(seed.operands)) if k != i):
+                continue
+            spec.shapes[v] = o.shape
+        if getbits(w, spec.dbits) not in spec.shapes:
+            raise Unlearnable("seed decoration lost")
+
+    # -- holes -----------------------------------------------------------------------------
+    def _hole(self, w, seed, flipped, i, j, bits):
+        op = seed.operands[i]
+        v0 = op.holes[j]
+        if not bits:
+            return ("const", v0)
+        if op.kind == "pair":
+            ka, sa, kb, sb = op.shape
+            kind_, shape_ = (ka, sa) if j == 0 else (kb, sb)
+        else:
+            kind_, shape_ = op.kind, op.shape
+        vals = {b: flipped[b].operands[i].holes[j] for b in bits}
+        if kind_ == "name":
+            return (yield from self._name_table(w, seed, i, j, bits))
+        if kind_ == "imm" and shape_ == ("float",):
+            return (yield from self._float(w, seed, i, j, bits))
+        if kind_ == "target":
+            for add in (16, 0, -16):
+                m = self._bitmap(v0 - add, {b: v - add for b, v in vals.items()}, bits, w)
+                if m is not None:
+                    return ("target", m[1], m[2], m[3], add)
+            raise Unlearnable("target hole of %r is not a bit field" % seed.text)
+        m = self._bitmap(v0, vals, bits, w)
+        if m is None:
+            raise Unlearnable("hole %d.%d of %r is not a bit field: %s" % (i, j, seed.text, vals))
+        return m
+
+    @staticmethod
+    def _bitmap(v0, vals, bits, w):
+        """Fit value = xor_const ^ sum(word bit -> value bit), sign-extended from `signed` bits
+        when the top bit is a sign. Returns ('bits', pairs, signed, xor_const) or None."""
+        M = (1 << 64) - 1
+        if not all(isinstance(v, int) for v in list(vals.values()) + [v0]):
+            return None
+        u0 = v0 & M
+        pairs, signed = [], 0
+        for b in bits:
+            d = (vals[b] & M) ^ u0
+            if d and d & (d - 1) == 0:
+                pairs.append((b, d.bit_length() - 1))
+            else:
+                p = (d & -d).bit_length() - 1
+                if d and d == (M >> p) << p:
+                    pairs.append((b, p))
+                    signed = p + 1
+                else:
+                    return None
+        width = max(p for _, p in pairs) + 1
+        if (signed and signed != width) or len({p for _, p in pairs}) != len(pairs):
+            return None
+        raw = 0
+        for b, p in pairs:
+            raw |= ((w >> b) & 1) << p
+        const = ((u0 & ((1 << width) - 1)) if signed else u0) ^ raw
+        return ("bits", tuple(sorted(pairs, key=lambda x: x[1])), signed, const)
+
+    def _float(self, w, seed, i, j, bits):
+        """Which float format is printed from which bits: every window of the right width
+        holding the bits seen is tried by writing 1.5 and -0.375 into it."""
+        lo, hi = min(bits), max(bits)
+        cands = []
+        for kind in ("f32", "f64h", "f16", "bf16"):
+            need = FLOAT_WIDTH[kind]
+            if hi - lo < need:
+                for start in range(max(12, hi - need + 1), lo + 1):
+                    cands.append((kind, tuple(range(start, start + need))))
+        probes = [setbits(w, win, encode_float(kind, x)) for kind, win in cands for x in (1.5, -0.375)]
+        res = yield from self.need(probes)
+        for k, (kind, win) in enumerate(cands):
+            pair = res[2 * k:2 * k + 2]
+            if all(r is not None and len(r.operands) == len(seed.operands) and
+                   r.operands[i].kind == "imm" and r.operands[i].holes[j] == x
+                   for r, x in zip(pair, (1.5, -0.375))):
+                return ("float", kind, win)
+        raise Unlearnable("float hole %d.%d of %r matches no float format" % (i, j, seed.text))
+
+    def _name_table(self, w, seed, i, j, bits):
+        bits = sorted(bits)
+        if bits[-1] - bits[0] >= 10:
+            raise Unlearnable("name field too wide: %s" % bits)
+        bits = list(range(bits[0], bits[-1] + 1))
+        res = yield from self.need([setbits(w, bits, v) for v in range(1 << len(bits))])
+        table = {}
+        for v, r in enumerate(res):
+            if r is None or len(r.operands) != len(seed.operands):
+                continue
+            o = r.operands[i]
+            if o.kind == seed.operands[i].kind and o.shape == seed.operands[i].shape:
+                table[v] = o.holes[j]
+        return ("name", tuple(bits), table)
+
+
+FLOAT_WIDTH = {"f32": 32, "f64h": 32, "f16": 16, "bf16": 16}
+
+
+def encode_float(kind, x):
+    if kind == "f32":
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+    if kind == "f64h":
+        return struct.unpack("<Q", struct.pack("<d", x))[0] >> 32
+    if kind == "f16":
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+    return struct.unpack("<I", struct.pack("<f", x))[0] >> 16
+
+
+def decode_float(kind, raw):
+    if kind == "f32":
+        return struct.unpack("<f", struct.pack("<I", raw))[0]
+    if kind == "f64h":
+        return struct.unpack("<d", struct.pack("<Q", raw << 32))[0]
+    if kind == "f16":
+        return struct.unpack("<e", struct.pack("<H", raw))[0]
+    if kind == "bf16":
+        return struct.unpack("<f", struct.pack("<I", raw << 16))[0]
+    raise ValueError(kind)
+
+
+def same_float(a, b):
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b) and math.copysign(1, a) == math.copysign(1, b)
+    if a == 0 and b == 0:
+        return math.copysign(1, a) == math.copysign(1, b)
+    return a == b
+
+
+# ----------------------------------------------------------------------------- a class
+
+def format_dict(fmt, corpus_for_key=()):
+    """The table entry for one format (see assembler/sass/tables/__init__.py)."""
+    used = set()
+    for bits, _ in fmt.groups:
+        used |= set(bits)
+    for op in fmt.ops:
+        used |= op.bits()
+    used |= set(range(12, 16)) if fmt.guard else set()
+    # bits nvdisasm does not print: ptxas's most common value, else the seed's
+    free = [b for b in range(128) if b >= 12 and b not in used and b not in CONTROL_BITS
+            and b not in (122, 123, 124, 125)]
+    dmask = dval = 0
+    for b in free:
+        vals = collections.Counter(getbits(w, [b]) for w in corpus_for_key) if corpus_for_key else None
+        v = vals.most_common(1)[0][0] if vals else getbits(fmt.seed, [b])
+        dmask |= 1 << b
+        dval |= v << b
+    ops = []
+    for op in fmt.ops:
+        d = {"kind": op.kind, "shapes": op.shapes, "holes": [tuple(h) for h in op.holes]}
+        if op.dbits:
+            d["dbits"] = tuple(op.dbits)
+        if op.hide:
+            d["hide"] = op.hide
+        ops.append(d)
+    groups = []
+    for bits, table in fmt.groups:
+        vals = collections.Counter(getbits(w, bits) for w in corpus_for_key)
+        pref = vals.most_common(1)[0][0] if vals else getbits(fmt.seed, bits)
+        groups.append((tuple(bits), {v: ".".join(t) for v, t in sorted(table.items()) if t is not None},
+                       pref))
+    # unprinted bits whose flip makes nvdisasm refuse the seed, where every corpus word of the
+    # format agrees with the seed: a word with another value there is refused
+    smask = 0
+    for b in sorted(set(fmt.invalid) & set(free)):
+        v = getbits(fmt.seed, [b])
+        if all(getbits(w, [b]) == v for w in corpus_for_key):
+            smask |= 1 << b
+    out = {"guard": fmt.guard, "mnem": list(fmt.mnem), "groups": groups, "ops": ops,
+           "default": (dmask, dval & dmask), "uses": len(corpus_for_key)}
+    if smask:
+        out["strict"] = (smask, fmt.seed & smask)
+    return out
+
+
+
+
+MAX_FORMAT_BITS = 9
+
+
+def fkey_of(w, fbits):
+    return getbits(w, fbits)
+
+
+def merge_groups(fmt, other):
+    """Add the values `other` knows for groups both formats have on the same bits."""
+    mine = {tuple(bits): table for bits, table in fmt.groups}
+    for bits, table in other.groups:
+        t = mine.get(tuple(bits))
+        if t is None:
+            continue
+        for v, toks in table.items():
+            if toks is not None and t.get(v) is None:
+                t[v] = toks
+
+
+class ClassResult:
+    def __init__(self, opclass):
+        self.opclass = opclass
+        self.fbits = ()
+        self.formats = {}            # fkey -> Format
+        self.problems = []
+
+
+def permissive_control(w):
+    """The word with a control nvdisasm prints everything under: .reuse flags show only when
+    bit 109 is set, which needs a stall of 1..11."""
+    stall = (w >> 105) & 15
+    w = setbits(w, range(105, 109), min(max(stall, 1), 11))
+    return setbits(w, [109], 1)
+
+
+class Split:
+    """A format whose words disagree with one learned format on the value of some bits: one
+    format per value of those bits (a small decision tree under a format key)."""
+
+    def __init__(self, bits, formats):
+        self.bits, self.formats = tuple(bits), formats
+
+
+def leaves(node, path=()):
+    if isinstance(node, Split):
+        for v, sub in node.formats.items():
+            yield from leaves(sub, path + ((node.bits, v),))
+    else:
+        yield path, node
+
+
+def pick(node, w):
+    while isinstance(node, Split):
+        node = node.formats.get(getbits(w, node.bits))
+    return node
+
+
+def node_dict(node, corpus_words):
+    if isinstance(node, Split):
+        groups = collections.defaultdict(list)
+        for w in corpus_words:
+            groups[getbits(w, node.bits)].append(w)
+        return {"split": node.bits, "formats": {v: node_dict(sub, groups.get(v, ()))
+                                                for v, sub in node.formats.items()}}
+    return format_dict(node, corpus_words)
+
+
+def learn_class(learner, opclass, seeds, rounds=8, samples=24, max_depth=4):
+    """Learn every format of one opcode class from its corpus words (a generator).
+
+    The formats found are then checked: every corpus word of the class, and random words made
+    from each format (random modifier values, operands, decorations and unprinted bits), must
+    decode to nvdisasm's text. Where words of one format disagree, the bit whose value differs
+    from the format's seed in most of them splits that format in two (each learned from a word
+    with that value), and the check runs again."""
+    import random
+    from assembler.sass.decoder import decode_with_format
+    res = ClassResult(opclass)
+    corpus = list(dict.fromkeys(seeds))
+    seeds = list(dict.fromkeys(permissive_control(w) for w in seeds))
+    rng = random.Random(opclass)
+    fb, formats, problems = yield from _formats(learner, seeds, set())
+    res.fbits, res.formats, res.problems = fb, formats, list(problems)
+    bad = []
+    for _ in range(rounds):
+        words = list(corpus)
+        for key, node in formats.items():
+            for _path, leaf in leaves(node):
+                words += _variants(leaf, rng, samples)
+        got = yield from learner.need(words)
+        dicts = {}
+        bad = []
+        seen = collections.defaultdict(list)          # leaf -> [(word, agrees)]
+        for w, r in zip(words, got):
+            if r is None:
+                continue
+            key = getbits(w, fb)
+            node = formats.get(key)
+            leaf = pick(node, w) if node is not None else None
+            try:
+                if leaf is None:
+                    ours = None
+                else:
+                    if id(leaf) not in dicts:
+                        dicts[id(leaf)] = format_dict(leaf)
+                    ours = decode_with_format(w, dicts[id(leaf)], r.pc).text
+            except AssemblerError as e:
+                ours = "error: %s" % e
+            if leaf is not None:
+                seen[(key, id(leaf))].append((w, ours == r.text))
+            if ours != r.text:
+                bad.append((w, r.text, ours, key, leaf))
+        if not bad:
+            break
+        # split each leaf that disagrees on the bit that best separates its good and bad words
+        splits = {}
+        for (key, lid), results in seen.items():
+            if all(ok for _, ok in results):
+                continue
+            path, leaf = next((p, lf) for p, lf in leaves(formats[key]) if id(lf) == lid)
+            if len(path) >= max_depth:
+                continue
+            taken = set(fb) | {b for bits, _ in path for b in bits}
+            b = _telling_bit(results, leaf, taken)
+            if b is None:
+                continue
+            other = [w for w, ok in results if not ok and getbits(w, [b]) != getbits(leaf.seed, [b])]
+            splits[(key, lid)] = (path, leaf, b, permissive_control(other[0]))
+        if not splits:
+            break
+        res_ = yield from parallel({k: learner.analyze(v[3]) for k, v in splits.items()})
+        for k, (path, leaf, b, w2) in splits.items():
+            r = res_[k]
+            if isinstance(r, Unlearnable):
+                res.problems.append("split on bit %d: %s" % (b, r))
+                continue
+            v0 = getbits(leaf.seed, [b])
+            node = Split([b], {v0: leaf, 1 - v0: r[0]})
+            formats[k[0]] = _replace(formats[k[0]], leaf, node)
+    res.formats = formats
+    for w, theirs, ours, _, _ in bad[:8]:
+        res.problems.append("%032x: nvdisasm %r, tables %r" % (w, theirs, ours))
+    if bad:
+        res.problems.append("%d disagreements left" % len(bad))
+    return res
+
+
+def _replace(node, leaf, new):
+    if node is leaf:
+        return new
+    if isinstance(node, Split):
+        node.formats = {v: _replace(sub, leaf, new) for v, sub in node.formats.items()}
+    return node
+
+
+def _telling_bit(results, leaf, taken):
+    """The bit whose value (same as the leaf's seed, or not) best separates the words that
+    disagree from those that agree."""
+    best, score = None, 0.0
+    n_bad = sum(1 for _, ok in results if not ok)
+    for b in range(12, 128):
+        if b in CONTROL_BITS or b in taken or b in GUARD_BITS:
+            continue
+        s0 = getbits(leaf.seed, [b])
+        diff = [ok for w, ok in results if getbits(w, [b]) != s0]
+        same = [ok for w, ok in results if getbits(w, [b]) == s0]
+        bad_diff = sum(1 for ok in diff if not ok)
+        if bad_diff < 1:
+            continue
+        rate = bad_diff / len(diff) - (sum(1 for ok in same if not ok) / len(same) if same else 0)
+        sc = rate * bad_diff / n_bad
+        if sc > score:
+            best, score = b, sc
+    return best
+
+
+def _variants(fmt, rng, n):
+    """Random words of a format: modifier values, operands, decorations and unprinted bits."""
+    out = []
+    free = sorted(fmt.dontcare - CONTROL_BITS)
+    for _ in range(n):
+        x = fmt.seed
+        for bits, table in fmt.groups:
+            vals = [v for v, t in table.items() if t is not None]
+            x = setbits(x, bits, rng.choice(vals))
+        for op in fmt.ops:
+            if op.dbits and op.shapes:
+                x = setbits(x, op.dbits, rng.choice(sorted(op.shapes)))
+            for h in op.holes:
+                if h[0] == "name":
+                    x = setbits(x, h[1], rng.choice(sorted(h[2])))
+                else:
+                    for b in hole_bits(h):
+                        if rng.random() < 0.5:
+                            x ^= 1 << b
+        if fmt.guard and rng.random() < 0.3:
+            x = setbits(x, GUARD_BITS, rng.getrandbits(4))
+        for b in rng.sample(free, min(len(free), rng.choice((0, 1, 3)))):
+            x ^= 1 << b
+        out.append(x)
+    return out
+
+
+def _formats(learner, seeds, forced):
+    """Format bits and one format per key (a generator): (fbits, {key: Format}, problems).
+    Every analysis of a step runs side by side (see parallel)."""
+    problems = []
+    fbits = set(forced)
+    learned = {}
+    res = yield from parallel({w: learner.analyze(w) for w in seeds[:3]})
+    for w, r in res.items():
+        if isinstance(r, Unlearnable):
+            problems.append("seed %032x: %s" % (w, r))
+            continue
+        learned[w] = r[0]
+        fbits |= r[1]
+    formats = {}
+    for _round in range(6):
+        if len(fbits) > MAX_FORMAT_BITS:
+            problems.append("too many format bits: %s" % sorted(fbits))
+            fbits = set(sorted(fbits, key=lambda b: (b not in forced, b))[:MAX_FORMAT_BITS])
+        fb = tuple(sorted(fbits))
+        cands = {}
+        for key in range(1 << len(fb)):
+            c = [w for w in seeds if fkey_of(w, fb) == key][:2]
+            if not c:
+                c = [setbits(w, fb, key) for w in seeds[:2]]
+            cands[key] = c
+        formats = {}
+        grown = False
+        for attempt in range(2):
+            todo = {key: c[attempt] for key, c in cands.items() if key not in formats and len(c) > attempt}
+            for key, w in todo.items():
+                if w in learned:
+                    formats[key] = learned[w]
+            todo = {key: w for key, w in todo.items() if key not in formats}
+            res = yield from parallel({key: learner.analyze(w) for key, w in todo.items()})
+            for key, r in res.items():
+                if isinstance(r, Unlearnable):
+                    if todo[key] in seeds:
+                        problems.append("seed %032x: %s" % (todo[key], r))
+                    continue
+                learned[todo[key]] = r[0]
+                formats[key] = r[0]
+                if r[1] - fbits:
+                    fbits |= r[1]
+                    grown = True
+            if grown:
+                break
+        if grown:
+            continue
+        # a modifier value refused next to the seed's other modifiers may be fine next to
+        # another word's: fill the tables from more words of the same format
+        more = {}
+        for key, fmt in formats.items():
+            for j, w in enumerate([w for w in seeds if fkey_of(w, fb) == key and w != fmt.seed][:2]):
+                more[(key, j)] = w
+        res = yield from parallel({k: learner.analyze(w) for k, w in more.items()})
+        for (key, j), r in sorted(res.items(), key=lambda kv: kv[0]):
+            if not isinstance(r, Unlearnable):
+                merge_groups(formats[key], r[0])
+        return fb, formats, problems
+    problems.append("format bits did not settle: %s" % sorted(fbits))
+    return tuple(sorted(fbits)), formats, problems

@@ -1,0 +1,141 @@
+"""Bad SASS input gets an AssemblerError naming the line, the column and the problem; bad words
+are refused with their offset; the command line reports file:line:col and handles a closed pipe."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from assembler.errors import AssemblerError
+from assembler.sass import assemble, assemble_program, decode, disassemble
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def err(text, arch="sm_86"):
+    with pytest.raises(AssemblerError) as e:
+        assemble_program(text, arch, source="k.sass")
+    return e.value
+
+
+def test_unknown_opcode():
+    e = err("NOP ;\n  FROB R0, R1 ;")
+    assert (e.line, e.column) == (2, 3) and "unknown opcode 'FROB'" in e.reason
+
+
+def test_unknown_modifier_lists_the_known_ones():
+    e = err("IMAD.BOGUS R0, R1, R2, R3 ;")
+    assert "no sm_86 form takes the modifiers .BOGUS" in e.reason and ".WIDE" in e.reason
+
+
+def test_operand_that_does_not_fit_names_it():
+    e = err("FADD R0, R1, [R2] ;")
+    assert "operand 3 '[R2]' does not fit" in e.reason and e.column == 14
+
+
+def test_register_out_of_range():
+    e = err("MOV R0, R256 ;")
+    assert "out of range" in e.reason and e.column == 9
+
+
+def test_immediate_too_wide():
+    e = err("IADD3 R0, R1, 0x123456789, RZ ;")
+    assert "does not fit" in e.reason
+
+
+def test_too_many_and_missing_operands():
+    assert "too many operands" in err("FADD R0, R1, R2, R3, R4 ;").reason
+    assert "missing operand" in err("FADD R0, R1 ;").reason
+
+
+def test_labels():
+    assert "undefined label 'nowhere'" in err("BRA `(nowhere) ;").reason
+    e = err("a:\nNOP ;\na:\nEXIT ;")
+    assert e.line == 3 and "defined twice" in e.reason
+
+
+def test_bad_control_comment():
+    e = err("NOP ;  // [B0-----:R-:W-:Y:S99]")
+    assert "stall 99 is out of range" in e.reason
+    assert "wait mask column" in err("NOP ;  // [B1-----:R-:W-:Y:S01]").reason
+    assert "takes a stall of 1..11, not 0" in err("NOP ;  // [B------:R-:W-:-:S00]").reason
+
+
+def test_a_word_without_yield_and_a_stall_of_0_or_12_up_is_refused():
+    nop = int.from_bytes(assemble("NOP ;  // [B------:R-:W-:-:S01]"), "little")
+    for stall in (0, 12, 15):
+        w = nop & ~(15 << 105) | stall << 105
+        with pytest.raises(AssemblerError, match="no yield .* stall of %d" % stall):
+            decode(w.to_bytes(16, "little"), "sm_86")
+
+
+def test_reuse_needs_the_yield_bit():
+    e = err("FADD R0, R1.reuse, R2 ;  // [B------:R-:W-:Y:S04]")
+    assert ".reuse needs the yield bit" in e.reason
+
+
+def test_guard_from_the_wrong_register_file():
+    e = err("@UP0 FADD R0, R1, R2 ;")
+    assert e.reason == "FADD cannot take a @UP guard" and e.line == 1
+
+
+def test_unknown_arch():
+    with pytest.raises(ValueError, match="unsupported arch 'sm_75'"):
+        assemble("NOP ;", "sm_75")
+
+
+def test_bad_words_are_refused_with_their_offset():
+    good = assemble("NOP ;\nEXIT ;")
+    bad = good + (0x3FF).to_bytes(16, "little")
+    with pytest.raises(AssemblerError, match=r"offset 0x20 .*unknown opcode class 0x3ff"):
+        disassemble(bad, "sm_86")
+    with pytest.raises(AssemblerError, match="truncated instruction at offset 0x10"):
+        decode(good[:24], "sm_86", 16)
+    with pytest.raises(AssemblerError, match="not a multiple of 16"):
+        disassemble(good[:24], "sm_86")
+
+
+def _cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "assembler.sass", *args], capture_output=True, text=True,
+                          cwd=ROOT, **kw)
+
+
+def test_cli_reports_file_line_column(tmp_path):
+    src = tmp_path / "k.sass"
+    src.write_text("NOP ;\nFADD R0, R1, [R2] ;\n")
+    r = _cli("asm", str(src), "--arch", "sm_90")
+    assert r.returncode == 1 and "k.sass:2:14: error: FADD: operand 3" in r.stderr
+
+
+def test_cli_round_trip_and_help(tmp_path):
+    src = tmp_path / "k.sass"
+    src.write_text("S2R R0, SR_TID.X ;\nIADD3 R1, R0, 0x1, RZ ;\nEXIT ;\n")
+    assert _cli("asm", str(src), "--arch", "sm_89", "-o", str(tmp_path / "k.bin")).returncode == 0
+    r = _cli("disasm", str(tmp_path / "k.bin"), "--arch", "sm_89", "--control")
+    assert r.returncode == 0
+    assert "IADD3 R1, R0, 0x1, RZ ;" in r.stdout and "// [B" in r.stdout
+    r = _cli("disasm", str(tmp_path / "k.bin"))
+    assert r.returncode == 2 and "--arch" in r.stderr
+    assert _cli("--help").returncode == 0 and "asm" in _cli("--help").stdout
+
+
+def test_cli_closed_pipe_is_quiet(tmp_path):
+    src = tmp_path / "k.sass"
+    src.write_text("NOP ;\n" * 3000)
+    assert _cli("asm", str(src), "-o", str(tmp_path / "k.bin")).returncode == 0
+    p = subprocess.Popen([sys.executable, "-m", "assembler.sass", "disasm", str(tmp_path / "k.bin"), "--arch",
+                          "sm_86"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    p.stdout.readline()
+    p.stdout.close()
+    assert p.wait(timeout=60) == 0 and p.stderr.read() == b""
+
+
+def test_cubin_cli_closed_pipe_is_quiet(tmp_path):
+    from assembler.cubin import build_cubin
+    path = tmp_path / "k.cubin"
+    path.write_bytes(build_cubin(".target sm_86\n" + "".join(".kernel k%d\nEXIT ;\n.end\n" % i for i in range(300))))
+    p = subprocess.Popen([sys.executable, "-m", "assembler.cubin", "-v", str(path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT)
+    p.stdout.readline()
+    p.stdout.close()
+    assert p.wait(timeout=60) == 0 and p.stderr.read() == b""
