@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the gfx1100 golden corpus under tests/data/rdna3/ with llvm-mc-19 as the oracle.
 
-Run:  python scripts/gen_rdna3_corpus.py        (needs llvm-mc-19; a few seconds)
+Run:  python scripts/gen_rdna3_corpus.py        (needs llvm-mc-19; under a minute)
 
 For every opcode of every supported family it builds several instruction words (VGPR, SGPR,
 inline-constant and literal sources, each modifier bit, DPP16/DPP8, memory offsets and cache
@@ -26,7 +26,7 @@ sys.path.insert(0, HERE)
 
 from gen_rdna3_oracle import assemble_lines, disassemble_probes  # noqa: E402
 from assembler.rdna3.formats import ENCODING_BITS, FORMATS  # noqa: E402
-from assembler.rdna3.tables import ACCEPT, ALU, MEM, VOPD  # noqa: E402
+from assembler.rdna3.tables import ACCEPT, ALU, MEM, MIMG, MIMG_REGS, VOPD  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "data", "rdna3")
 SEG = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
@@ -174,6 +174,60 @@ def export_words(rng):
             w = (ENCODING_BITS["EXP"][1] | target << 4 | rng.getrandbits(4) | rng.getrandbits(1) << 11 |
                  rng.getrandbits(1) << 13 | rng.getrandbits(32) << 32)
             out.append(w.to_bytes(8, "little") + bytes(4))
+    return out
+
+
+def _data_shape(rng, e):
+    """(dmask, d16, tfe) whose data register count llvm-mc's assembler takes for the opcode."""
+    from assembler.rdna3.mimg import data_size
+    d16cap = bool(e["mods"] >> 17 & 1)
+    while True:
+        dmask = rng.choice((1, 2, 4, 8) if e["gather"] else (1, 3, 15) if e["atomic"] else range(16))
+        d16, tfe = d16cap and rng.random() < 0.3, rng.random() < 0.3
+        n = data_size(dmask, d16, tfe, e["gather"])
+        if (e["asm_data"] >> n) & 1 and (dmask or rng.random() < 0.2):
+            return dmask, int(d16), int(tfe)
+
+
+def mimg_words(rng, op, e):
+    """Image instructions: every dim and a16, plain and NSA addresses, data shapes llvm-mc takes
+    (dmask/d16/tfe), modifier bits, resource and sampler registers."""
+    base = ENCODING_BITS["MIMG"][1] | op << 18 | e["fval"]
+    pick = lambda mask: rng.choice([v for v in range(32) if (mask >> v) & 1])  # noqa: E731
+    out = []
+    if e["kind"] == "bvh":
+        shapes = [(0, a16, nsa) for a16 in (0, 1) for nsa in (0, 1) for _ in range(3)]
+    else:
+        shapes = [(dim, a16, nsa) for dim in range(8) for a16 in (0, 1) for nsa in (0, 1)]
+    for dim, a16, nsa in shapes:
+        w = base | dim << 2 | a16 << 16 | nsa
+        if e["kind"] != "bvh":
+            dmask, d16, tfe = _data_shape(rng, e)
+            w |= dmask << 8 | d16 << 17 | tfe << 53
+            for pos in (7, 12, 13, 14, 15, 54):          # unorm, slc, dlc, glc, r128, lwe
+                if (e["mods"] >> pos) & 1 and rng.random() < 0.2:
+                    w |= 1 << pos
+        w |= rng.randrange(0, 240) << 32 | rng.randrange(0, 240) << 40
+        w |= pick(MIMG_REGS["srsrc4" if e["kind"] == "bvh" else "srsrc8"]) << 48
+        if e["kind"] == "sampler":
+            w |= pick(MIMG_REGS["ssamp"]) << 58
+        extra = bytes(rng.randrange(0, 240) for _ in range(4)) if nsa else rng.getrandbits(32).to_bytes(4, "little")
+        out.append(w.to_bytes(8, "little") + extra)
+    return out
+
+
+def mimg_invalid(rng, n):
+    """Image words llvm-mc may refuse: opcodes that do not exist, fixed bits changed, registers
+    past v255, sampler fields of non-sampling instructions."""
+    out = []
+    for _ in range(n):
+        op = rng.randrange(256)
+        w = ENCODING_BITS["MIMG"][1] | op << 18 | rng.getrandbits(18) | rng.getrandbits(32) << 32
+        if op in MIMG and rng.random() < 0.7:
+            e = MIMG[op]
+            w = (w & ~e["fmask"]) | e["fval"]
+            w ^= 1 << rng.choice([b for b in range(64) if (e["fmask"] >> b) & 1] or [40])
+        out.append(w.to_bytes(8, "little") + rng.getrandbits(32).to_bytes(4, "little"))
     return out
 
 
@@ -354,6 +408,43 @@ v_mad_u64_u32 v[0:1], s2, s3, s4, v[2:3]
 v_cndmask_b32 v0, 0x1234, v1, s2
 v_dual_fmamk_f32 v20, v1, 0x1, v2 :: v_dual_fmamk_f32 v21, v6, 0x1, v5
 v_dual_mul_f32 v20, v1, v2 :: v_dual_mul_f32 v21, v6, v4
+image_load v0, v4, s[8:15] dmask:0x1 dim:1D
+image_load v[0:1], v[4:5], s[8:15] dmask:0x3 dim:2D
+image_load v[0:3], v[4:6], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_CUBE
+image_load v[0:3], v[4:6], s[8:15] dmask:0xf dim:cube
+image_load v0, v[4:7], s[8:15] dmask:1 dim:2D_MSAA_ARRAY
+image_load v0, v[4:7], s[8:15] dmask:(1<<0) dim:2d_msaa_array
+image_load v0, v4, s[8:15] dim:1D
+image_load v0, v4, s[8:15] dmask:0x10 dim:1D
+image_load v0 v4 s[8:15] dmask:0x1 dim:1D
+image_load v0, v4, s[8:15], dmask:0x1, dim:1D, glc
+image_load v0, v4, s[8:15] dmask : 0x1 dim : SQ_RSRC_IMG_1D
+image_load v0, v4, s[8:15] dmask:0x1 dim:1D dlc slc glc
+image_load v0, v4, s[8:15] dmask:0x1 dim:1D nounorm noglc noslc nodlc nor128 noa16 notfe nolwe nod16
+image_load v0, v4, s[8:15] dmask:0x1 dim:2D a16
+image_load v0, [v4], s[8:15] dmask:0x1 dim:1D
+image_load v0, [v[4:5]], s[8:15] dmask:0x1 dim:2D
+image_load v0, [v4, v9], s[8:15] dmask:0x1 dim:2D
+image_load v0, [v4, v9, v2], s[8:15] dmask:0x1 dim:3D
+image_load v[0:1], v4, s[8:15] dmask:0x1 dim:1D tfe lwe
+image_load v0, v4, s[8:15] dmask:0x3 dim:1D d16
+image_load v[0:1], v4, ttmp[8:15] dmask:0x3 dim:1D unorm glc slc dlc r128 tfe d16
+image_store v[0:3], v[4:5], s[96:103] dmask:0xf dim:2D
+image_atomic_cmpswap v[0:1], v4, s[8:15] dmask:0x3 dim:1D glc
+image_atomic_add v0, [v4, v5, v6], s[8:15] dmask:0x1 dim:2D_ARRAY glc
+image_sample v[0:3], v[4:5], s[8:15], s[12:15] dmask:0xf dim:2D
+image_sample v[0:3], [v4, v8], s[8:15], ttmp[12:15] dmask:0xf dim:2D
+image_sample_d v0, v[4:11], s[8:15], s[12:15] dmask:0x1 dim:2D
+image_sample_d v0, [v4, v5, v6, v7, v[8:9]], s[8:15], s[12:15] dmask:0x1 dim:2D
+image_sample_c_d_cl_o v0, [v4, v5, v6, v7, v[8:15]], s[8:15], s[12:15] dmask:0x1 dim:3D
+image_gather4 v[0:3], v[4:5], s[8:15], s[12:15] dmask:0x2 dim:2D
+image_gather4 v[0:1], v[4:5], s[8:15], s[12:15] dmask:0x8 dim:2D d16
+image_msaa_load v[0:3], v[4:6], s[8:15] dmask:0x1 dim:2D_MSAA
+image_get_resinfo v[0:3], v4, s[8:15] dmask:0xf dim:2D
+image_bvh_intersect_ray v[0:3], v[4:14], s[8:11]
+image_bvh_intersect_ray v[0:3], [v4, v5, v[6:8], v[9:11], v[12:14]], s[8:11]
+image_bvh_intersect_ray v[0:3], [v4, v5, v[6:8], v[9:11]], s[8:11] a16
+image_bvh64_intersect_ray v[0:3], [v[4:5], v6, v[7:9], v[10:12], v[13:15]], s[8:11] noa16
 """
 
 
@@ -403,10 +494,12 @@ def main():
             probes += mem_words(rng, name, op, entry)
     probes += vopd_words(rng)
     probes += export_words(rng)
+    for op, e in sorted(MIMG.items()):
+        probes += mimg_words(rng, op, e)
     res = disassemble_probes(probes)
     # random words of every family: the ones llvm-mc rejects must be rejected by us too
-    fams = [f for f in ENCODING_BITS if f != "MIMG"]
-    randoms = []
+    fams = list(ENCODING_BITS)
+    randoms = mimg_invalid(rng, 1500)
     for _ in range(6000):
         fam = rng.choice(fams)
         mask, value = ENCODING_BITS[fam]
@@ -449,7 +542,9 @@ def main():
     with open(os.path.join(OUT, "invalid.txt"), "w") as f:
         f.write(header + "# probes (base word + one trailing dword) whose first instruction llvm-mc-19 rejects\n")
         inval = [p for p, r in zip(probes + randoms, res + rres) if r is None]
-        for p in inval[:3000]:
+        is_mimg = lambda p: p[3] & 0xFC == 0xF0  # noqa: E731
+        inval = [p for p in inval if not is_mimg(p)][:3000] + [p for p in inval if is_mimg(p)][:1000]
+        for p in inval:
             f.write(p.hex() + "\n")
     print("corpus: %d lines, %d llvm-mc disassemblies, %d syntax samples, %d rejected probes"
           % (len(corpus), sum(d is not None for d in dis), len(syn), len(inval)))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate assembler/rdna3/tables.py from llvm-mc-19 (the oracle), for gfx1100.
 
-Run:  python scripts/gen_rdna3_tables.py      (needs llvm-mc-19 on PATH; ~1 minute)
+Run:  python scripts/gen_rdna3_tables.py      (needs llvm-mc-19 on PATH; ~2.5 minutes)
 
 For every encoding family it enumerates every opcode value through
 `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 --disassemble`, with probe values in each operand field
@@ -11,6 +11,7 @@ and how wide it is. Further probes learn, per opcode:
   * which operand codes each source accepts (SGPR alignment, constants, literal...),
   * the constant type of each source (assembling 1.5 / 0x3c00 / 0xffff and reading the bytes),
   * which modifier bits exist (neg, abs, op_sel, clamp, omod ...), whether DPP16/DPP8 exist.
+Image instructions (MIMG) are learned by gen_rdna3_mimg.py.
 The encoder and decoder in assembler/rdna3 are ours; only these facts come from the oracle.
 """
 import itertools
@@ -220,7 +221,8 @@ def spec_from_text(fam, text, vals):
 DPP16_WORD = 40 | 0x0E4 << 8 | 0xF << 24 | 0xF << 28      # quad_perm:[0,1,2,3], all rows/banks
 DPP8_WORD = 40 | 0xFAC688 << 8                             # dpp8:[0,1,2,3,4,5,6,7]
 SRC_FIELDS = ("src0", "src1", "src2", "ssrc0", "ssrc1")
-TYPE_TOKENS = ("1.5", "0x3c00", "0xffff", "0x3f800000", "-1", "0.15915494", "0x3fc45f306dc9c882")
+TYPE_TOKENS = ("1.5", "0x3c00", "0xffff", "0x3f800000", "-1", "0.15915494", "0x3fc45f306dc9c882",
+               "1e-6", "5e-6")
 
 
 def field_bits(fam, field):
@@ -283,15 +285,22 @@ def learn_accept(entries):
 
 def classify_type(outcomes):
     """Constant type of a source from how llvm-mc assembles a few probe constants."""
-    f15, h1, ffff, f1, m1, inv, inv64 = outcomes
+    f15, h1, ffff, f1, m1, inv, inv64, tiny, small = outcomes
     if f15 == ("L", 0x3FF80000):
         return "f64"
     if f15 is None and inv64 == ("I", 248):
         return "i64"
+    # packed pairs of VOP3 forms (v_dot2_f16_f16, v_dot2_bf16_bf16) test a real for an inline
+    # value on its f16 bits after a lossless single conversion (1e-6 -> integer 17), and take a
+    # literal only if it converts to f16 without underflow (5e-6 does not): the "v" types
     if f15 == ("L", 0x3E00):
-        return "f16" if ffff == ("I", 193) else "pf16"
+        if ffff == ("I", 193):
+            return "f16"
+        return "pf16v" if tiny == ("I", 145) else "pf16"
     if f15 == ("L", 0x3FC0):
-        return "bf16" if ffff == ("I", 193) else "pbf16"
+        if ffff == ("I", 193):
+            return "bf16"
+        return "pbf16v" if small is None else "pbf16"
     if f15 == ("L", 0x3FC00000) and f1 is None and ffff == ("L", 0xFFFF):
         return "i16"
     return "b32"
@@ -499,6 +508,208 @@ def alu_entries():
     learn_canonical(entries)
     return entries
 
+
+
+# named scalar operands and their codes: the assembler takes them in places its decoder does
+# not (src_* as SGPR destinations, truncated to the 7-bit field; lds_direct in VOPD) and refuses
+# some the decoder prints (src_shared_base as an SMEM offset)
+SPECIAL_NAMES = (("vcc_lo", 106), ("vcc_hi", 107), ("null", 124), ("m0", 125), ("exec_lo", 126),
+                 ("exec_hi", 127), ("vcc", 106), ("exec", 126), ("src_shared_base", 235),
+                 ("src_shared_limit", 236), ("src_private_base", 237), ("src_private_limit", 238),
+                 ("src_scc", 253), ("src_lds_direct", 254),
+                 # and constants: bit 129 stands for the integer inline constants, 242 for the
+                 # float ones, 255 for a literal
+                 ("1", 129), ("1.0", 242), ("0x1234", 255))
+
+
+def probe_text(e):
+    """(mnemonic, operands, modifiers) of an entry's text, made one llvm-mc assembles: K
+    literals 0x1234 (fits 16-bit K too), null for the register of s_waitcnt_*cnt."""
+    mnem, ops, mods = split_operands(e["text"])
+    ops = ["0x1234" if o[0] == "lit" else t for o, t in zip(e["ops"], ops)] + ops[len(e["ops"]):]
+    if e["mnem"].startswith("s_waitcnt_") and e["fam"] == "SOPK":
+        ops[0] = "null"
+    return mnem, ops, mods
+
+
+def _special_lines(text, ops_spec):
+    """Probe lines: the base text (K literals set to 0x1234, the probe literal) and the text with
+    one scalar operand replaced by each special name."""
+    mnem, ops, mods = split_operands(text)
+    ops = ["0x1234" if o[0] == "lit" else t for o, t in zip(ops_spec, ops)] + ops[len(ops_spec):]
+    tail = "".join(" " + m for m in mods)
+    lines, keys = [mnem + " " + ", ".join(ops) + tail], [None]
+    for i, o in enumerate(ops_spec):
+        if o[0] not in ("reg", "src") or (o[0] == "reg" and o[2] != "s"):
+            continue
+        for name, code in SPECIAL_NAMES:
+            if o[0] == "reg" and code in (129, 242, 255):
+                continue
+            t = list(ops)
+            t[i] = name
+            lines.append(mnem + " " + ", ".join(t) + tail)
+            keys.append((i, code))
+    return lines, keys
+
+
+def learn_special(entries):
+    """{entry key: {operand index: mask of special codes llvm-mc's assembler takes there}}, for
+    the entries whose base text llvm-mc assembles."""
+    lines, keys = [], []
+    for k, e in entries.items():
+        ls, ks = _special_lines(e["text"], e["ops"])
+        lines += ls
+        keys += [(k, x) for x in ks]
+    out, dead = {}, set()
+    for (k, x), (enc, err) in zip(keys, assemble_lines(lines)):
+        ok = enc is not None and enc != "reloc"
+        if x is None:
+            if not ok:
+                dead.add(k)
+            continue
+        i, code = x
+        d = out.setdefault(k, {})
+        d.setdefault(i, 0)
+        if ok:
+            d[i] |= 1 << code
+    return {k: d for k, d in out.items() if k not in dead}
+
+
+def learn_vopd_special(halves):
+    """The same for the src0 of each VOPD half (paired with v_dual_mov_b32 / v_dual_mov_b32)."""
+    lines, keys = [], []
+    for side in ("X", "Y"):
+        for op, (mnem, spec) in halves[side].items():
+            ops = ["v%d" % (20 + (side == "Y")) if o[0] == "reg" and o[1] == "vdst" else
+                   ("v%d" % (61 + 2 * (side == "Y")) if o[0] == "reg" else
+                    ("0x1234" if o[0] == "lit" else "v%d" % (40 + (side == "Y"))))
+                   for o in spec]
+            i = next(j for j, o in enumerate(spec) if o[0] == "src")
+            # the partner reads a constant: no VGPR bank or constant bus clash with the probe
+            other = "v_dual_mov_b32 v%d, 2" % (21 if side == "X" else 20)
+            for name, code in SPECIAL_NAMES:
+                t = list(ops)
+                t[i] = name
+                half = mnem + " " + ", ".join(t)
+                lines.append(half + " :: " + other if side == "X" else other + " :: " + half)
+                keys.append((side, op, code))
+    out = {}
+    for (side, op, code), (enc, err) in zip(keys, assemble_lines(lines)):
+        out.setdefault((side, op), 0)
+        if enc is not None and enc != "reloc":
+            out[(side, op)] |= 1 << code
+    return out
+
+
+def learn_dpp_literal(entries):
+    """VOP3/VOP3P DPP forms whose src1/src2 llvm-mc-19 takes a literal in: {(family, opcode,
+    operand index): whether the literal dword is emitted}. (It takes one in v_fma_mix* and
+    writes operand code 255 without the dword: the DPP control word is where it would go.)"""
+    lines, keys = [], []
+    for (fam, op), e in sorted(entries.items()):
+        if fam not in ("VOP3", "VOP3SD", "VOP3P") or not e.get("dpp8"):
+            continue
+        mnem, ops, mods = split_operands(e["text"])
+        for i, o in enumerate(e["ops"]):
+            if o[0] != "src" or o[1] == "src0":
+                continue
+            t = list(ops)
+            t[i] = "0x1234"                          # fits 16-bit operands too
+            lines.append(e["dpp8"] + " " + ", ".join(t) + " dpp8:[0,1,2,3,4,5,6,7]")
+            keys.append((fam, op, i))
+    out = {}
+    for k, (enc, err) in zip(keys, assemble_lines(lines)):
+        if enc is not None and enc != "reloc":
+            out[k] = len(enc) > 12
+    return out
+
+
+_SUFFIXES = ("_e64_dpp", "_dpp", "_e32", "_e64")
+
+
+def learn_forced(entries, is_mem=False):
+    """Which of _e32 / _e64 llvm-mc-19 takes on each form's mnemonic, keeping this form:
+    {key: 'e32' | 'e64' | 'e32 e64' | ''}. (It strips the suffix and keeps the forms of that
+    size; v_readlane_b32, a VOP3 encoding on gfx11, is an e32 instruction for it.)"""
+    lines, keys = [], []
+    for k, e in sorted(entries.items()):
+        mnem, ops, mods = probe_text(e)
+        rest = ", ".join(ops) + "".join(" " + m for m in mods)
+        base = mnem
+        for suf in _SUFFIXES:
+            if base.endswith(suf):
+                base = base[:-len(suf)]
+                break
+        for suf in ("_e32", "_e64"):
+            lines.append(base + suf + (" " + rest if rest else ""))
+            keys.append((k, suf))
+    out = {}
+    for (k, suf), (enc, err) in zip(keys, assemble_lines(lines)):
+        out.setdefault(k, [])
+        if enc is None or enc == "reloc":
+            continue
+        fam = family_of(int.from_bytes(enc[:4], "little"))
+        want = entries[k]["fam"]
+        if fam == want or (fam == "VOP3" and want == "VOP3SD"):
+            out[k].append(suf[1:])
+    return {k: " ".join(v) for k, v in out.items()}
+
+
+def emit_special(out, alu, mem, vopd):
+    out.write("# special scalar operands (vcc_lo, null, m0, exec, src_shared_base, src_scc,\n"
+              "# src_lds_direct...) llvm-mc-19's assembler takes, per operand: key -> mask over\n"
+              "# operand codes; ALU keys (family, opcode, operand index), memory keys (name, opcode,\n"
+              "# operand index), VOPD keys ('VOPD', 'X'|'Y', opcode)\n")
+    out.write("ASM_SPECIAL = {\n")
+    for (fam, op), d in sorted(alu.items()):
+        for i, m in sorted(d.items()):
+            out.write("    (%r, %d, %d): 0x%x,\n" % (fam, op, i, m))
+    for (name, op), d in sorted(mem.items()):
+        for i, m in sorted(d.items()):
+            out.write("    (%r, %d, %d): 0x%x,\n" % (name, op, i, m))
+    for (side, op), m in sorted(vopd.items()):
+        out.write("    ('VOPD', %r, %d): 0x%x,\n" % (side, op, m))
+    out.write("}\n")
+
+
+# 16-bit immediates of SOPP/SOPK: which plain values llvm-mc-19 takes
+SIMM_PROBES = ("65535", "65536", "-1", "-32768", "-32769", "0x100000000", "1.5")
+
+
+def learn_simm_ranges(entries):
+    """mnemonic -> 'any' (every 64-bit integer and real, truncated to 16 bits), 'u16'
+    (0..65535), 'i16' (-32768..65535)."""
+    lines, keys = [], []
+    for (fam, op), e in sorted(entries.items()):
+        if fam not in ("SOPP", "SOPK"):
+            continue
+        idx = [i for i, o in enumerate(e["ops"]) if o[0] == "imm"]
+        if not idx:
+            continue
+        mnem, ops, mods = split_operands(e["text"])
+        for v in SIMM_PROBES:
+            t = list(ops)
+            t[idx[0]] = v
+            if e["mnem"].startswith("s_waitcnt_") and fam == "SOPK":
+                t[0] = "null"                          # the only register these take
+            lines.append(mnem + " " + ", ".join(t))
+            keys.append(e["mnem"])
+    res = assemble_lines(lines)
+    seen = {}
+    for m, (enc, err) in zip(keys, res):
+        seen.setdefault(m, []).append(enc is not None)
+    out = {}
+    for m, ok in seen.items():
+        acc = dict(zip(SIMM_PROBES, ok))
+        if acc["0x100000000"] and acc["1.5"]:
+            out[m] = "any"
+        elif acc["-32768"] and acc["65535"]:
+            out[m] = "i16"
+        elif acc["65535"] and not acc["-1"]:
+            out[m] = "u16"
+        else:
+            raise ValueError("unexpected immediate range of %s: %r" % (m, acc))
+    return out
 
 
 IMM_VALUES = (0, 3, 0x1234, 0xFFFF)
@@ -815,11 +1026,25 @@ def main():
     mems = mem_entries()
     emit_mem(mems, out, masks)
     write_accept(out, masks)
+    emit_special(out, learn_special(entries), learn_special(mems), learn_vopd_special(halves))
+    forced = learn_forced(entries)
+    forced.update(learn_forced(mems))
+    out.write("# encoding suffixes llvm-mc-19 takes on each form's mnemonic (the base name with _e32\n"
+              "# or _e64): (family, opcode) / (memory name, opcode) -> 'e32', 'e64', 'e32 e64' or ''\n")
+    out.write("FORCED_SUFFIX = %s\n" % pprint.pformat(forced, width=100))
+    out.write("# VOP3/VOP3P DPP sources llvm-mc-19 takes a literal in: (family, opcode, operand "
+              "index) ->\n# whether it emits the literal dword (False: code 255, no dword)\n")
+    out.write("DPP_LITERAL = %s\n" % pprint.pformat(learn_dpp_literal(entries), width=100))
+    out.write("# SOPP/SOPK immediates: 'any' (any integer or real, truncated to 16 bits), 'u16', "
+              "'i16'\n")
+    out.write("SIMM_RANGE = %s\n" % pprint.pformat(learn_simm_ranges(entries), width=100))
     texts = [e["text"] for e in list(entries.values()) + list(mems.values())]
     aliases = learn_aliases(texts)
     out.write("# older spellings llvm-mc-19 accepts for gfx11 mnemonics: alias -> mnemonic\n")
     out.write("ALIASES = %s\n" % pprint.pformat(aliases, width=100))
     symbol_names(out)
+    from gen_rdna3_mimg import emit as emit_mimg, learn_mimg
+    emit_mimg(out, *learn_mimg())
     with open(OUT, "w") as f:
         f.write(out.getvalue())
     print("wrote", OUT, sum(1 for _ in entries), "ALU opcodes")

@@ -25,6 +25,9 @@ def main(argv=None):
     ap.add_argument("--emulate", metavar="TARGET",
                     help="look at a virtual GPU (gfx1100, sm_86, a630...); also GPU_EMULATE")
     args = ap.parse_args(argv)
+    if args.emulate:                           # the tensor backends look at the same machine
+        import os
+        os.environ["GPU_EMULATE"] = args.emulate
     from tensor import device as devices
     default = devices.default()
     backends = []
@@ -49,8 +52,12 @@ def main(argv=None):
         print(f"  {b['name']:<6} {flag:<10} {b['description']}{star}")
     print("GPUs:")
     for g in found:
-        state = "no tensor backend for it yet (its code generator comes next); the drivers can " \
-                "use it" if g["usable"] else f"not usable: {g['reason']}"
+        if not g["usable"]:
+            state = f"not usable: {g['reason']}"
+        elif g["name"].startswith("AMD") and (g["arch"] or "").startswith("gfx11"):
+            state = f"tensor device {g['name'] if not g['name'].endswith(':0') else 'AMD'}"
+        else:
+            state = "no tensor backend for it yet; the drivers can use it"
         print(f"  {g['name']:<7} {g['gpu']} ({g['arch'] or '?'}): {state}")
     for vendor, reason in reasons.items():
         print(f"  {vendor.upper():<7} none: {reason}")

@@ -31,9 +31,10 @@ from tensor.dtypes import to_numpy_values
 
 # name -> (module, class); GPU backends are listed before CPU so they win the default
 BACKENDS = {
+    "AMD": ("tensor.backends.amd", "AMDBackend"),
     "CPU": ("tensor.backends.cpu", "CPUBackend"),
 }
-GPU_ORDER = ()          # names of GPU backends, tried in this order for the default
+GPU_ORDER = ("AMD",)    # names of GPU backends, tried in this order for the default
 
 _open = {}
 
@@ -43,9 +44,12 @@ class DeviceError(RuntimeError):
 
 
 def canonical(name):
-    """'cpu' -> 'CPU', 'amd:1' -> 'AMD:1'; unknown names raise DeviceError."""
+    """'cpu' -> 'CPU', 'amd:1' -> 'AMD:1'; unknown names raise DeviceError.  A tuple of names
+    (a tensor kept on several devices, :mod:`tensor.multi`) is canonicalized name by name."""
     if name is None:
         return default()
+    if isinstance(name, (tuple, list)):
+        return tuple(canonical(n) for n in name)
     text = str(name)
     kind, _, index = text.partition(":")
     kind = kind.upper()

@@ -41,7 +41,11 @@ class CopyRunner:
 
     def __call__(self, bufs=None, timed=False):
         dst, src = self.bufs if bufs is None else bufs
-        dst.copyin(src.storage())
+        dev = devices.get(dst.device)
+        # a backend that reaches the source's memory directly (a peer GPU) copies device to
+        # device; otherwise the data goes through the host
+        if getattr(dev, "copy_from", None) is None or not dev.copy_from(dst, src):
+            dst.copyin(src.storage())
 
 
 def get_runner(item):
@@ -56,7 +60,8 @@ def get_runner(item):
         _, shape, reduce_dims = canonical_shape(item.ast)
         opts = dev.optimizations({"shape": shape, "reduce_dims": sorted(reduce_dims),
                                   "dtypes": [b.dtype for b in item.bufs],
-                                  "sizes": [b.size for b in item.bufs]})
+                                  "sizes": [b.size for b in item.bufs],
+                                  "ast": item.ast, "bufs": list(item.bufs)})
         kernel = _lowered[key] = lower(item.ast, item.bufs, opts, dev.max_global_dims)
         stats["kernels"] += 1
     pkey = (out.device, kernel.key)
@@ -100,7 +105,14 @@ def _print_line(runner, item, t):
 
 
 def realize_nodes(nodes):
-    """Materialize these nodes; returns the schedule items run (after attaching buffers)."""
+    """Materialize these nodes; returns the schedule items run (after attaching buffers).
+    A node kept on several devices (tensor.multi) stands for its parts."""
+    multis = [n for n in nodes if n.is_multi]
+    if multis:
+        from tensor.multi import expand_nodes, settle
+        items = realize_nodes(expand_nodes(nodes))
+        settle(multis)
+        return items
     nodes = [n for n in nodes if not n.realized]
     if not nodes:
         return []

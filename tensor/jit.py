@@ -27,7 +27,7 @@ from tensor.random import MASK32, rng_buffers
 
 
 class _Capture:
-    __slots__ = ("runners", "inputs", "outputs", "structure", "rng", "rng_count", "subs")
+    __slots__ = ("runners", "inputs", "outputs", "structure", "rng", "rng_count", "subs", "segments")
 
 
 class jit:
@@ -75,7 +75,7 @@ class jit:
         cap = _Capture()
         cap.runners = runners
         cap.inputs = bufs
-        cap.outputs = [(o.node.buffer, o.shape) for o in outs]
+        cap.outputs = [_output(o) for o in outs]
         cap.structure = out
         cap.rng = sorted(((idx - calls0, b) for b, idx in list(rng_buffers.items())
                           if calls0 <= idx < Tensor._rng_calls), key=lambda t: t[0])
@@ -83,6 +83,7 @@ class jit:
         # where each input buffer appears in each launch, for cheap substitution
         pos = {id(b): i for i, b in enumerate(bufs)}
         cap.subs = [[(j, pos[id(b)]) for j, b in enumerate(r.bufs) if id(b) in pos] for r in runners]
+        cap.segments = None
         self.captured[key] = cap
         if engine.debug() >= 1:
             print(f"jit: {self.fn.__name__}: captured {len(runners)} kernels")
@@ -98,18 +99,62 @@ class jit:
             b.copyin(np.array([seed & MASK32, (seed >> 32) & MASK32, (base + k) & MASK32], np.uint32))
         Tensor._rng_calls += cap.rng_count
         level = engine.debug()
-        for runner, subs in zip(cap.runners, cap.subs):
-            if subs:
-                rb = list(runner.bufs)
-                for j, i in subs:
-                    rb[j] = bufs[i]
-                t = runner(rb, timed=level >= 2)
-            else:
-                t = runner(timed=level >= 2)
-            if level >= 2 and hasattr(runner, "kernel"):
-                print(f"  {runner.kernel.name:<28} (replay) {(t or 0) * 1e6:9.1f} us")
-        outs = [Tensor(buffer(b, shape)) for b, shape in cap.outputs]
+        if cap.segments is None:
+            cap.segments = _segments(cap.runners, cap.subs)
+        for batch, items in cap.segments:
+            if batch is not None and level < 2:         # one submission for the whole run
+                batch([[b.handle() for b in _substituted(r, subs, bufs)] for r, subs in items])
+                continue
+            for runner, subs in items:
+                t = runner(_substituted(runner, subs, bufs), timed=level >= 2)
+                if level >= 2 and hasattr(runner, "kernel"):
+                    print(f"  {runner.kernel.name:<28} (replay) {(t or 0) * 1e6:9.1f} us")
+        outs = [Tensor(_rebuilt_node(o)) for o in cap.outputs]
         return _rebuild(cap.structure, outs)
+
+
+def _output(t):
+    """What a replay needs to hand an output back: its buffer(s) and shape."""
+    n = t.node
+    if n.is_multi:
+        return ("multi", [p.view()[0].buffer for p in n.parts], [p.shape for p in n.parts], n.axis)
+    return ("one", n.buffer, t.shape)
+
+
+def _rebuilt_node(o):
+    if o[0] == "one":
+        return buffer(o[1], o[2])
+    from tensor.multi import MultiNode
+    from tensor.ops import G
+    parts = [buffer(b, shape) for b, shape in zip(o[1], o[2])]
+    return MultiNode(G.BUFFER, (), None, parts, o[3])
+
+
+def _substituted(runner, subs, bufs):
+    if not subs:
+        return runner.bufs
+    rb = list(runner.bufs)
+    for j, i in subs:
+        rb[j] = bufs[i]
+    return rb
+
+
+def _segments(runners, subs):
+    """Consecutive kernel launches on one device whose backend can replay them as one batch
+    (``backend.batch(programs)``, e.g. a recorded command buffer) -> (batch, items); anything
+    else -> (None, [item])."""
+    out = []
+    for r, s in zip(runners, subs):
+        dev = getattr(r, "device", None)
+        if dev is not None and hasattr(dev, "batch"):
+            if out and out[-1][0] is not None and out[-1][1][-1][0].device is dev:
+                out[-1][1].append((r, s))
+                continue
+            out.append((dev, [(r, s)]))
+        else:
+            out.append((None, [(r, s)]))
+    return [(dev.batch([r.program for r, _ in items]) if dev is not None else None, items)
+            for dev, items in out]
 
 
 def _input_buffers(tensors):
@@ -118,12 +163,22 @@ def _input_buffers(tensors):
     Tensor.realize_all(*tensors)
     out = []
     for t in tensors:
+        if t.node.is_multi:                     # one buffer per device (tensor.multi)
+            if not all(_plain(p) for p in t.node.parts):
+                t.node = t.contiguous().realize().node
+            out.extend(p.view()[0].buffer for p in t.node.parts)
+            continue
         base, st = t.node.view()
         if not (base.realized and st.is_contiguous and base.shape == t.shape):
             t.node = t.contiguous().realize().node
             base = t.node
         out.append(base.buffer)
     return out
+
+
+def _plain(node):
+    base, st = node.view()
+    return base.realized and st.is_contiguous and base.shape == node.shape
 
 
 def _flatten(out):

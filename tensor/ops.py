@@ -57,6 +57,7 @@ _ids = itertools.count()
 class Node:
     __slots__ = ("op", "src", "arg", "dtype", "shape", "device", "buffer", "version", "st",
                  "base", "refs", "id", "requires_grad", "__weakref__")
+    is_multi = False          # tensor.multi.MultiNode: one tensor kept on several devices
 
     def __init__(self, op, src, arg, dtype, shape, device):
         self.op, self.src, self.arg, self.dtype, self.shape, self.device = \
@@ -94,6 +95,11 @@ class Node:
         return None
 
 
+def _multi():
+    from tensor import multi
+    return multi
+
+
 def _apply(st, op, arg):
     if op is G.RESHAPE:
         return st.reshape(arg)
@@ -117,6 +123,8 @@ def buffer(buf, shape):
 
 
 def const(value, dtype, shape=(), device="CPU"):
+    if isinstance(device, tuple):
+        return _multi().const(value, dtype, tuple(shape), device)
     value = npalu.to_python(npalu.scalar(value, dtype), dtype)
     n = Node(G.CONST, (), value, dtype, (), device)
     if shape:
@@ -125,12 +133,16 @@ def const(value, dtype, shape=(), device="CPU"):
 
 
 def iota(n, device="CPU"):
+    if isinstance(device, tuple):
+        return _multi().iota(n, device)
     return Node(G.IOTA, (), None, dtypes.int32, (n,), device)
 
 
 # ---- ALU -------------------------------------------------------------------------------------
 
 def alu(op, *srcs, dtype=None):
+    if any(x.is_multi for x in srcs):
+        return _multi().alu(op, *srcs, dtype=dtype)
     a = srcs[0]
     if op in (Op.CMPLT, Op.CMPNE):
         out = dtypes.bool
@@ -167,6 +179,8 @@ def cast(x, dtype):
 
 
 def reduce(x, op, axes):
+    if x.is_multi:
+        return _multi().reduce(x, op, axes)
     axes = tuple(sorted(set(axes)))
     if not axes or all(x.shape[a] == 1 for a in axes):
         return x
@@ -177,6 +191,8 @@ def reduce(x, op, axes):
 # ---- movement ----------------------------------------------------------------------------------
 
 def reshape(x, shape):
+    if x.is_multi:
+        return _multi().reshape(x, shape)
     shape = tuple(shape)
     if shape == x.shape:
         return x
@@ -188,6 +204,8 @@ def reshape(x, shape):
 
 
 def permute(x, order):
+    if x.is_multi:
+        return _multi().permute(x, order)
     order = tuple(order)
     if order == tuple(range(len(order))):
         return x
@@ -195,6 +213,8 @@ def permute(x, order):
 
 
 def expand(x, shape):
+    if x.is_multi:
+        return _multi().expand(x, shape)
     shape = tuple(shape)
     if shape == x.shape:
         return x
@@ -202,6 +222,8 @@ def expand(x, shape):
 
 
 def pad(x, pads):
+    if x.is_multi:
+        return _multi().pad(x, pads)
     pads = tuple(tuple(p) for p in pads)
     if all(p == (0, 0) for p in pads):
         return x
@@ -210,6 +232,8 @@ def pad(x, pads):
 
 
 def shrink(x, bounds):
+    if x.is_multi:
+        return _multi().shrink(x, bounds)
     bounds = tuple(tuple(b) for b in bounds)
     if all(b == (0, s) for b, s in zip(bounds, x.shape)):
         return x
@@ -217,6 +241,8 @@ def shrink(x, bounds):
 
 
 def flip(x, axes):
+    if x.is_multi:
+        return _multi().flip(x, axes)
     axes = tuple(sorted(a for a in set(axes) if x.shape[a] > 1))
     if not axes:
         return x
@@ -226,6 +252,8 @@ def flip(x, axes):
 # ---- buffers -----------------------------------------------------------------------------------
 
 def contiguous(x):
+    if x.is_multi:
+        return _multi().contiguous(x)
     base, st = x.view()
     if base.realized and st.is_contiguous and base.shape == x.shape:
         return x
@@ -233,10 +261,14 @@ def contiguous(x):
 
 
 def copy(x, device):
+    if x.is_multi:
+        return _multi().copy(x, device)
     return x if x.device == device else Node(G.COPY, (x,), device, x.dtype, x.shape, device)
 
 
 def assign(target, value):
+    if target.is_multi:
+        return _multi().assign(target, value)
     return Node(G.ASSIGN, (target, value), None, target.dtype, target.shape, target.device)
 
 

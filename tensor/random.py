@@ -81,6 +81,8 @@ class RandomMixin:
         from tensor import device as devices
         from tensor.tensor import Tensor
         dev = devices.canonical(device)
+        if isinstance(dev, tuple):      # several devices: made on the first, copied to the others,
+            return cls._random_bits(shape, dev[0]).shard(dev)   # so they equal one device's numbers
         n = math.prod(shape)
         seed = Tensor._seed
         call = Tensor._rng_calls

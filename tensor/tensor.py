@@ -111,8 +111,12 @@ def _with_dependent_assigns(targets):
 
 def _written_by(nodes):
     """ids of the buffers the unrealized assigns under ``nodes`` overwrite."""
-    return {id(n.src[0].view()[0].buffer) for n in ops.walk(nodes, stop=lambda n: n.realized)
-            if n.op is G.ASSIGN}
+    out = set()
+    for n in ops.walk(nodes, stop=lambda n: n.realized):
+        if n.op is G.ASSIGN:
+            for target in (n.src[0].parts if n.is_multi else (n.src[0],)):   # per device part
+                out.add(id(target.view()[0].buffer))
+    return out
 
 
 def _reads(value, written, memo):
@@ -121,7 +125,11 @@ def _reads(value, written, memo):
     for n in ops.walk([value], stop=lambda n: n.realized or n.id in memo):
         if n.id in memo:
             continue
-        if n.realized:
+        if n.realized and n.is_multi:           # on several devices: its parts' buffers
+            bases = [p.view()[0] for p in n.parts]
+            memo[n.id] = (any(id(b.buffer) in written for b in bases),
+                          any(b.version != b.buffer.version for b in bases))
+        elif n.realized:
             memo[n.id] = (id(n.buffer) in written, n.version != n.buffer.version)
         else:
             parts = [memo[s.id] for s in n.src]
@@ -148,6 +156,10 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, R
     def __init__(self, data, dtype=None, device=None, requires_grad=False):
         dtype = to_dtype(dtype) if dtype is not None else None
         dev = devices.canonical(device)
+        if isinstance(dev, tuple):              # several devices: made on the first, copied
+            from tensor.multi import shard
+            first = Tensor(data, dtype=dtype, device=dev[0])
+            data = shard(first.node, dev, None) if not first.node.is_multi else first.node
         if isinstance(data, ops.Node):
             node = data
         elif isinstance(data, Tensor):
@@ -433,8 +445,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, R
         for n, c in fix:
             # the tensor's own node gets the buffer, so graphs built on it read the buffer
             # from now on (and see later assigns to it)
-            if c.realized and not n.realized:
-                n.buffer, n.version = c.buffer, c.version
+            for pn, pc in (zip(n.parts, c.parts) if n.is_multi else ((n, c),)):
+                if pc.realized and not pn.realized:
+                    pn.buffer, pn.version = pc.buffer, pc.version
         return tensors
 
     def realize(self):
@@ -444,6 +457,10 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, R
     def _storage_numpy(self):
         self.realize()
         n = self.node
+        if n.is_multi:
+            from tensor.dtypes import to_numpy_values
+            from tensor.multi import numpy_storage
+            return to_numpy_values(numpy_storage(n), self.dtype).reshape(self.shape)
         base, st = n.view()
         if not (base.realized and st.is_contiguous and prod(base.shape) == self.numel()):
             c = ops.contiguous(n)
@@ -526,6 +543,9 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, R
 
     # ---- autograd -------------------------------------------------------------------------------
     def detach(self):
+        if self.node.is_multi:
+            from tensor.multi import fresh
+            return Tensor(fresh(self.node, G.RESHAPE))
         n = ops.Node(G.RESHAPE, (self.node,), self.shape, self.dtype, self.shape, self.device)
         return Tensor(n)
 
@@ -587,7 +607,22 @@ class Tensor(ElementwiseMixin, MovementMixin, ReduceMixin, NNMixin, LossMixin, R
     def contiguous(self):
         return Tensor._wrap(ops.contiguous(self.node), self)
 
+    def shard(self, devices, axis=None):
+        """This tensor on several devices (:mod:`tensor.multi`): sliced along ``axis`` into
+        near-equal parts, one per device, or (``axis=None``) copied whole to each."""
+        from tensor.device import canonical
+        from tensor.multi import shard
+        if isinstance(devices, str):
+            devices = (devices,)
+        out = Tensor._wrap(shard(self.node, tuple(canonical(d) for d in devices), axis), self)
+        if self.requires_grad and _leaves.get(id(self)) is self:
+            out.requires_grad_(True)              # a sharded parameter is still a parameter
+        return out
+
     def clone(self):
+        if self.node.is_multi:
+            from tensor.multi import fresh
+            return Tensor._wrap(fresh(self.node, G.CONTIGUOUS), self)
         return Tensor._wrap(ops.Node(G.CONTIGUOUS, (self.node,), None, self.dtype, self.shape,
                                      self.device), self)
 

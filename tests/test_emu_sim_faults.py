@@ -79,6 +79,24 @@ def test_illegal_instruction_names_its_pc(word, text):
     assert f"PC 0x{entry_va(co) + 8:x}" in str(e.value) and text in str(e.value)
 
 
+@pytest.mark.parametrize("text", [
+    "image_load v[0:3], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D",
+    "image_sample  v0, [v4, v8], s[8:15], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+    "image_bvh_intersect_ray v[0:3], v[4:14], s[8:11]",
+])
+def test_image_instructions_are_refused_by_name_at_their_pc(text):
+    """The simulator has no texture unit: an image instruction stops the dispatch with an
+    illegal-instruction error that names it and its PC (the assembler and decoder know it)."""
+    from assembler.rdna3 import assemble
+    co = code_object(program(s_mov(4, 1), assemble(text), endpgm()))
+    with pytest.raises(IllegalInstruction) as e:
+        simulate(co, "k", (1, 1, 1), (32, 1, 1), [])
+    pc = entry_va(co) + 8
+    assert e.value.pc == pc
+    assert str(e.value) == (f"illegal instruction at PC 0x{pc:x}: {text}: image instructions (MIMG) "
+                            "are not supported: the virtual GPU has no texture unit")
+
+
 def test_endless_loop_is_a_shader_hang_at_its_pc():
     co = code_object(program(s_mov(4, 1), sopp("s_branch", -1), endpgm()))
     with pytest.raises(ShaderHang) as e:

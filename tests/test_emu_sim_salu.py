@@ -78,7 +78,7 @@ SOP2_CASES = [
     ("s_lshl1_add_u32", 3, 4, None, 10, 0),
     ("s_absdiff_i32", 3, (-4) & M32, None, 7, 1),
     ("s_absdiff_i32", 45, 0x80000001, None, 0x7FFFFFD4, 1),        # |45 - -2147483647| wraps
-    ("s_max_i32", 5, 5, None, 5, 0),                                # equal operands clear SCC
+    ("s_max_i32", 5, 5, None, 5, 1),                   # equal operands: SCC = S0 >= S1 for max
     ("s_min_u32", 5, 5, None, 5, 0),
     ("s_cselect_b32", 11, 22, 1, 11, None),
     ("s_cselect_b32", 11, 22, 0, 22, None),
@@ -302,8 +302,10 @@ def _sext(x, bits):
 
 
 def _bfe_model(a, ctl, bits, signed):
+    """(S0 >> offset) & ((1 << width) - 1), the shift arithmetic for the signed forms (a field
+    past the top bit fills with the sign), then sign-extended from bit width-1."""
     off, width = ctl & (bits - 1), min((ctl >> 16) & 0x7F, bits)
-    r = (a >> off) & ((1 << width) - 1)
+    r = ((_sext(a, bits) if signed else a) >> off) & ((1 << width) - 1)
     if signed and width:
         r = _sext(r, width) & ((1 << bits) - 1)
     return r
@@ -320,8 +322,8 @@ MODELS32 = {   # mnemonic -> (result, scc or None) from Python integers
     "s_ashr_i32": lambda a, b: ((s32(a) >> (b & 31)) & M32, int(s32(a) >> (b & 31) != 0)),
     "s_lshl3_add_u32": lambda a, b: (((a << 3) + b) & M32, int((a << 3) + b > M32)),
     "s_min_i32": lambda a, b: (a if s32(a) < s32(b) else b, int(s32(a) < s32(b))),
-    "s_max_u32": lambda a, b: (a if a > b else b, int(a > b)),           # equal: SCC 0 (hardware)
-    "s_max_i32": lambda a, b: (a if s32(a) > s32(b) else b, int(s32(a) > s32(b))),
+    "s_max_u32": lambda a, b: (a if a >= b else b, int(a >= b)),         # pseudocode: S0 >= S1
+    "s_max_i32": lambda a, b: (a if s32(a) >= s32(b) else b, int(s32(a) >= s32(b))),
     "s_mul_i32": lambda a, b: ((a * b) & M32, None),
     "s_mul_hi_u32": lambda a, b: ((a * b) >> 32, None),
     "s_mul_hi_i32": lambda a, b: ((s32(a) * s32(b) >> 32) & M32, None),

@@ -36,8 +36,10 @@ def bfe_u(a, b, c):
 
 
 def bfe_i(a, b, c):
+    """The shift is arithmetic (S0.i32 >> offset): a field past bit 31 fills with the sign."""
     w = c & 31
-    f = bfe_u(a, b, c)
+    sa = a - (1 << 32) if a >> 31 else a
+    f = (sa >> (b & 31)) & ((1 << w) - 1)
     return (f - (1 << w) if w and f >> (w - 1) else f) & M32
 
 

@@ -39,4 +39,4 @@ def test_every_family_is_exercised():
             pass
     assert fams >= {"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3",
                     "VOP3SD", "VOP3P", "VOPD", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF",
-                    "VINTERP", "LDSDIR", "EXP"}
+                    "VINTERP", "LDSDIR", "EXP", "MIMG"}

@@ -17,12 +17,13 @@ from drivers.errors import AssemblerError
     ("v_add_f32 v0, foo, v1", 1, 15, r"expected a register or a constant, got 'foo'"),
     ("buffer_load_b32 v0, v1, s[4:7], 0", 1, 21, r"needs offen or idxen"),
     # out-of-range immediates, constants and offsets
-    ("s_nop 70000", 1, 7, r"value 70000 out of range"),
+    ("s_sendmsg 70000", 1, 11, r"value 70000 out of range \[0, 65535\]"),
+    ("s_movk_i32 s0, -32769", 1, 16, r"value -32769 out of range \[-32768, 65535\]"),
     ("ds_load_b32 v0, v1 offset:70000", 1, 20, r"DS offset 70000 out of range \[0, 65535\]"),
     ("global_load_b32 v0, v[2:3], off offset:5000", 1, 33, r"GLOBAL offset 5000 out of range"),
     ("flat_load_b32 v0, v[2:3] offset:-8", 1, 26, r"FLAT offset -8 out of range \[0, 4095\]"),
     ("s_load_b32 s0, s[2:3], 0x100000", 1, 24, r"SMEM offset 1048576 out of range"),
-    ("v_add_f32 v0, 0x123456789, v1", 1, 15, r"literal does not fit in 32 bits"),
+    ("v_add_f32 v0, 0x123456789, v1", 1, 15, r"literal 0x123456789 does not fit in 32 bits"),
     ("s_waitcnt vmcnt(99)", 1, 11, r"vmcnt: value 99 out of range \[0, 63\]"),
     ("v_mov_b32 v0, v256", 1, 15, r"register v256 out of range"),
     ("s_add_u32 s0, 0x1234, 0x5678", 1, 23, r"only one unique literal constant"),
@@ -62,11 +63,14 @@ from drivers.errors import AssemblerError
     ("v_add_f32 v0, v1, v2 bogus", 1, 22, r"unknown modifier 'bogus' for v_add_f32"),
     ("v_add_nc_u32_e64 v0, -v1, v2", 1, 22, r"operand src0 of v_add_nc_u32_e64 does not take a "
                                             r"negation modifier"),
+    ("v_add_nc_u32 v0, neg(5), v1", 1, 18, r"operand src0 of v_add_nc_u32 does not take a "
+                                           r"negation modifier"),
+    ("s_mov_b32 s0, |1|", 1, 15, r"operand ssrc0 of s_mov_b32 does not take an absolute-value"),
     # operands llvm-mc-19 refuses on gfx11, also as SGPR destinations of plain statements
-    ("v_cmp_eq_u32_e64 src_vccz, v1, v2", 1, 18, r"src_vccz is not available as an operand of a VOP3 "
-                                                r"instruction on gfx11"),
-    ("v_cmp_eq_u32_e64 src_execz, v1, -1", 1, 18, r"src_execz is not available"),
-    ("s_mov_b32 src_vccz, 1", 1, 11, r"operand sdst of s_mov_b32 cannot be src_vccz"),
+    ("v_cmp_eq_u32_e64 src_vccz, v1, v2", 1, 18, r"src_vccz is not an operand on gfx11"),
+    ("v_cmp_eq_u32_e64 src_execz, v1, -1", 1, 18, r"src_execz is not an operand on gfx11"),
+    ("s_mov_b32 src_vccz, 1", 1, 11, r"src_vccz is not an operand on gfx11"),
+    ("v_mov_b32 v0, lds_direct", 1, 15, r"operand src0 of v_mov_b32 cannot be 'lds_direct'"),
     # symbolic immediates
     ("s_getreg_b32 s0, hwreg(HW_REG_FOO)", 1, 18, r"unknown hardware register 'HW_REG_FOO'"),
     ("s_sendmsg sendmsg(MSG_NOPE)", 1, 11, r"unknown message 'MSG_NOPE'"),
@@ -96,7 +100,8 @@ def test_error_without_source_name_has_line_and_column():
     (b"\xff\xff\xff\xff", r"invalid instruction word 0xffffffff at offset 0"),
     (bytes.fromhex("0000b0bf") + b"\xff\x00\x00\xfc" + bytes(8),
      r"invalid instruction word 0xfc0000ff at offset 4"),
-    (bytes.fromhex("000000f0") + bytes(8), r"unsupported encoding MIMG: word 0xf0000000 at offset 0"),
+    (bytes.fromhex("0000f4f0") + bytes(8), r"invalid instruction word 0xf0f40000 at offset 0 \(MIMG"),
+    (bytes.fromhex("010000f0") + bytes(4), r"invalid instruction word 0xf0000001 at offset 0: truncated NSA"),
     (bytes.fromhex("000020ce") + bytes(8), r"invalid instruction word 0xce200000 at offset 0"),
     (bytes.fromhex("00007fcd") + bytes(8), r"invalid instruction word 0xcd7f0000 at offset 0"),
     (bytes.fromhex("0000b0"), r"truncated instruction at offset 0 \(3 bytes left\)"),

@@ -30,7 +30,7 @@ def test_creation():
     assert t.zeros_like().dtype is dtypes.int64 and t.ones_like(dtype="float16").dtype is dtypes.float16
     assert t.full_like(9).numpy().tolist() == [[9, 9], [9, 9]]
     assert Tensor.empty(0, 3).shape == (0, 3) and Tensor.empty(0, 3).numpy().shape == (0, 3)
-    assert t.shape == (2, 2) and t.ndim == 2 and t.numel() == 4 and t.device == "CPU"
+    assert t.shape == (2, 2) and t.ndim == 2 and t.numel() == 4 and t.device == tensor.device.default()
     assert t.tolist() == [[1, 2], [3, 4]] and Tensor(2.5).item() == 2.5
 
 
@@ -77,7 +77,7 @@ def test_nothing_is_computed_until_asked():
     b = ((a + 1) * 2).exp().sum(0) @ Tensor.ones(3)
     r = repr(b)
     assert engine.stats["launches"] == before
-    assert r == "<Tensor shape=() dtype=float32 device=CPU lazy>"
+    assert r == f"<Tensor shape=() dtype=float32 device={tensor.device.default()} lazy>"
     b.numpy()
     assert engine.stats["launches"] > before
     assert "realized" in repr(b)
@@ -97,7 +97,7 @@ def test_nothing_is_computed_until_asked():
     (lambda: Tensor.ones(2, requires_grad=True).mul(2).backward(), r"implicitly created only for a tensor with one element"),
     (lambda: Tensor([1, 2]).mean(), r"mean: needs a floating-point tensor, got int64"),
     (lambda: Tensor.ones(2).to(dtype="complex64"), r"unknown dtype 'complex64'"),
-    (lambda: Tensor.ones(2, device="tpu"), r"unknown device 'tpu'; known: CPU"),
+    (lambda: Tensor.ones(2, device="tpu"), r"unknown device 'tpu'; known: (.*, )?CPU"),
     (lambda: Tensor.ones(2, 2).item(), r"item\(\) needs a tensor with one element"),
     (lambda: Tensor.ones(1, 3, 4, 4).conv2d(Tensor.ones(2, 2, 3, 3)), r"conv2d: input \(1, 3, 4, 4\) with 3 channels"),
     (lambda: Tensor.ones(3).expand(2, 4), r"expand: cannot expand shape \(3,\) to \(2, 4\)"),
@@ -274,7 +274,7 @@ def test_copies_between_devices():
     b = a.T.to("CPU:1")                           # a second instance of the reference backend
     assert b.device == "CPU:1"
     assert (b * 2).numpy().tolist() == [[2.0, 6.0], [4.0, 8.0]]
-    with pytest.raises(DeviceError, match="different devices: CPU and CPU:1"):
+    with pytest.raises(DeviceError, match=f"different devices: {a.device} and CPU:1"):
         a + b
     assert b.to("cpu").sum().item() == 10.0
 

@@ -93,7 +93,7 @@ def test_examples_train_on_mnist_files_and_save_the_weights(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--devices", "2"], "--devices 2: multi-device training needs a GPU backend"),
+    (["--devices", "3"], "--batch-size 32 does not split evenly over 3 devices"),
     (["--device", "tpu"], "unknown device 'tpu'"),
     (["--mnist", "/nonexistent"], "/nonexistent: not a directory"),
 ])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tensor.loopir as loopir
-from tensor import Tensor, dtypes
+from tensor import Tensor, dtypes, engine
 from tensor import symbolic as sym
 from tensor.backends.cpu import Program
 from tensor.device import get
@@ -171,7 +171,7 @@ def test_reference_backend_rejects_out_of_bounds_and_double_writes():
 # ---- optimizations ----------------------------------------------------------------------------------
 
 def _run(item, opts, max_global_dims=None):
-    dev = get("CPU")
+    dev = get(item.bufs[0].device)
     k = lower(item.ast, item.bufs, opts, max_global_dims)
     dev.launch(dev.compile(k), [b.handle() for b in item.bufs])
     return item.bufs[0].numpy(), k
@@ -257,6 +257,7 @@ def test_a_backend_can_request_optimizations(monkeypatch):
     backend = _make_optimizing_backend()
     monkeypatch.setattr(devices, "BACKENDS", dict(devices.BACKENDS))
     monkeypatch.setattr(devices, "_open", dict(devices._open))
+    monkeypatch.setattr(engine, "_lowered", {})           # lower afresh for this backend
     devices.register("OPTCPU", backend)
     rng = np.random.default_rng(1)
     A, Bm = rng.standard_normal((6, 8)).astype(np.float32), rng.standard_normal((8, 4)).astype(np.float32)

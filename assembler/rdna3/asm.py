@@ -5,11 +5,14 @@ from assembler.errors import AssemblerError
 
 from .constants import parse_number
 from . import encode_alu as _alu, fastpath as _fast
-from .encode_alu import DPP_WORDS, VOPD_X, VOPD_Y, encode_alu, encode_vopd
+from .encode_alu import encode_alu
+from .modifiers_alu import DPP_WORDS
+from .encode_vopd import VOPD_X, VOPD_Y, encode_vopd
 from .encode_mem import MEM_BY_NAME, encode_export, encode_mem
 from .fastpath import encoder
 from .syntax import SyntaxErr, split_instruction, split_top
-from .tables import ALIASES, ALU, LDSDIR_OPS
+from .mimg import encode as encode_mimg
+from .tables import ALIASES, ALU, FORCED_SUFFIX, LDSDIR_OPS, MIMG
 
 S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2align
 
@@ -65,6 +68,8 @@ def _build_index():
             index[name] = list(dict.fromkeys(items))                 # first occurrences, in order
     for name, (seg, op, entry) in MEM_BY_NAME.items():
         index.setdefault(name, []).append(("mem", seg, op, entry, None))
+    for op, entry in MIMG.items():
+        index[entry["mnem"]] = [("mimg", "MIMG", op, entry, None)]
     for name in list(LDSDIR_OPS.values()) + ["exp"]:
         index[name] = [("exp", "EXP" if name == "exp" else "LDSDIR", 0, None, None)]
     return index
@@ -80,7 +85,53 @@ def _add_aliases(index):
     return index
 
 
-INDEX = _add_aliases(_build_index())
+_VOP3_FLAGGED = frozenset(("VOP3", "VOP3SD", "VOP3P", "VINTERP"))
+
+
+def _takes(cand, size):
+    """Does llvm-mc keep this form under a forced _e32 / _e64 suffix (tables.FORCED_SUFFIX)?"""
+    kind, fam, op = cand[0], cand[1], cand[2]
+    learned = FORCED_SUFFIX.get((fam, op))
+    if learned is not None:
+        return size in learned.split()
+    if kind == "exp":
+        return size == "e32"                    # exp, lds_param_load, lds_direct_load
+    return (size == "e64") == (fam in _VOP3_FLAGGED)
+
+
+def _add_forced_encodings(index):
+    """llvm-mc strips _e32, _e64, _dpp and _e64_dpp from any mnemonic and keeps the forms of
+    that encoding: _e32 / _e64 per form as learned from llvm-mc (tables.FORCED_SUFFIX: any SOP,
+    memory, export or VOP1/2/C form takes _e32, VOP3/VOP3P/VINTERP forms _e64, with exceptions
+    like v_readlane_b32), _dpp the DPP forms of VOP1/2/C, _e64_dpp the VOP3 DPP ones."""
+    added = {}
+    for name, cands in index.items():
+        if name.endswith(("_e32", "_e64", "_dpp", "_sdwa")):
+            continue
+        forms = {
+            "_e32": [c for c in cands if c[4] is None and _takes(c, "e32")],
+            "_e64": [c for c in cands if c[4] is None and _takes(c, "e64")],
+            "_dpp": [c for c in cands if c[4] is not None and c[1] not in _VOP3_FLAGGED],
+            "_e64_dpp": [c for c in cands if c[4] is not None and c[1] in _VOP3_FLAGGED],
+        }
+        for suffix, sel in forms.items():
+            if name + suffix in index:
+                continue
+            if sel:
+                added[name + suffix] = sel
+    index.update(added)
+    # a table name with a suffix llvm-mc refuses for that form (v_readlane_b32 is e32)
+    for name in [n for n in index if n.endswith("_e64") and not n.endswith("_e64_dpp")]:
+        keep = [c for c in index[name] if c[0] != "alu" or c[4] is not None or _takes(c, "e64")
+                or c[3][0] == name]
+        if keep:
+            index[name] = keep
+        else:
+            del index[name]
+    return index
+
+
+INDEX = _add_forced_encodings(_add_aliases(_build_index()))
 _DIRECTIVE_BLOCKS = {".amdhsa_kernel": ".end_amdhsa_kernel",
                      ".amdgpu_metadata": ".end_amdgpu_metadata"}
 # symbol and code-object bookkeeping: kept in Program.directives for the code-object writer
@@ -225,9 +276,9 @@ def encode_line(text, col0, ctx):
         stripped = rest.strip()
         if mode == 2:
             ops = [(stripped, col0 + len(mnem) + (len(rest) - len(rest.lstrip())))] if stripped else []
+            mods = []
         else:
-            ops = split_top(rest, col0 + len(mnem), ",") if stripped else []
-        mods = []
+            _, ops, mods = split_instruction(text, col0, mnem, bare=False)
     return _try_candidates(text, mnem, cands, ops, mods, ctx)
 
 
@@ -251,6 +302,8 @@ def _try_candidates(text, mnem, cands, ops, mods, ctx):
                 enc, fix = encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx)
             elif kind == "mem":
                 enc, fix = encode_mem(fam, op, entry, mnem, ops, mods, ctx)
+            elif kind == "mimg":
+                enc, fix = encode_mimg(op, entry, mnem, ops, mods, ctx)
             else:
                 enc, fix = encode_export(mnem, ops, mods, ctx)
         except SyntaxErr as e:
@@ -269,6 +322,10 @@ def _encode_vopd(text, col0, ctx):
     rcol += len(right) - len(right.lstrip())
     xm, xops, xmods = split_instruction(left.strip(), lcol + len(left) - len(left.lstrip()))
     ym, yops, ymods = split_instruction(right.strip(), rcol)
+    # llvm-mc takes the _e32 suffix on the first half (parsed like any mnemonic; VOPD has no
+    # VOP3 encoding), not on the second
+    if xm not in VOPD_X and xm.endswith("_e32"):
+        xm = xm[:-4]
     for m, c in xmods + ymods:
         raise SyntaxErr("VOPD instructions take no modifiers (%r)" % m, c)
     if xm not in VOPD_X:

@@ -8,7 +8,7 @@ numbers, widths, constant codes, literal bits and source modifiers; instruction-
 from assembler.errors import AssemblerError
 
 from . import operands as O
-from .formats import FORMATS, UNSUPPORTED, family_of
+from .formats import FORMATS, family_of
 from .simm import PRINTERS
 from .tables import ACCEPT, ALU, DPP_ACCEPT
 
@@ -359,9 +359,6 @@ def _decode(data, offset):
     fam = family_of(dword)
     if fam is None:
         raise _invalid(data, offset)
-    if fam in UNSUPPORTED:
-        raise AssemblerError("unsupported encoding %s: word 0x%08x at offset %d"
-                             % (fam, dword, offset))
     size = FORMATS[fam][0]
     if offset + size > len(data):
         raise AssemblerError("truncated %s instruction at offset %d" % (fam, offset))
@@ -377,6 +374,9 @@ def _decode(data, offset):
             raise _invalid(data, offset)
         ins = _decode_alu(fam, op, entry, word, data, offset)
         return ins, ins.size
+    if fam == "MIMG":
+        from . import mimg
+        return mimg.decode(word, data, offset)
     from . import decode_mem
     if fam == "VOPD":
         return decode_mem.decode_vopd(word, data, offset)

@@ -5,7 +5,7 @@ from a 512-entry table of the first dword's top nine bits; the (family, opcode) 
 a plan compiled on first use from the same decode tables as decoder.py: field shifts and masks,
 the accepted-operand masks, and the text of every register and inline constant, each written
 once.  A plan returns the instruction's text and size, or None for what it does not cover (DPP,
-op_sel, true16 moves, VOP3P, VINTERP, MUBUF/MTBUF, exports, ds_swizzle, anything invalid or cut
+op_sel, true16 moves, VOP3P, VINTERP, MUBUF/MTBUF, images, exports, ds_swizzle, anything invalid or cut
 short); the full decoder handles those, so its text and its errors stay the only definition.
 tests/test_rdna3_disasm_fast.py holds both to the same text over the llvm-mc corpus, the clang
 kernels and random words.
@@ -16,7 +16,7 @@ import sys
 from . import operands as O
 from .decoder import _source, decode
 from .decode_mem import KEEP
-from .formats import _ORDER, ENCODING_BITS, FLAT_SEGMENTS, FORMATS, UNSUPPORTED
+from .formats import _ORDER, ENCODING_BITS, FLAT_SEGMENTS, FORMATS
 from .simm import PRINTERS, int16_text
 from .tables import ACCEPT, ALU, MEM
 
@@ -441,7 +441,7 @@ def _dispatch_table():
     table = []
     lists = {}
     for fam in _FAMILY:
-        if fam is None or fam in UNSUPPORTED or fam in ("EXP", "LDSDIR"):
+        if fam is None or fam in ("EXP", "LDSDIR", "MIMG"):
             table.append((0, 0, [_no_plan], fam))
             continue
         if fam == "FLAT":

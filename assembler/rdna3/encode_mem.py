@@ -1,13 +1,15 @@
 """Encode the memory families: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, and LDSDIR / EXP."""
 import re
+import struct
 
-from .constants import parse_number
-from .encode_alu import not_on_gfx11, reg_operand, source_operand
+from .constants import parse_number, strip_lit
+from .encode_alu import _SPECIAL_CODES, asm_accept, not_on_gfx11, reg_operand, source_operand
 from .formats import ENCODING_BITS, FORMATS
-from .syntax import SyntaxErr
-from .tables import ACCEPT, BUF_FORMAT_NAMES, MEM
+from .syntax import SyntaxErr, check_modifier_order
+from .tables import ACCEPT, ASM_SPECIAL, BUF_FORMAT_NAMES, MEM
 
 _FORMAT_IDS = {v: k for k, v in BUF_FORMAT_NAMES.items()}
+_FORMAT_IDS["BUF_FMT_8_UNORM"] = 1         # the default format, which llvm-mc never prints
 _SEG = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
 
 
@@ -58,10 +60,15 @@ def _smem_lo(mnem):
     return 0 if mnem.startswith(("s_buffer_", "s_atc_probe_buffer")) else -0x100000
 
 
-def _scaled(tok, col, s, shift, role, mnem):
+def _scaled(tok, col, s, shift, role, mnem, key=None):
     """sbase/srsrc fields count SGPR pairs/quads."""
     code = reg_operand(tok, col, "s", s[3], None, 0, role, mnem)
-    if not (ACCEPT[s[4]] >> (code >> shift)) & 1:
+    special = ASM_SPECIAL.get(key) if key is not None else None
+    if special is not None and (_SPECIAL_CODES >> code) & 1:
+        ok = (special >> code) & 1                 # what llvm-mc's assembler takes there
+    else:
+        ok = (ACCEPT[s[4]] >> (code >> shift)) & 1
+    if not ok:
         raise SyntaxErr("operand %s of %s cannot be %s" % (role, mnem, tok), col)
     return code >> shift
 
@@ -79,7 +86,7 @@ class _Word:
 
 
 def encode_mem(name, op, entry, mnem, ops, mods, ctx):
-    _, spec, fmask, fval, mmask = entry
+    base, spec, fmask, fval, mmask = entry      # `mnem` as typed may carry an _e32 suffix
     fam = "FLAT" if name in _SEG else name
     w = _Word(fam, op, fval)
     if fam == "FLAT":
@@ -87,8 +94,15 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
     size = FORMATS[fam][0]
     lit = None
     flags = {}
+    check_modifier_order(fam, mods, mnem)
+    if not spec and mods:
+        raise SyntaxErr("%s takes no modifiers" % mnem, mods[0][1])
     for m, c in mods:
         key, _, val = m.partition(":")
+        if key in ("noglc", "noslc", "nodlc") and fam != "DS":
+            continue            # llvm-mc takes a cleared cache bit even where the bit does not exist
+        if key == "nogds" and fam == "DS" and (mmask >> w.fields["gds"][0]) & 1:
+            continue
         if key in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen") and not val:
             if key not in w.fields or not (mmask >> w.fields[key][0]) & 1:
                 raise SyntaxErr("%s does not support %s" % (mnem, key), c)
@@ -97,24 +111,44 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             flags[key] = (val, c)
         else:
             raise SyntaxErr("unknown modifier %r for %s" % (m, mnem), c)
-    if "tfe" in flags and "store" in mnem:
+    if "tfe" in flags and "store" in base:
         raise SyntaxErr("tfe has no meaning for the store %s" % mnem, flags["tfe"])
     for k in flags:
         if k in ("glc", "slc", "dlc", "gds", "tfe", "offen", "idxen"):
             w.set(k, 1)
-    want = list(spec)
-    if fam == "FLAT" and "_atomic_" in mnem and "glc" not in flags:
-        want = [s for s in want if not (s[0] == "reg" and s[1] == "vdst")]
+    want = list(enumerate(spec))
+    if fam == "FLAT" and "_atomic_" in base and "glc" not in flags:
+        want = [(i, s) for i, s in want if not (s[0] == "reg" and s[1] == "vdst")]
+    if fam == "SMEM" and len(ops) == len(want) - 1 and want[-1][1][1] == "soffset" and \
+            "offset" not in flags:
+        want = want[:-1]                 # no offset operand: offset 0, soffset null (llvm-mc)
+        w.set("soffset", 124)
+        w.set("offset", 0)
     if len(ops) != len(want):
         what = "few" if len(ops) < len(want) else "many"
         col = ops[min(len(ops), len(want)) - 1][1] if ops else ctx.mnem_end
         raise SyntaxErr("too %s operands for %s: expected %d, got %d" % (what, mnem, len(want), len(ops)),
                         col)
-    for s, (tok, col) in zip(want, ops):
+    for (pos, s), (tok, col) in zip(want, ops):
+        if tok.strip() in ("scc", "sc0", "sc1", "nt", "nv") and not (
+                tok.strip() == "scc" and fam in ("MUBUF", "MTBUF")):
+            # llvm-mc reads these as cache-policy names of other GPUs here, not as registers
+            # (but scc is src_scc as the buffer soffset, an operand that cannot be left out)
+            raise SyntaxErr("%s is a cache-policy modifier gfx11 does not have" % tok.strip(), col)
         role = s[1] if s[0] != "off" else "addr"
+        key = (name, op, pos)
+        if len(s) > 4 and s[0] in ("reg", "src") and not (s[0] == "reg" and s[2] == "v"):
+            s = s[:4] + (asm_accept(s[4], key),) + s[5:]
         if fam == "SMEM":
             if s[0] == "imm":
-                w.set("sdata", _num(tok, col, "s_atc_probe mode", 0, 127))
+                # the probe mode: llvm-mc keeps the low 7 bits of any constant (a real's bits)
+                num = parse_number(strip_lit(tok))
+                if num is None:
+                    raise SyntaxErr("s_atc_probe mode expects a constant, got %r" % tok, col)
+                v = num[0]
+                if num[1]:
+                    v = struct.unpack("<q", struct.pack("<d", v))[0]
+                w.set("sdata", v)
             elif role == "sdata":
                 if tok == "null" and s[3] > 2:
                     raise SyntaxErr("null can receive at most a 64-bit load", col)
@@ -122,12 +156,24 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             elif role == "sbase":
                 if tok == "null" and s[3] == 4:
                     raise SyntaxErr("the buffer resource of %s must be 4 SGPRs, not null" % mnem, col)
-                w.set("sbase", _scaled(tok, col, s, 1, role, mnem))
+                w.set("sbase", _scaled(tok, col, spec[pos], 1, role, mnem, key))
             else:
-                num = parse_number(tok)
-                if num is not None and not num[1] and "offset" not in flags:
+                num = parse_number(strip_lit(tok))
+                if num is not None:
+                    # a constant here is the immediate offset (soffset null), as in llvm-mc: a
+                    # real counts by its double's bits (0.0 is offset 0); no offset: as well
+                    if "offset" in flags:
+                        raise SyntaxErr("%s takes a constant offset operand or offset:, not both"
+                                        % mnem, flags["offset"][1])
+                    v = num[0]
+                    if num[1]:
+                        v = struct.unpack("<q", struct.pack("<d", v))[0]
+                    lo = _smem_lo(base)
+                    if not lo <= v <= 0xFFFFF:
+                        raise SyntaxErr("SMEM offset %d out of range [%d, %d]" % (v, lo, 0xFFFFF),
+                                        col)
                     w.set("soffset", 124)
-                    w.set("offset", _num(tok, col, "SMEM offset", _smem_lo(mnem), 0xFFFFF))
+                    w.set("offset", v)
                 else:
                     code, lit, *_ = source_operand(tok, col, 1, "b32", s[4], "soffset", mnem)
                     w.set("soffset", code)
@@ -166,7 +212,7 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             elif role == "srsrc":
                 if tok == "null":
                     raise SyntaxErr("the buffer resource of %s must be 4 SGPRs, not null" % mnem, col)
-                w.set("srsrc", _scaled(tok, col, s, 2, role, mnem))
+                w.set("srsrc", _scaled(tok, col, spec[pos], 2, role, mnem, key))
             else:
                 code, lit, *_ = source_operand(tok, col, 1, "b32", s[4], "soffset", mnem)
                 not_on_gfx11(code, tok, col, fam)
@@ -178,10 +224,14 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             continue
         val, c = flags[key]
         if fam == "SMEM" and key == "offset":
-            w.set("offset", _num(val, c, "SMEM offset", _smem_lo(mnem), 0xFFFFF))
+            w.set("offset", _num(val, c, "SMEM offset", _smem_lo(base), 0xFFFFF))
         elif fam == "DS":
+            two = "2addr" in base
+            if (key == "offset") == two and key != "format":
+                raise SyntaxErr("%s takes %s" % (mnem, "offset0:/offset1:" if two else "offset:"),
+                                c)
             if key == "offset":
-                v = _swizzle(val, c) if mnem == "ds_swizzle_b32" else _num(val, c, "DS offset", 0, 0xFFFF)
+                v = _swizzle(val, c) if base == "ds_swizzle_b32" else _num(val, c, "DS offset", 0, 0xFFFF)
                 w.set("offset0", v & 0xFF)
                 w.set("offset1", v >> 8)
             elif key in ("offset0", "offset1"):
@@ -192,7 +242,8 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
             lo, hi = (0, 0xFFF) if name == "FLAT" else (-0x1000, 0xFFF)
             w.set("offset", _num(val, c, "%s offset" % name, lo, hi))
         elif fam in ("MUBUF", "MTBUF") and key == "offset":
-            w.set("offset", _num(val, c, "buffer offset", 0, 0xFFF))
+            # llvm-mc-19 takes a 16-bit offset and keeps its low 12 bits (the field's width)
+            w.set("offset", _num(val, c, "buffer offset", 0, 0xFFFF))
         elif fam == "MTBUF" and key == "format":
             if val.startswith("[") and val.endswith("]") and val[1:-1] in _FORMAT_IDS:
                 w.set("format", _FORMAT_IDS[val[1:-1]])
@@ -211,6 +262,8 @@ def encode_mem(name, op, entry, mnem, ops, mods, ctx):
 def encode_export(mnem, ops, mods, ctx):
     """lds_param_load / lds_direct_load (LDSDIR) and exp (EXP)."""
     from .tables import EXP_TARGETS, LDSDIR_OPS
+    if mnem.endswith("_e32"):
+        mnem = mnem[:-4]
     flags = {}
     for m, c in mods:
         key, _, val = m.partition(":")
@@ -221,6 +274,7 @@ def encode_export(mnem, ops, mods, ctx):
         if len(ops) != want:
             raise SyntaxErr("%s expects %d operand%s, got %d" % (mnem, want, "s" * (want > 1), len(ops)),
                             ops[-1][1] if ops else ctx.mnem_end)
+        check_modifier_order("LDSDIR", mods, mnem)
         w = _Word("LDSDIR", op, 0)
         w.set("vdst", reg_operand(ops[0][0], ops[0][1], "v", 1, None, 256, "vdst", mnem))
         if want == 2:
@@ -234,18 +288,17 @@ def encode_export(mnem, ops, mods, ctx):
                 raise SyntaxErr("unknown modifier %r for %s" % (key, mnem), c)
             w.set("wait_vdst", _num(val, c, "wait_vdst", 0, 15))
         return w.w.to_bytes(4, "little"), []
-    if len(ops) != 4 or len(ops[0][0].split()) != 2:
+    if len(ops) != 5:
         raise SyntaxErr("exp expects a target and 4 sources (exp mrt0 v0, v1, off, off)",
                         ops[-1][1] if ops else ctx.mnem_end)
-    target_tok, tcol = ops[0][0].split(None, 1)[0], ops[0][1]
+    target_tok, tcol = ops[0]
     targets = {v: k for k, v in EXP_TARGETS.items()}
     if target_tok not in targets:
         raise SyntaxErr("unknown export target %r" % target_tok, tcol)
+    check_modifier_order("EXP", mods, mnem)
     w = _Word("EXP", 0, 0)
     w.set("target", targets[target_tok])
-    first = ops[0][0][len(target_tok):].strip()
-    srcs = [(first, tcol + len(target_tok) + 1)] + ops[1:]
-    for i, (tok, c) in enumerate(srcs):
+    for i, (tok, c) in enumerate(ops[1:]):
         if tok == "off":
             continue
         w.set("vsrc%d" % i, reg_operand(tok, c, "v", 1, None, 256, "vsrc%d" % i, "exp"))

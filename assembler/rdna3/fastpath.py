@@ -8,8 +8,9 @@ this shape": the caller then takes the general path of asm.py, which also words 
 these functions never raise and never decide an error.
 """
 from .constants import parse_number
-from .encode_alu import (_ABS_BIT, _NEG_BIT, _NOT_ON_GFX11, _OMOD, _VOPD_ACCEPT, VOPD_X, VOPD_Y,
-                         SyntaxErr, plain_plan, reg_operand, source_operand, strip_source_mods)
+from .encode_alu import (_ABS_BIT, _NEG_BIT, _NOT_ON_GFX11, _OMOD, SyntaxErr, asm_accept,
+                         plain_plan, reg_operand, source_operand)
+from .encode_vopd import _VOPD_ACCEPT, VOPD_X, VOPD_Y
 from .encode_mem import _SEG, _num, _scaled, _smem_lo
 from .formats import ENCODING_BITS, FORMATS
 
@@ -44,7 +45,7 @@ def _compile(mnem, cands, plain):
         _, seg, op, entry, _ = cands[0]
         if seg == "SMEM":
             return _compile_smem(mnem, op, entry)
-        if seg == "DS" and mnem != "ds_swizzle_b32":
+        if seg == "DS" and mnem != "ds_swizzle_b32" and "2addr" not in entry[0]:
             return _compile_ds(mnem, op, entry)
         if seg == "GLOBAL" and "_atomic_" not in mnem:
             return _compile_global(mnem, op, entry)
@@ -81,7 +82,7 @@ def _alu_slot(item, mnem):
             code = reg_operand(t, 0, a, b, c, d, "operand", mnem)
             if a == "s" and code in _NOT_ON_GFX11:
                 return _BAIL                           # an SGPR destination gfx11 refuses: the general path says so
-            return code << flo
+            return (code & flo[1]) << flo[0]
         return _slot(item, reg)
     if kind == 2:
         return _slot(item, lambda t: 0 if t == a else _BAIL)
@@ -90,7 +91,9 @@ def _alu_slot(item, mnem):
         if not t or t[0] in "-|ans" and (t[0] == "|" or t[0] == "-" and not _negative_number(t)
                                           or t.startswith(("neg(", "abs(", "sext("))):
             return _BAIL                               # source modifiers: the general path
-        r = source_operand(t, 0, a, b, c, "operand", mnem)
+        r = source_operand(t, 0, a, b, c, "operand", mnem, d[0], d[1])
+        if r[2] or r[3] or r[4]:
+            return _BAIL                               # modifier bits: the general path
         code, lit = r[0], r[1]
         scalar = code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 254
         if scalar and code in _NOT_ON_GFX11:
@@ -202,20 +205,22 @@ def _vop3_mods_form(mnem, cands):
     for s, item in zip(spec, items):
         if s[0] == "reg":
             cache, miss = _alu_slot(item, mnem)
-            slots.append((cache, miss, item[1] if s[2] == "s" else -1))
+            slots.append((cache, miss, item[1][0] if s[2] == "s" else -1))
             continue
-        role, nregs, dtype, acc = s[1], s[2], s[3], s[4]
+        role, nregs, dtype, acc = s[1], s[2], s[3], item[4]      # the assembler's accept set
         nb, ab = _NEG_BIT[role], _ABS_BIT[role]
         neg_ok = dtype != "i32" and mmask >> nb & 1
         flo = item[1]
+        syn, fold = item[5]
 
-        def src(t, nregs=nregs, dtype=dtype, acc=acc, role=role, flo=flo):
-            code, lit, neg, abs_, sext = source_operand(t, 0, nregs, dtype, acc, role, mnem)
-            if sext or code in _NOT_ON_GFX11:
+        def src(t, nregs=nregs, dtype=dtype, acc=acc, role=role, flo=flo, syn=syn, fold=fold):
+            code, lit, neg, abs_, sext = source_operand(t, 0, nregs, dtype, acc, role, mnem, syn,
+                                                        fold)
+            if sext or code in _NOT_ON_GFX11 or (fold and (neg or abs_)):
                 return _BAIL
             scalar = code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 253
             return code << flo, code if scalar else None, lit, neg, abs_
-        cache, miss = _slot(("vop3 src", flo, nregs, dtype, acc), src)
+        cache, miss = _slot(("vop3 src", flo, nregs, dtype, acc, syn, fold), src)
         slots.append((cache, miss, (neg_ok, 1 << nb, mmask >> ab & 1, 1 << ab)))
     slots = tuple(slots)
     n = len(slots)
@@ -227,11 +232,13 @@ def _vop3_mods_form(mnem, cands):
         if not words:
             return None
         word = base
+        omod = 0
         for m in words[1:]:
-            if m == "clamp" and can_clamp:
+            if m == "clamp" and can_clamp and not word >> 15 & 1 and not omod:
                 word |= 1 << 15
-            elif m in _OMOD and can_omod:
-                word |= _OMOD[m] << 59
+            elif m in _OMOD and can_omod and not omod:      # clamp, then one omod, as llvm-mc
+                omod = _OMOD[m]
+                word |= omod << 59
             else:
                 return None
         lit = scalars = None
@@ -278,8 +285,9 @@ def _vop3_mods_form(mnem, cands):
 
 # ---- VOPD: dual-issue pairs without literals (encode_vopd's rules, precomputed) ----
 
-def _vopd_half(mnem, spec):
-    """[(role, cache, miss)] of one half, or None when it takes a literal (fmaak, fmamk)."""
+def _vopd_half(mnem, spec, key):
+    """[(role, cache, miss)] of one half, or None when it takes a literal (fmaak, fmamk); pairs
+    with such a half go to the general path (see encode_vopd.vopd_dtype)."""
     if any(s[0] == "lit" for s in spec):
         return None
     out = []
@@ -288,12 +296,11 @@ def _vopd_half(mnem, spec):
             cache, miss = _slot(("VOPD", "v"),
                                 lambda t: reg_operand(t, 0, "v", 1, None, 256, "vdst", mnem))
         else:
-            def src(t, dtype=s[3]):
-                inner, neg, abs_, sext = strip_source_mods(t, 0)
-                if neg or abs_ or sext:
-                    return _BAIL
-                return source_operand(inner, 0, 1, dtype, _VOPD_ACCEPT, "src0", mnem)[:2]
-            cache, miss = _slot(("VOPD", "src", s[3]), src)
+            acc = asm_accept(_VOPD_ACCEPT, key)
+
+            def src(t, dtype=s[3], acc=acc):
+                return source_operand(t, 0, 1, dtype, acc, "src0", mnem)[:2]
+            cache, miss = _slot(("VOPD", "src", s[3], acc), src)
         out.append((s[1], cache, miss))
     return out
 
@@ -318,6 +325,8 @@ def _vopd_banks(mnem, vals):
     p = {}
     if vals["src0"][0] >= 256:
         p[0] = vals["src0"][0] - 256
+    elif vals["src0"][0] == 254:
+        p[0] = 255                          # lds_direct counts as VGPR bank 3
     if "vsrc1" in vals:
         p[1] = vals["vsrc1"]
     if mnem in ("v_dual_fmac_f32", "v_dual_dot2acc_f32_f16"):
@@ -327,7 +336,7 @@ def _vopd_banks(mnem, vals):
 
 def _compile_vopd(xm):
     xop, (_, xspec) = VOPD_X[xm]
-    xhalf = _vopd_half(xm, xspec)
+    xhalf = _vopd_half(xm, xspec, ("VOPD", "X", xop))
     if xhalf is None:
         return False
     base = ENCODING_BITS["VOPD"][1] | xop << 22
@@ -343,7 +352,7 @@ def _compile_vopd(xm):
             if ym not in VOPD_Y:
                 return None
             yop, (_, yspec) = VOPD_Y[ym]
-            y = yhalves[ym] = (yop, _vopd_half(ym, yspec))
+            y = yhalves[ym] = (yop, _vopd_half(ym, yspec, ("VOPD", "Y", yop)))
         yop, yhalf = y
         if yhalf is None:
             return None
@@ -357,7 +366,7 @@ def _compile_vopd(xm):
         scalars = {c for c in (xs, ys) if c < 128 and c != 124 or 235 <= c <= 239
                    or 251 <= c <= 253}
         if "v_dual_cndmask_b32" in (xm, ym):
-            scalars.add(106)
+            scalars.add(-1)                       # its implicit vcc (see encode_vopd)
         if len(scalars) + (lit is not None) > 2 or X["vdst"] & 1 == Y["vdst"] & 1:
             return None
         px, py = _vopd_banks(xm, X), _vopd_banks(ym, Y)
@@ -418,17 +427,18 @@ def _compile_smem(mnem, op, entry):
     b_lo, b_mask = _field(fields, "sbase")
     o_lo, o_mask = _field(fields, "offset")
     sd, sb = spec[0], spec[1]
+    sd_acc = asm_accept(sd[4], ("SMEM", op, 0))
     lo_limit = _smem_lo(mnem)
 
     def sdata(t):
         if t == "null" and sd[3] > 2:
             return _BAIL
-        return (reg_operand(t, 0, "s", sd[3], sd[4], 0, "sdata", mnem) & d_mask) << d_lo
+        return (reg_operand(t, 0, "s", sd[3], sd_acc, 0, "sdata", mnem) & d_mask) << d_lo
 
     def sbase(t):
         if t == "null" and sb[3] == 4:
             return _BAIL
-        return (_scaled(t, 0, sb, 1, "sbase", mnem) & b_mask) << b_lo
+        return (_scaled(t, 0, sb, 1, "sbase", mnem, ("SMEM", op, 1)) & b_mask) << b_lo
 
     def offset(t):
         num = parse_number(t)
@@ -515,10 +525,11 @@ def _compile_global(mnem, op, entry):
     seg_lo, seg_mask = _field(fields, "seg")
     word |= (_SEG["GLOBAL"] & seg_mask) << seg_lo
     sa = spec[-1]
+    sa_acc = asm_accept(sa[4], ("GLOBAL", op, len(spec) - 1))
     sa_lo, sa_mask = _field(fields, "saddr")
 
     def saddr(t):
-        code = 124 if t == "off" else reg_operand(t, 0, "s", sa[3], sa[4], 0, "saddr", mnem)
+        code = 124 if t == "off" else reg_operand(t, 0, "s", sa[3], sa_acc, 0, "saddr", mnem)
         return (code & sa_mask) << sa_lo
     saddr_cache, saddr_miss = _slot(("GLOBAL", "saddr") + sa[2:], saddr)
     # the address is a VGPR pair without saddr ("off"), one VGPR with it

@@ -41,6 +41,12 @@ FORMATS = {
     "MUBUF": (8, {"offset": (0, 12), "slc": (12, 1), "dlc": (13, 1), "glc": (14, 1), "op": (18, 8),
                   "vaddr": (32, 8), "vdata": (40, 8), "srsrc": (48, 5), "tfe": (53, 1),
                   "offen": (54, 1), "idxen": (55, 1), "soffset": (56, 8)}),
+    # MIMG: an NSA form (nsa=1) is followed by a dword holding the first register of address
+    # operands 1..4
+    "MIMG": (8, {"nsa": (0, 1), "dim": (2, 3), "unorm": (7, 1), "dmask": (8, 4), "slc": (12, 1),
+                 "dlc": (13, 1), "glc": (14, 1), "r128": (15, 1), "a16": (16, 1), "d16": (17, 1),
+                 "op": (18, 8), "vaddr": (32, 8), "vdata": (40, 8), "srsrc": (48, 5),
+                 "tfe": (53, 1), "lwe": (54, 1), "ssamp": (58, 5)}),
     "MTBUF": (8, {"offset": (0, 12), "slc": (12, 1), "dlc": (13, 1), "glc": (14, 1), "op": (15, 4),
                   "format": (19, 7), "vaddr": (32, 8), "vdata": (40, 8), "srsrc": (48, 5),
                   "tfe": (53, 1), "offen": (54, 1), "idxen": (55, 1), "soffset": (56, 8)}),
@@ -66,7 +72,6 @@ ENCODING_BITS = {
 # inside VOP2's).
 _ORDER = ["SOP1", "SOPC", "SOPP", "SOPK", "SOP2", "VOP1", "VOPC", "VOP2", "VOP3P", "VINTERP",
           "LDSDIR", "SMEM", "VOP3", "VOPD", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP"]
-UNSUPPORTED = frozenset(("MIMG",))
 FLAT_SEGMENTS = {0: "FLAT", 1: "SCRATCH", 2: "GLOBAL"}
 
 

@@ -3,6 +3,7 @@
 A scalar operand is an 8-bit code (SGPR, vcc, ttmp, null, m0, exec, constants); a vector source
 adds 256..511 for v0..v255. Text follows LLVM's AMDGPU syntax, as llvm-mc-19 prints it.
 """
+import re
 import struct
 
 LITERAL = 255
@@ -71,44 +72,157 @@ def inline_text(code, fbits):
     return repr(FLOAT_CODES[code])
 
 
+_SIMPLE_REG = re.compile(r"^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$", re.ASCII)
+# names llvm-mc knows but gfx11 does not have (refused as registers, not read as symbols)
+_UNAVAILABLE = frozenset(("flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask",
+                          "xnack_mask_lo", "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma",
+                          "tma_lo", "tma_hi", "pc", "pops_exiting_wave_id",
+                          "src_pops_exiting_wave_id"))
+_REFUSED = {}     # names refused wherever they appear (vccz/execz are checked at their use)
+VCCZ_EXECZ = frozenset((251, 252))
+_PREFIXES = (("v", "v"), ("s", "s"), ("ttmp", "ttmp"), ("acc", "a"), ("a", "a"))
+
+
+def _regular_prefix(name):
+    for pre, kind in _PREFIXES:
+        if name.startswith(pre):
+            return pre, kind
+    return None, None
+
+
+def is_register_name(name, bracket):
+    """llvm's isRegister: a special name, a regular name with an index, or a regular prefix
+    followed by '['."""
+    if name in NAMED_CODES or name in _UNAVAILABLE:
+        return True
+    pre, _ = _regular_prefix(name)
+    if pre is None:
+        return False
+    suffix = name[len(pre):]
+    if not suffix:
+        return bracket
+    if suffix.endswith((".l", ".h")):
+        suffix = suffix[:-2]
+    return suffix.isascii() and suffix.isdigit()
+
+
 def parse_register(tok):
-    """'v4' / 'v[4:7]' / 's[2:3]' / 'ttmp[4:5]' / 'vcc' / 'exec_lo' / 'm0' ... ->
+    """'v4' / 'v[4:7]' / 's[2:3]' / 'ttmp[4:5]' / 'vcc' / '[s0,s1]' / 'v[1+1]' ... ->
     ('v', number, nregs) or ('s', operand code, nregs); None when `tok` is not a register.
-    Raises AssemblerError-worthy ValueError on a malformed range."""
-    t = tok
-    c = t[:1]
-    if c in ("v", "s", "t"):
-        if c == "t":
-            if not t.startswith("ttmp"):
-                return None
-            pre, rest, base = "ttmp", t[4:], 108
-        else:
-            pre, rest, base = c, t[1:], 0
-        if rest.isascii() and rest.isdigit():
-            n = int(rest)
-            return _check(pre, n, 1, base)
-        if rest[:1] == "[" and rest[-1:] == "]":
-            lo, sep, hi = rest[1:-1].partition(":")
-            lo, hi = lo.strip(), (hi.strip() if sep else lo.strip())
-            if not (lo.isascii() and hi.isascii() and lo.isdigit() and hi.isdigit()):
-                raise ValueError("malformed register range %r" % tok)
-            lo, hi = int(lo), int(hi)
-            if hi < lo:
-                raise ValueError("register range %r ends before it starts" % tok)
-            return _check(pre, lo, hi - lo + 1, base)
-    code = NAMED_CODES.get(t)
-    if code is not None and code < 128:
-        return "s", code, NAMED_WIDTH.get(t, 1)
-    return None
+    Raises ValueError on a register llvm-mc refuses (malformed, misaligned, out of range, not on
+    gfx11)."""
+    m = _SIMPLE_REG.match(tok)
+    if m is not None:
+        pre = m.group(1)
+        if m.group(2) is not None:
+            return _check(pre, int(m.group(2)), 1, 108 if pre == "ttmp" else 0)
+        lo, hi = int(m.group(3)), int(m.group(4))
+        if hi < lo:
+            raise ValueError("register range %r ends before it starts" % tok)
+        return _check(pre, lo, hi - lo + 1, 108 if pre == "ttmp" else 0)
+    if tok in _UNAVAILABLE:
+        raise ValueError("register %s is not available on gfx11" % tok)
+    code = NAMED_CODES.get(tok)
+    if code is not None:
+        if tok in _REFUSED:
+            raise ValueError(_REFUSED[tok])
+        return "s", code, NAMED_WIDTH.get(tok, 1)
+    from .lexer import END, Cursor, LexError, tokenize
+    try:
+        cur = Cursor(tokenize(tok))
+        r = _parse_tokens(cur, tok)
+    except LexError as e:
+        raise ValueError(e.reason) from None
+    if r is not None and cur.tok.kind != END:
+        raise ValueError("unexpected %r after register %s" % (cur.tok.text, tok))
+    return r
+
+
+def _parse_tokens(cur, text):
+    from .lexer import IDENT, LexError
+    t = cur.tok
+    if t.is_punct("["):                                   # [s0, s1, s2]: consecutive registers
+        cur.next()
+        regs = []
+        while True:
+            r = _parse_tokens(cur, text)
+            if r is None:
+                raise ValueError("expected a register or a list of registers")
+            if r[2] != 1:
+                raise ValueError("expected a single 32-bit register in a register list")
+            regs.append(r)
+            if cur.skip(","):
+                continue
+            cur.expect("]", "expected a comma or a closing square bracket")
+            break
+        kind, first, _ = regs[0]
+        for i, r in enumerate(regs):
+            if r[0] != kind:
+                raise ValueError("registers in a list must be of the same kind")
+            if r[1] != first + i:
+                raise ValueError("registers in a list must have consecutive indices")
+        if kind == "s" and first >= 106 and not 108 <= first <= 123:
+            raise ValueError("special registers cannot form a register list")
+        base = 108 if kind == "s" and first >= 108 else 0
+        return _check("v" if kind == "v" else ("ttmp" if base else "s"), first - base, len(regs),
+                      base)
+    if t.kind != IDENT:
+        return None
+    name = t.text
+    if not is_register_name(name, cur.peek().is_punct("[")):
+        return None
+    cur.next()
+    if name in _UNAVAILABLE:
+        raise ValueError("register %s is not available on gfx11" % name)
+    if name in _REFUSED:
+        raise ValueError(_REFUSED[name])
+    if name in NAMED_CODES:
+        return "s", NAMED_CODES[name], NAMED_WIDTH.get(name, 1)
+    pre, kind = _regular_prefix(name)
+    if kind == "a":
+        raise ValueError("gfx11 has no AGPRs (%s)" % name)
+    suffix = name[len(pre):]
+    base = 108 if pre == "ttmp" else 0
+    if suffix:
+        if suffix.endswith((".l", ".h")):
+            raise ValueError("a 16-bit register half (%s) is not a 32-bit operand" % name)
+        return _check(pre, int(suffix), 1, base)
+    cur.expect("[", "missing register index")
+    try:
+        lo = cur.expression()
+        hi = cur.expression() if cur.skip(":") else lo
+    except LexError:
+        raise
+    except Exception:
+        raise ValueError("register index of %r is not a constant" % text) from None
+    cur.expect("]", "expected a closing square bracket")
+    if not (0 <= lo < 1 << 32) or not (0 <= hi < 1 << 32):
+        raise ValueError("invalid register index")
+    if lo > hi:
+        raise ValueError("first register index should not exceed second index")
+    return _check(pre, lo, hi - lo + 1, base)
+
+
+_SGPR_WIDTHS = frozenset((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16))
+_TTMP_WIDTHS = frozenset((1, 2, 4, 8, 16))
+_VGPR_WIDTHS = frozenset((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 32))
 
 
 def _check(pre, n, nregs, base):
-    limit = {"v": 256, "s": 106, "ttmp": 16}[pre]
-    if n + nregs > limit:
-        raise ValueError("register %s%d%s out of range"
-                         % (pre, n, "" if nregs == 1 else " (+%d)" % (nregs - 1)))
-    if nregs > 1 and pre != "v" and n % min(nregs, 4):
+    if pre == "v":
+        if nregs not in _VGPR_WIDTHS:
+            raise ValueError("invalid or unsupported register size (%d VGPRs)" % nregs)
+        if n + nregs > 256:
+            raise ValueError("register v%d%s out of range" % (n, "" if nregs == 1 else " (+%d)" % (nregs - 1)))
+        return "v", n, nregs
+    if nregs not in (_TTMP_WIDTHS if pre == "ttmp" else _SGPR_WIDTHS):
+        raise ValueError("invalid or unsupported register size (%d %s)" % (nregs, pre.upper()))
+    align = min(1 << (nregs - 1).bit_length(), 4)
+    if n % align:
         raise ValueError("misaligned register range %s[%d:%d]: a %d-register %s tuple must start "
-                         "at a multiple of %d" % (pre, n, n + nregs - 1, nregs, pre.upper() if pre
-                                                  == "ttmp" else "SGPR", min(nregs, 4)))
-    return ("v", n, nregs) if pre == "v" else ("s", base + n, nregs)
+                         "at a multiple of %d" % (pre, n, n + nregs - 1, nregs, "TTMP" if pre ==
+                                                  "ttmp" else "SGPR", align))
+    limit = 16 if pre == "ttmp" else 106
+    if n + nregs > limit:
+        raise ValueError("register %s%d%s out of range" % (pre, n, "" if nregs == 1 else " (+%d)" % (nregs - 1)))
+    return "s", base + n, nregs

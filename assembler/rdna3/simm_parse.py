@@ -1,11 +1,12 @@
 """Parse the 16-bit immediates of SOPP/SOPK text: numbers, labels and symbolic forms
 (s_waitcnt counters, s_delay_alu, s_waitcnt_depctr, hwreg(), sendmsg(), s_version names)."""
 import re
+import struct
 
-from .constants import parse_number
+from .constants import parse_number, strip_lit
 from .simm import DELAY_ID, DELAY_SKIP, DEPCTR, VERSION_FLAGS, WAITCNT
 from .syntax import SyntaxErr
-from .tables import HWREG_NAMES, SENDMSG_NAMES, VERSION_NAMES
+from .tables import HWREG_NAMES, SENDMSG_NAMES, SIMM_RANGE, VERSION_NAMES
 
 _HWREG_IDS = {v: k for k, v in HWREG_NAMES.items()}
 _MSG_IDS = {v: k for k, v in SENDMSG_NAMES.items()}
@@ -14,6 +15,34 @@ _VERSION_FLAG_IDS = {name: bit for bit, name in VERSION_FLAGS}
 _CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\(\s*([^()]*)\)\s*")
 BRANCHES = re.compile(r"^s_(branch|cbranch_\w+|call_b64)$")
 _LABEL = re.compile(r"^[A-Za-z_.$][\w.$]*$")
+
+
+def _simm(text, col, mnem, expr=False):
+    """A plain number as a 16-bit immediate, in the range llvm-mc-19 takes for this mnemonic
+    (tables.SIMM_RANGE): 'any' truncates every integer (and a real's double bits) to 16 bits.
+    expr: the operand is read as an integer expression (branch targets, sendmsg, hwreg,
+    s_endpgm, counters), where a real stands for its double's bits and '-' negates an integer;
+    else as an immediate, where '-1.5' is the real -1.5."""
+    rng = SIMM_RANGE.get(mnem, "i16")
+    if expr:
+        from .lexer import LexError, int_expression
+        try:
+            v = int_expression(text)
+        except LexError:
+            raise SyntaxErr("%s: expected an integer, got %r" % (mnem, text), col) from None
+    else:
+        num = parse_number(text)
+        if num is None:
+            raise SyntaxErr("%s: expected an integer, got %r" % (mnem, text), col)
+        v, is_float = num
+        if is_float:                     # a real counts by its double's bits (0.0 is 0)
+            v = struct.unpack("<q", struct.pack("<d", v))[0]
+    if rng == "any":
+        return v & 0xFFFF
+    lo = 0 if rng == "u16" else -0x8000
+    if not lo <= v <= 0xFFFF:
+        raise SyntaxErr("%s: value %d out of range [%d, %d]" % (mnem, v, lo, 0xFFFF), col)
+    return v & 0xFFFF
 
 
 def _int(text, col, what, lo=-0x8000, hi=0xFFFF):
@@ -25,34 +54,64 @@ def _int(text, col, what, lo=-0x8000, hi=0xFFFF):
     return num[0]
 
 
-def _calls(text, col, what):
-    """'a(1) b(2) & c(3)' -> [(name, arg, col)]; separators: blanks, '&', ','."""
-    out, pos = [], 0
-    while pos < len(text):
-        ch = text[pos]
-        if ch in " \t&,|":
-            pos += 1
-            continue
-        m = _CALL.match(text, pos)
-        if not m:
-            raise SyntaxErr("%s: cannot parse %r" % (what, text[pos:]), col + pos)
-        out.append((m.group(1), m.group(2).strip(), col + pos))
-        pos = m.end()
+def _calls(text, col, what, pipes=False):
+    """'a(1) b(2) & c(3)' -> [(name, argument text, col)] as llvm-mc reads counters: each call
+    may be followed by '&' or ',' (not at the end); with pipes (s_delay_alu) calls are separated
+    by '|' and nothing else."""
+    from .lexer import END, IDENT, LexError, tokenize
+    try:
+        toks = tokenize(text, col)
+    except LexError as e:
+        raise SyntaxErr("%s: %s" % (what, e.reason), e.col) from None
+    out, i = [], 0
+    while toks[i].kind != END:
+        t = toks[i]
+        if t.kind != IDENT or not toks[i + 1].is_punct("("):
+            raise SyntaxErr("%s: expected name(value), got %r" % (what, t.text), t.col)
+        depth, j = 0, i + 1
+        while toks[j].kind != END:
+            depth += toks[j].is_punct("(") - toks[j].is_punct(")")
+            if depth == 0:
+                break
+            j += 1
+        if toks[j].kind == END:
+            raise SyntaxErr("%s: expected a closing parenthesis" % what, toks[j].col)
+        arg = text[toks[i + 2].col - col:toks[j].col - col].strip() if j > i + 2 else ""
+        out.append((t.text, arg, t.col))
+        i = j + 1
+        if pipes:
+            if toks[i].kind == END:
+                break
+            if not toks[i].is_punct("|") or toks[i + 1].kind == END:
+                raise SyntaxErr("%s: fields are separated by '|'" % what, toks[i].col)
+            i += 1
+        elif toks[i].is_punct("&") or toks[i].is_punct(","):
+            if toks[i + 1].kind == END:
+                raise SyntaxErr("%s: expected a counter name" % what, toks[i].col)
+            i += 1
     return out
 
 
 def parse_simm(style, tok, col, mnem, ctx):
     """-> (16-bit value, fixup or None); a fixup is (label, column) resolved after layout."""
-    if style in ("hex", "int16", "opt_dec"):
-        return _int(tok, col, mnem) & 0xFFFF, None
+    inner = strip_lit(tok)
+    if inner is not tok and parse_number(inner) is not None:
+        if style not in ("hex", "int16", "version"):
+            # these operands are expressions for llvm-mc, where lit() is not a thing
+            raise SyntaxErr("%s: expected an absolute expression, got %r" % (mnem, tok), col)
+        return _simm(inner, col, mnem), None
+    if style in ("hex", "int16"):
+        return _simm(tok, col, mnem), None
+    if style == "opt_dec":
+        return _simm(tok, col, mnem, expr=True), None
     if style == "udec":
         if BRANCHES.match(mnem) and parse_number(tok) is None:
             if not _LABEL.match(tok):
                 raise SyntaxErr("%s: expected a label or an offset, got %r" % (mnem, tok), col)
             return 0, (tok, col)
-        return _int(tok, col, mnem) & 0xFFFF, None
+        return _simm(tok, col, mnem, expr=True), None
     if parse_number(tok) is not None:
-        return _int(tok, col, mnem) & 0xFFFF, None
+        return _simm(tok, col, mnem, expr=style != "version"), None
     if style == "waitcnt":
         v = 0xFFF7
         fields = {n: (lo, w) for n, lo, w in WAITCNT}
@@ -66,16 +125,20 @@ def parse_simm(style, tok, col, mnem, ctx):
     if style == "depctr":
         v = 0xFF9F
         fields = {n: (lo, w) for n, lo, w in DEPCTR}
+        seen = set()
         for name, arg, c in _calls(tok, col, mnem):
             if name not in fields:
                 raise SyntaxErr("unknown dependency counter %r" % name, c)
+            if name in seen:
+                raise SyntaxErr("duplicate counter name %s" % name, c)
+            seen.add(name)
             lo, w = fields[name]
             n = _int(arg, c, name, 0, (1 << w) - 1)
             v = (v & ~(((1 << w) - 1) << lo)) | n << lo
         return v, None
     if style == "delay_alu":
         v = 0
-        for name, arg, c in _calls(tok, col, mnem):
+        for name, arg, c in _calls(tok, col, mnem, pipes=True):
             if name in ("instid0", "instid1"):
                 if arg not in DELAY_ID:
                     raise SyntaxErr("unknown %s value %r" % (name, arg), c)

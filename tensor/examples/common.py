@@ -8,6 +8,7 @@ one capture.  Evaluation runs in eval mode on fixed-size chunks (the last one pa
 is one more capture.
 """
 import argparse
+import os
 import sys
 import time
 
@@ -34,6 +35,8 @@ def arguments(prog, description, argv, *, epochs, batch_size, lr):
     ap.add_argument("--devices", type=int, default=1, metavar="N",
                     help="data-parallel training on N devices of that kind: each takes 1/N of every "
                          "batch and the gradients are summed across them (default 1)")
+    ap.add_argument("--emulate", metavar="TARGET",
+                    help="train on the virtual GPU: gfx1100 (with --devices N, N of them); also GPU_EMULATE")
     ap.add_argument("--epochs", type=int, default=epochs, help=f"passes over the training set (default {epochs})")
     ap.add_argument("--batch-size", type=int, default=batch_size, help=f"default {batch_size}")
     ap.add_argument("--lr", type=float, default=lr, help=f"peak learning rate (default {lr})")
@@ -47,6 +50,16 @@ def arguments(prog, description, argv, *, epochs, batch_size, lr):
     for flag in ("epochs", "batch_size", "devices"):
         if getattr(args, flag) < 1:
             ap.error(f"--{flag.replace('_', '-')} must be at least 1")
+    if args.emulate:                # read when a device opens; gfx1100xN is a machine of N GPUs
+        from drivers.emu.machine import parse_target
+        try:
+            base, count, _ = parse_target(args.emulate)
+        except Exception as e:
+            ap.error(f"--emulate: {e}")
+        target = f"{base}x{args.devices}" if count == 1 and args.devices > 1 else args.emulate
+        os.environ["GPU_EMULATE"] = target
+        if args.device is None:
+            args.device = "AMD" if target.startswith("gfx") else None
     return args
 
 
@@ -70,14 +83,16 @@ def pick_devices(args):
     dev = devices.canonical(args.device)
     if args.devices == 1:
         return [dev]
-    if not hasattr(Tensor, "shard"):
-        raise ExampleError(f"--devices {args.devices}: multi-device training needs a GPU backend (it splits "
-                           "each batch over the GPUs with Tensor.shard and sums the gradients with an "
-                           "all-reduce), and this build has none yet; use --devices 1")
     if args.batch_size % args.devices:
         raise ExampleError(f"--batch-size {args.batch_size} does not split evenly over {args.devices} devices")
     kind = dev.partition(":")[0]
-    return [f"{kind}:{i}" for i in range(args.devices)]
+    names = [f"{kind}:{i}" for i in range(args.devices)]
+    for name in names:
+        try:
+            devices.get(name)
+        except DeviceError as e:
+            raise ExampleError(f"--devices {args.devices} needs {args.devices} {kind} devices: {e}") from None
+    return names
 
 
 class Trainer:

@@ -22,8 +22,12 @@ def Parameter(data, requires_grad=True):
     the graph that computed it (an initialization) is dropped."""
     t = data if isinstance(data, Tensor) else Tensor(data)
     t = t.contiguous().realize()
-    base, _ = t.node.view()
-    out = Tensor(ops.buffer(base.buffer, t.shape))
+    if t.node.is_multi:                         # on several devices (Tensor.shard)
+        from tensor.multi import leaf
+        out = Tensor(leaf(t.node))
+    else:
+        base, _ = t.node.view()
+        out = Tensor(ops.buffer(base.buffer, t.shape))
     return out.requires_grad_(requires_grad) if requires_grad else out
 
 

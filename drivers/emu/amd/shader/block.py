@@ -36,7 +36,7 @@ its PC and count exactly the instructions that ran.
 """
 import numpy as np
 
-from .operands import constant_value
+from .operands import constant_lanes, constant_value
 from .state import EXEC_HI, EXEC_LO, FULL_EXEC, LANE_BITS, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp, write_vgpr
 
@@ -180,11 +180,8 @@ def _pack(mask, n, em):
 
 
 def _constant(v, n):
-    """A constant operand for n waves: a small group gets a real array (numpy's loops over
-    same-shaped contiguous operands are the fast ones), a large one a broadcast view."""
-    if n > _CACHED_WAVES:
-        return np.broadcast_to(v, (n, WAVE32))
-    return _readonly(np.full((n, WAVE32), v))
+    """A constant operand for n waves, as the one-instruction path lays it out."""
+    return constant_lanes(v, n)
 
 
 def _readonly(a):

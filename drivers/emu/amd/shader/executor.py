@@ -70,7 +70,9 @@ class ValuEnv:
         fm = self._modes.get(mode)
         if fm is None:
             fm = self._modes[mode] = self.FloatMode(
-                denorm_f32=(mode >> 4) & 3 == 3, denorm_f16_64=(mode >> 6) & 3 == 3,
+                # FP_DENORM per format: bit 0 keeps denormal inputs, bit 1 denormal results
+                denorm_f32=bool(mode >> 5 & 1), denorm_f16_64=bool(mode >> 7 & 1),
+                denorm_in_f32=bool(mode >> 4 & 1), denorm_in_f16_64=bool(mode >> 6 & 1),
                 ieee=bool(mode >> 9 & 1), dx10_clamp=bool(mode >> 8 & 1),
                 round_f32=mode & 3, round_f16_64=(mode >> 2) & 3)
         return fm

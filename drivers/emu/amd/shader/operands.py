@@ -59,11 +59,16 @@ def constant_value(op, width, mnemonic=""):
     if 193 <= code <= 208:
         return (192 - code) & (M64 if width == 64 else M32)
     if 240 <= code <= 248:
+        # Float encodings, as the hardware produces them (LLVM documents it where it picks these
+        # codes, AMDGPUBaseInfo's getInlineEncodingV216; the ISA guide's table is misleading
+        # there): an f16 operand, packed or not, gets the half-precision value in its low bits
+        # and 0 above; a 16-bit integer operand gets the single-precision value (whose low half
+        # is what it reads: 0 for 1.0). bf16 operands get the bf16 value like f16 ones do.
         if width == 64 or dtype in ("f64", "i64"):
             return _F64_BITS[code]
-        if dtype in ("f16", "i16", "pf16"):
+        if dtype in ("f16", "pf16", "pf16v"):
             return _F16_BITS[code]
-        if dtype in ("bf16", "pbf16"):
+        if dtype in ("bf16", "pbf16", "pbf16v", "bf16d"):
             return _BF16_BITS[code]
         return _F32_BITS[code]
     raise IllegalInstruction(0, f"operand code {code} is not a constant")
@@ -143,17 +148,36 @@ def vector_reader(op, width, mnemonic="", vgprs=256):
         raise IllegalInstruction(0, f"a {width}-bit source must be a VGPR tuple, not {op.text}")
     if op.kind in ("const", "literal"):
         value = (np.uint64 if width == 64 else np.uint32)(constant_value(op, width, mnemonic))
-        views = {}                    # group size -> read-only broadcast of the constant
+        views = {}                    # group size -> read-only lanes of the constant
+        # med3 with two uniform operands (a clamp's bounds) clips: they stay broadcast views
+        make = (lambda n: np.broadcast_to(value, (n, WAVE32))) if "med3" in mnemonic else \
+            (lambda n: constant_lanes(value, n))
 
         def constant(st, sel):
             n = st.pc[sel].shape[0]
             v = views.get(n)
             if v is None:
-                v = views[n] = np.broadcast_to(value, (n, WAVE32))
+                v = views[n] = make(n)
             return v
         return constant
     scalar = scalar_reader(op, width, mnemonic)
     return lambda st, sel: lanes_of_scalar(scalar(st, sel))
+
+
+CONSTANT_ARRAY_WAVES = 64      # groups up to this many waves get constants as real arrays
+
+
+def constant_lanes(value, n):
+    """A constant source for n waves, laid out the same way on every execution path (compiled
+    blocks and one instruction at a time): a real read-only array for small groups (numpy's
+    loops over same-shaped contiguous operands are the fast ones), a broadcast view for large
+    ones. The layout decides which NaN numpy returns for an operation on two NaNs (its loop over
+    a broadcast operand takes that operand's), so it must not depend on the path."""
+    if n > CONSTANT_ARRAY_WAVES:
+        return np.broadcast_to(value, (n, WAVE32))
+    a = np.full((n, WAVE32), value)
+    a.flags.writeable = False
+    return a
 
 
 def lanes_of_scalar(x):

@@ -158,6 +158,9 @@ class Program:
         if fam in ("MUBUF", "MTBUF"):
             from .buffer import build_buffer
             return build_buffer(ins, pc, self.vgprs)
+        if fam == "MIMG":
+            raise IllegalInstruction(pc, f"{ins.text}: image instructions (MIMG) are not supported: the "
+                                         "virtual GPU has no texture unit")
         raise IllegalInstruction(pc, f"{ins.text}: {fam} instructions are not supported by the simulator")
 
 

@@ -3,7 +3,8 @@
 Each builder returns a closure ``run(st, sel)``.  32-bit values are uint32 arrays, 64-bit ones
 uint64; arithmetic that needs a carry or a sign is done in int64 / Python-free numpy.  SCC rules
 follow the RDNA3 ISA: logical ops and shifts set SCC = (result != 0), unsigned add/sub the carry,
-signed add/sub the overflow, min/max whether S0 was strictly chosen, compares the comparison.
+signed add/sub the overflow, min/max whether S0 was chosen (S0 >= S1 for max, S0 < S1 for min),
+compares the comparison.
 """
 import numpy as np
 
@@ -27,18 +28,30 @@ def _s32(x):
 
 
 def _bfe(value, ctl, bits, signed):
-    """s_bfe: offset in ctl[4:0] (ctl[5:0] for 64 bits), width in ctl[22:16]."""
+    """s_bfe: offset in ctl[4:0] (ctl[5:0] for 64 bits), width in ctl[22:16].
+    The signed forms shift S0 arithmetically (the pseudocode's `S0.i32 >> offset`), so a field
+    reaching past the top bit is filled with copies of the sign, then sign-extend the field from
+    its top bit (signext_from_bit); width 0 gives 0, a width of at least the word size keeps
+    every shifted bit."""
     dt = U64 if bits == 64 else U32
     off = (ctl & (63 if bits == 64 else 31)).astype(U64)
     width = ((ctl >> 16) & 0x7F).astype(U64)
     width = np.minimum(width, U64(bits))
-    v = value.astype(U64) >> off if bits == 64 else (value.astype(U64) >> off) & U64(M32)
+    if signed:
+        sv = value.astype(np.int64) if bits == 64 else value.astype(U32).view(I32).astype(np.int64)
+        v = (sv >> off.astype(np.int64)).astype(U64)
+        if bits == 32:
+            v &= U64(M32)
+    else:
+        v = value.astype(U64) >> off if bits == 64 else (value.astype(U64) >> off) & U64(M32)
     mask = np.where(width >= 64, U64(0xFFFFFFFFFFFFFFFF), (ONE64 << np.minimum(width, U64(63))) - ONE64)
     r = v & mask
     if signed:
         sign = np.where(width > 0, (r >> np.maximum(width, ONE64) - ONE64) & ONE64, U64(0))
-        ext = np.where((sign == 1) & (width < 64), ~mask, U64(0))
+        ext = np.where((sign == 1) & (width < bits), ~mask, U64(0))
         r = r | ext
+        if bits == 32:
+            r &= U64(M32)
     return r.astype(dt) if bits == 32 else r
 
 
@@ -181,11 +194,11 @@ def _shift(kind, bits):
 
 
 def _minmax(signed, is_max):
-    # SCC = S0 was strictly smaller (min) or strictly greater (max): equal operands clear SCC
-    # on the hardware, although the ISA guide's pseudocode writes >= for s_max
+    # the pseudocode: s_max: SCC = S0 >= S1, s_min: SCC = S0 < S1; D = SCC ? S0 : S1 (equal
+    # operands set SCC for s_max, clear it for s_min)
     def op(a, b, scc):
         x, y = (_s32(a), _s32(b)) if signed else (a, b)
-        pick = x > y if is_max else x < y
+        pick = x >= y if is_max else x < y
         return np.where(pick, a, b), pick.astype(U32)
     return op
 

@@ -10,7 +10,8 @@ clamped to [-1, 1] / [0, 1] by 32767 / 65535 and round to nearest even.
 import numpy as np
 
 from .bits import U16, U32, byte, half, i16, i32, pack16
-from .fp import F16, finish, neg_abs
+from . import fp_round
+from .fp import F16, F32, finish, neg_abs
 from .ctx import ROUND_MINUS_INF, ROUND_NEAREST_EVEN, ROUND_PLUS_INF, ROUND_TOWARD_ZERO
 from .fp_round import narrow, round_mode
 from .kinds import K16, K32, K64
@@ -46,7 +47,7 @@ def _f2i(name, kind, lo, hi, pre=None):
         x = kind.read(ctx, srcs, 0)
         if pre is not None:
             with np.errstate(all="ignore"):
-                x = pre(x)
+                x = pre(ctx, x)
         return to_int(x, lo, hi).astype(U32)        # integer casts keep the low 32 bits
     return run
 
@@ -55,8 +56,9 @@ _f2i("v_cvt_i32_f32", K32, -2**31, 2**31 - 1)
 _f2i("v_cvt_u32_f32", K32, 0, 2**32 - 1)
 _f2i("v_cvt_i32_f64", K64, -2**31, 2**31 - 1)
 _f2i("v_cvt_u32_f64", K64, 0, 2**32 - 1)
-_f2i("v_cvt_nearest_i32_f32", K32, -2**31, 2**31 - 1, lambda x: np.floor(x + np.float32(0.5)))
-_f2i("v_cvt_floor_i32_f32", K32, -2**31, 2**31 - 1, np.floor)
+_f2i("v_cvt_nearest_i32_f32", K32, -2**31, 2**31 - 1,
+     lambda ctx, x: np.floor(fp_round.add(ctx, F32, x, np.full(x.shape, np.float32(0.5)))))
+_f2i("v_cvt_floor_i32_f32", K32, -2**31, 2**31 - 1, lambda ctx, x: np.floor(x))
 
 
 # ---- integer -> float ------------------------------------------------------------------------

@@ -15,8 +15,12 @@ ROUND_NEAREST_EVEN, ROUND_PLUS_INF, ROUND_MINUS_INF, ROUND_TOWARD_ZERO = range(4
 @dataclass(frozen=True)
 class FloatMode:
     """The float controls of the MODE register (COMPUTE_PGM_RSRC1 / s_setreg)."""
-    denorm_f32: bool = True         # True = keep single-precision denormals (in and out)
-    denorm_f16_64: bool = True      # True = keep half/double-precision denormals
+    denorm_f32: bool = True         # True = keep single-precision denormal results
+    denorm_f16_64: bool = True      # True = keep half/double-precision denormal results
+    # denormal inputs (MODE.FP_DENORM bit 0 of each pair; bit 1 is the results'): None = as
+    # the results
+    denorm_in_f32: bool | None = None
+    denorm_in_f16_64: bool | None = None
     ieee: bool = True               # IEEE mode: sNaN quieting in min/max, output modifiers off
     dx10_clamp: bool = True         # clamp turns NaN into 0
     round_f32: int = ROUND_NEAREST_EVEN

@@ -14,6 +14,7 @@ which tests/test_emu_sim_valu_division.py checks end to end):
 """
 import numpy as np
 
+from . import fp_round
 from .fp import F16, F32, F64, round_to_odd_sum, exponent, fma64, is_denorm
 from .kinds import K16, K32, K64
 from .registry import op
@@ -31,8 +32,13 @@ def _div_scale(kind):
         s0, s1, s2 = (kind.read(ctx, srcs, i) for i in range(3))
         e1, e2 = exponent(fmt, s1), exponent(fmt, s2)
         with np.errstate(all="ignore"):
-            up = np.ldexp(s0.astype(np.float64), scale).astype(fmt.dtype)
-            down = np.ldexp(s0.astype(np.float64), -scale).astype(fmt.dtype)
+            if fmt is F64:
+                up = fp_round.ldexp64(ctx, s0, np.full(s0.shape, scale))
+                down = fp_round.ldexp64(ctx, s0, np.full(s0.shape, -scale))
+            else:                          # exact in float64, rounded once under MODE
+                rm = fp_round.round_mode(ctx, fmt)
+                up = fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), scale), rm)
+                down = fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), -scale), rm)
             # "1/S1 is denormal", "S2/S1 is denormal": magnitudes below the format's smallest
             # normal (computed in double, so a quotient that would underflow to 0 counts too)
             below_normal = lambda v: (v != 0) & (np.abs(v) < np.finfo(fmt.dtype).tiny)
@@ -62,7 +68,8 @@ def _div_scale(kind):
         case(quot_denorm & (s0 == s2), up, True)
         case(quot_denorm, None, True)
         case(e2 <= tiny, up)                              # numerator is tiny
-        return kind.write(ctx, old, d), vcc
+        # D is S0 (or S0 scaled): a NaN S0 is passed through, not quieted
+        return kind.write(ctx, old, d, quiet_nans=False), vcc
     return run
 
 
@@ -75,12 +82,15 @@ def _div_fmas(kind):
     def run(ctx, srcs, old):
         a, b, c = (kind.read(ctx, srcs, i, flush_denorm=False) for i in range(3))
         post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
+        rm = fp_round.round_mode(ctx, fmt)
         if fmt is F64:
-            r = fma64_scaled(a, b, c, post)
+            r = fma64_scaled(a, b, c, post, rm)
         else:                       # the fma rounded to odd in float64, scaled, rounded once
             p = round_to_odd_sum(a.astype(np.float64) * b.astype(np.float64),
                                   c.astype(np.float64))
-            r = np.ldexp(p, post).astype(fmt.dtype)
+            r = fp_round.narrow(fmt, np.ldexp(p, post), rm)
+            r = fp_round._zero_sign(r, a.astype(np.float64) * b.astype(np.float64),
+                                    c.astype(np.float64), rm)
         return kind.write(ctx, old, r)
     return run
 
@@ -107,7 +117,9 @@ def _div_fixup(kind):
             conds += [(e2 - e1) < under, exponent(fmt, s0) == fmt.emax]
             values += [signed(0.0), signed(np.inf)]
         r = np.select(conds, values, np.where(neg, -np.abs(s0), np.abs(s0)))
-        return kind.write(ctx, old, r.astype(fmt.dtype))
+        # the default case only changes the sign of S0: a NaN quotient is passed through
+        special = np.logical_or.reduce(conds)
+        return kind.write(ctx, old, r.astype(fmt.dtype), quiet_nans=special)
     return run
 
 
@@ -118,9 +130,18 @@ for _k in (K16, K32, K64):
     _div_fixup(_k)
 
 
-def fma64_scaled(a, b, c, post):
-    """fma(a, b, c) * 2**post for doubles with a single rounding: lanes whose scaled result
-    could round differently (denormal or overflowing range) are redone exactly."""
+def fma64_scaled(a, b, c, post, rm=fp_round.ROUND_NEAREST_EVEN):
+    """fma(a, b, c) * 2**post for doubles with a single rounding under mode rm: lanes whose
+    scaled result could round differently (denormal or overflowing range) are redone exactly;
+    under a directed mode every finite lane is."""
+    if rm != fp_round.ROUND_NEAREST_EVEN:
+        r = fp_round.fma(_RmCtx(rm), F64, a, b, c)
+        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+        from fractions import Fraction
+        exact = lambda i: (Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))) \
+            * Fraction(2) ** int(post[i])                                     # noqa: E731
+        return fp_round._exact_lanes(np.ldexp(r, post), finite & (post != 0), exact, rm,
+                                     np.ldexp(r, post))
     r = np.ldexp(fma64(a, b, c), post)
     risky = (post != 0) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & \
         ((np.abs(r) < 2.0 ** -1020) | ~np.isfinite(r))
@@ -133,3 +154,11 @@ def fma64_scaled(a, b, c, post):
             r[idx] = exact_to_double(exact * Fraction(2) ** int(post[idx]),
                                       float(a[idx]) * float(b[idx]) + float(c[idx]))
     return r
+
+
+class _RmCtx:
+    """A stand-in Ctx carrying only a rounding mode (for fp_round helpers)."""
+
+    def __init__(self, rm):
+        from .ctx import FloatMode
+        self.mode = FloatMode(round_f32=rm, round_f16_64=rm)

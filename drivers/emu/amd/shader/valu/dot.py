@@ -1,8 +1,9 @@
 """Dot products (v_dot2*, v_dot4*, v_dot8*, v_dot2acc) and the mixed-precision v_fma_mix*.
 
 v_dot2_f32_{f16,bf16} / v_dot2acc_f32_f16 follow the ISA pseudocode: tmp = S2; tmp += a.lo*b.lo;
-tmp += a.hi*b.hi, each += rounded to f32 (the 16-bit products are exact in f32).
-v_dot2_f16_f16 / v_dot2_bf16_bf16 do the same in the 16-bit destination type.
+tmp += a.hi*b.hi, each += rounded to f32 under MODE.FP_ROUND (the 16-bit products are exact in
+f32). v_dot2_f16_f16 does the same in f16 (each product and each sum rounded under the f16
+rounding mode); v_dot2_bf16_bf16 in bf16, rounded to nearest even (MODE has no bf16 field).
 v_dot4_i32_iu8 / v_dot8_i32_iu4 treat source 0 / 1 as signed when neg_lo[0] / neg_lo[1] is set
 (the IU forms); clamp saturates the 32-bit sum.
 v_fma_mix*: source i is f16 (the op_sel[i] half) when op_sel_hi[i] is set, else f32; neg_lo[i]
@@ -11,8 +12,9 @@ the low / high half with the other half preserved).
 """
 import numpy as np
 
+from . import fp_round
 from .bits import U16, U32, bf16_to_f32, half, i32, sext, write_half
-from .fp import F16, F32, finish, fma_narrow, modify, neg_abs, operand
+from .fp import F16, F32, finish, modify, neg_abs, operand
 from .kinds import K16, K32
 from .packed import f16_lanes, lanes
 from .registry import op
@@ -33,22 +35,26 @@ def round_bf16(x):
     return np.where(nan, (b >> U32(16)) | U32(0x40), rounded).astype(U16)
 
 
-def _dot2_f32(a_lanes, b_lanes, acc):
+def _dot2_f32(ctx, a_lanes, b_lanes, acc):
+    """tmp += a * b twice: each product and each sum an f32 operation under MODE.FP_ROUND (an
+    f16 product is exact in f32; a bf16 one can underflow)."""
     with np.errstate(all="ignore"):
-        t = acc + a_lanes[0].astype(np.float32) * b_lanes[0].astype(np.float32)
-        return t + a_lanes[1].astype(np.float32) * b_lanes[1].astype(np.float32)
+        p = [fp_round.mul(ctx, F32, a_lanes[k].astype(np.float32), b_lanes[k].astype(np.float32))
+             for k in (0, 1)]
+        t = fp_round.add(ctx, F32, acc, p[0])
+        return fp_round.add(ctx, F32, t, p[1])
 
 
 @op("v_dot2_f32_f16", (32, 32, 32), 32)
 def v_dot2_f32_f16(ctx, srcs, old):
     acc = K32.read(ctx, srcs, 2)
-    return K32.write(ctx, old, _dot2_f32(f16_lanes(ctx, srcs, 0), f16_lanes(ctx, srcs, 1), acc))
+    return K32.write(ctx, old, _dot2_f32(ctx, f16_lanes(ctx, srcs, 0), f16_lanes(ctx, srcs, 1), acc))
 
 
 @op("v_dot2_f32_bf16", (32, 32, 32), 32)
 def v_dot2_f32_bf16(ctx, srcs, old):
     acc = K32.read(ctx, srcs, 2)
-    return K32.write(ctx, old, _dot2_f32(_bf16_lanes(ctx, srcs, 0), _bf16_lanes(ctx, srcs, 1), acc))
+    return K32.write(ctx, old, _dot2_f32(ctx, _bf16_lanes(ctx, srcs, 0), _bf16_lanes(ctx, srcs, 1), acc))
 
 
 @op("v_dot2acc_f32_f16", (32, 32), 32)
@@ -57,7 +63,7 @@ def v_dot2acc_f32_f16(ctx, srcs, old):
     acc = operand(F32, old, ctx.mode)
     a = [modify(ctx, F16, half(srcs[0], k), 0) for k in (0, 1)]   # DPP neg / abs of S0, S1
     b = [modify(ctx, F16, half(srcs[1], k), 1) for k in (0, 1)]
-    return K32.write(ctx, old, _dot2_f32(a, b, acc))
+    return K32.write(ctx, old, _dot2_f32(ctx, a, b, acc))
 
 
 @op("v_dot2_f16_f16", (32, 32, 32), 32)
@@ -65,8 +71,8 @@ def v_dot2_f16_f16(ctx, srcs, old):
     a, b = f16_lanes(ctx, srcs, 0), f16_lanes(ctx, srcs, 1)
     acc = K16.read(ctx, srcs, 2)
     with np.errstate(all="ignore"):
-        t = acc + a[0] * b[0]
-        t = t + a[1] * b[1]
+        t = fp_round.add(ctx, F16, acc, fp_round.mul(ctx, F16, a[0], b[0]))
+        t = fp_round.add(ctx, F16, t, fp_round.mul(ctx, F16, a[1], b[1]))
     return K16.write(ctx, old, t)
 
 
@@ -118,8 +124,14 @@ def _mix_source(ctx, srcs, i):
 
 
 def _mix(ctx, srcs, fmt):
+    """fma in f32-or-wider inputs, rounded once to fmt under MODE.FP_ROUND of fmt."""
     a, b, c = (_mix_source(ctx, srcs, i) for i in range(3))
-    return fma_narrow(fmt, a, b, c)
+    if fmt is F16:
+        p, c64 = a.astype(np.float64) * b.astype(np.float64), c.astype(np.float64)
+        rm = fp_round.round_mode(ctx, F16)
+        r = fp_round.narrow(F16, fp_round.round_to_odd_sum(p, c64), rm)
+        return fp_round._zero_sign(r, p, c64, rm)
+    return fp_round.fma(ctx, F32, a, b, c)
 
 
 @op("v_fma_mix_f32", (32, 32, 32), 32)

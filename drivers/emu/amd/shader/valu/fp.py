@@ -1,10 +1,11 @@
 """Float operand and result rules shared by every float VALU op.
 
-Inputs: bits -> |x| (abs) -> -x (neg) -> denormal flush when MODE says so.
-Results: NaN quieting -> denormal flush -> output modifier -> clamp -> bits.
+Inputs: bits -> |x| (abs) -> -x (neg) -> denormal flush when MODE says so (FP_DENORM bit 0).
+Results: NaN quieting -> output modifier -> denormal flush (FP_DENORM bit 1) -> clamp -> bits.
 The ISA rules encoded here (RDNA3 ISA guide, "Output modifiers", "Denormals", V_MIN/V_MAX):
 - output modifiers (omod) are ignored in IEEE mode and when output denormals are kept; when
-  applied they flush denormals and turn -0 into +0;
+  applied they scale the rounded result before the output flush, leave NaNs alone and turn -0
+  into +0;
 - clamp limits to [0.0, 1.0]; a NaN becomes 0 when MODE.dx10_clamp is set;
 - in IEEE mode min/max return a quieted signaling NaN operand; a quiet NaN operand loses to the
   number; -0 < +0.
@@ -55,7 +56,13 @@ class Fmt:
         return (1 << (self.width - 1 - self.mant)) - 1
 
     def keep(self, mode):
+        """Denormal results of this format are kept (else flushed to zero)."""
         return getattr(mode, self.keep_attr)
+
+    def keep_in(self, mode):
+        """Denormal operands of this format are used as they are (else read as zero)."""
+        v = getattr(mode, "denorm_in_" + self.keep_attr[len("denorm_"):])
+        return getattr(mode, self.keep_attr) if v is None else v
 
     def view(self, bits):
         return bits.astype(self.utype).view(self.dtype)
@@ -117,7 +124,7 @@ def neg_abs(fmt, bits, neg, abs_):
 def operand(fmt, bits, mode, neg=0, abs_=0, flush_denorm=True):
     """A float operand from raw bits: abs, neg, then the input denormal rule of MODE."""
     x = neg_abs(fmt, bits, neg, abs_).view(fmt.dtype)
-    if flush_denorm and not fmt.keep(mode):
+    if flush_denorm and not fmt.keep_in(mode):
         x = flush(fmt, x)
     return x
 
@@ -127,20 +134,28 @@ def modify(ctx, fmt, bits, i, flush_denorm=True):
     return operand(fmt, bits, ctx.mode, ctx.neg >> i & 1, ctx.abs >> i & 1, flush_denorm)
 
 
-def finish(ctx, fmt, r, omod=True, clamp=True, arithmetic=False):
-    """Result bits of a float op: quiet NaN, output denormal flush, omod, clamp.  ``arithmetic``:
-    r is the result of IEEE arithmetic (add, multiply, fma, conversion), which never delivers a
-    signaling NaN (IEEE 754 section 6.2), so there is nothing to quiet."""
+def finish(ctx, fmt, r, omod=True, clamp=True, quiet_nans=True, arithmetic=False):
+    """Result bits of a float op: quiet NaN, output modifier, output denormal flush, clamp.
+    omod scales the rounded result (exact unless it over- or underflows) before the flush, so a
+    denormal that mul:2 / mul:4 brings into the normal range survives; it turns -0 into +0.
+    quiet_nans=False: NaNs are operands passed through unchanged (pseudocode `D = S0`); a bool
+    array: quiet the NaNs of those lanes only. ``arithmetic``: r is the result of IEEE
+    arithmetic (add, multiply, fma), which never delivers a signaling NaN (IEEE 754 section
+    6.2), so there is nothing to quiet."""
     r = np.asarray(r, fmt.dtype)
     keep = fmt.keep(ctx.mode)
-    if not arithmetic:
+    if arithmetic:
+        pass
+    elif quiet_nans is True:
         r = quiet(fmt, r)
+    elif quiet_nans is not False:
+        r = np.where(quiet_nans, quiet(fmt, r), r).astype(fmt.dtype)
+    if omod and ctx.omod and not ctx.mode.ieee and not keep:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            r = np.where(np.isnan(r), r, r * fmt.dtype((1.0, 2.0, 4.0, 0.5)[ctx.omod]))
+        r = np.where(r == 0, fmt.dtype(0), r).astype(fmt.dtype)     # omod drops the zero sign
     if not keep:
         r = flush(fmt, r)
-    if omod and ctx.omod and not ctx.mode.ieee and not keep:
-        with np.errstate(over="ignore", under="ignore"):
-            r = r * fmt.dtype((1.0, 2.0, 4.0, 0.5)[ctx.omod])
-        r = flush(fmt, r) + fmt.dtype(0)             # -0 + 0 = +0: omod drops the zero sign
     if clamp and ctx.clamp:
         nan = np.isnan(r)
         c = np.minimum(np.maximum(r, fmt.dtype(0)), fmt.dtype(1)) + fmt.dtype(0)
@@ -151,13 +166,17 @@ def finish(ctx, fmt, r, omod=True, clamp=True, arithmetic=False):
 # ---- IEEE-mode min / max (RDNA3 ISA V_MIN_F32 / V_MAX_F32 pseudocode) --------------------------
 
 def _nan_pick(ctx, fmt, a, b, chosen):
-    """Apply the NaN rules around an ordinary min/max choice."""
+    """The NaN rules around an ordinary min/max choice, in the pseudocode's order: IEEE mode:
+    a signalling S0, then S1, returns it quieted; a quiet NaN S1 returns S0, a quiet NaN S0
+    returns S1. Otherwise: NaN S1 returns S0, NaN S0 returns S1. Returned operands are passed
+    through unchanged (a signalling NaN stays signalling outside IEEE mode): the caller must not
+    quiet the result."""
     ieee = ctx.mode.ieee
     an, bn = np.isnan(a), np.isnan(b)
     if not (np.count_nonzero(an) or np.count_nonzero(bn)):
         return chosen.astype(fmt.dtype, copy=False)
-    r = np.where(bn, a, chosen)
-    r = np.where(an, b, r)
+    r = np.where(an, b, chosen)
+    r = np.where(bn, a, r)                       # a NaN S1 wins over a NaN S0: D = S0
     if ieee:
         r = np.where(is_snan(fmt, b), quiet(fmt, b), r)
         r = np.where(is_snan(fmt, a), quiet(fmt, a), r)
@@ -228,14 +247,14 @@ def fmed3(ctx, fmt, a, b, c):
             lo, hi = sorted((xs[i].flat[0], xs[j].flat[0]))
             return np.clip(xs[3 - i - j], lo, hi)
         return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
-    if _nan_free(a, b, c):                    # the median in the order with -0 below +0
-        lo, hi = fmin(ctx, fmt, a, b), fmax(ctx, fmt, a, b)
-        return fmax(ctx, fmt, lo, fmin(ctx, fmt, hi, c))
-    anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
+    # zeros: the pseudocode finds the largest with a float compare (+0 == -0), so the median of
+    # (-0, +0, -0) is max(+0, -0) = +0, not the -0 an order with -0 below +0 would give
     mx = fmax(ctx, fmt, fmax(ctx, fmt, a, b), c)
-    same = lambda x: fmt.bits(mx) == fmt.bits(x)
-    med = np.where(same(a), fmax(ctx, fmt, b, c),
-                   np.where(same(b), fmax(ctx, fmt, a, c), fmax(ctx, fmt, a, b)))
+    med = np.where(mx == a, fmax(ctx, fmt, b, c),
+                   np.where(mx == b, fmax(ctx, fmt, a, c), fmax(ctx, fmt, a, b)))
+    if _nan_free(a, b, c):
+        return med.astype(fmt.dtype, copy=False)
+    anynan = np.isnan(a) | np.isnan(b) | np.isnan(c)
     return np.where(anynan, fmin(ctx, fmt, fmin(ctx, fmt, a, b), c), med).astype(fmt.dtype)
 
 
@@ -344,7 +363,8 @@ def _fma_exact_lane(a, b, c):
 
 def fma64(a, b, c):
     """Correctly rounded double fma. Error-free product + round-to-odd sum where no intermediate
-    can overflow or lose bits to underflow; the rare remaining lanes use exact rationals."""
+    can overflow or lose bits to underflow; the rare remaining lanes use exact rationals. A finite
+    product with an infinite addend is the addend (the exact product does not overflow)."""
     with np.errstate(all="ignore"):
         ph, pl = two_prod(a, b)
         th, tl = two_sum(c, ph)
@@ -359,6 +379,7 @@ def fma64(a, b, c):
             | ((np.abs(c) < 2.0 ** -900) & (c != 0)) | (np.abs(c) > 2.0 ** 1000))
         plain = ~finite | (a == 0) | (b == 0)
         r = np.where(plain, a * b + c, r)
+        r = np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, r)
         r = np.where(finite & ~plain & (r == 0) & (ph + c == 0), ph + c, r)
     if risky.any():
         r = np.array(r, np.float64)

@@ -261,9 +261,11 @@ _ternop("v_bfe_u32", lambda ctx, a, b, c: (a >> (b & _U31)) & ((_U1 << (c & _U31
 
 @op("v_bfe_i32", (32, 32, 32))
 def v_bfe_i32(ctx, srcs, old):
+    """(S0.i32 >> S1[4:0]) & ((1 << S2[4:0]) - 1), sign-extended from bit width-1: the shift is
+    arithmetic, so a field reaching past bit 31 is filled with the sign."""
     a, b, c = srcs
     width = _u(c) & 31
-    field = _bfe_u(a, b, c)
+    field = (_s(a) >> (_u(b) & 31)) & ((1 << width) - 1)
     signed = np.where((width > 0) & (field >> np.maximum(width - 1, 0) & 1 == 1),
                       field - (1 << width), field)
     return _wrap(np.where(width == 0, 0, signed))

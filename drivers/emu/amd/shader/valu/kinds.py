@@ -21,7 +21,7 @@ class Kind:
         fmt = self.fmt
         if fmt is F16:
             return modify(ctx, fmt, src_half(ctx, srcs, i), i, flush_denorm)
-        if (ctx.neg | ctx.abs) >> i & 1 or flush_denorm and not fmt.keep(ctx.mode):
+        if (ctx.neg | ctx.abs) >> i & 1 or flush_denorm and not fmt.keep_in(ctx.mode):
             return modify(ctx, fmt, srcs[i], i, flush_denorm)
         return srcs[i].astype(fmt.utype, copy=False).view(fmt.dtype)     # modify() without modifiers
 

@@ -27,21 +27,23 @@ def f16_lanes(ctx, srcs, i):
             operand(F16, hi, ctx.mode, ctx.neg_hi >> i & 1))
 
 
-def _pk_float(name, nsrc, f):
+def _pk_float(name, nsrc, f, passthrough=False):
     @op(name, (32,) * nsrc, 32)
     def run(ctx, srcs, old):
         ins = [f16_lanes(ctx, srcs, i) for i in range(nsrc)]
         with np.errstate(all="ignore"):
             lo = f(ctx, *(x[0] for x in ins))
             hi = f(ctx, *(x[1] for x in ins))
-        return pack16(finish(ctx, F16, lo, omod=False), finish(ctx, F16, hi, omod=False))
+        q = not passthrough
+        return pack16(finish(ctx, F16, lo, omod=False, quiet_nans=q),
+                      finish(ctx, F16, hi, omod=False, quiet_nans=q))
     return run
 
 
 _pk_float("v_pk_add_f16", 2, lambda ctx, a, b: fp_round.add(ctx, F16, a, b))
 _pk_float("v_pk_mul_f16", 2, lambda ctx, a, b: fp_round.mul(ctx, F16, a, b))
-_pk_float("v_pk_min_f16", 2, lambda ctx, a, b: fmin(ctx, F16, a, b))
-_pk_float("v_pk_max_f16", 2, lambda ctx, a, b: fmax(ctx, F16, a, b))
+_pk_float("v_pk_min_f16", 2, lambda ctx, a, b: fmin(ctx, F16, a, b), True)
+_pk_float("v_pk_max_f16", 2, lambda ctx, a, b: fmax(ctx, F16, a, b), True)
 _pk_float("v_pk_fma_f16", 3, lambda ctx, a, b, c: fp_round.fma(ctx, F16, a, b, c))
 
 

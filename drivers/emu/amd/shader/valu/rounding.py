@@ -3,7 +3,7 @@
 ISA rules: rndne rounds half to even (IEEE roundToIntegralTiesToEven, -0.5 -> -0); fract is
 S0 + -floor(S0) clamped below 1.0 (0x3f7fffff for f32, 0x3fefffffffffffff for f64, 0x3bff for f16),
 so fract(-tiny) is the largest float below one and fract(+-inf) is NaN; frexp of inf/NaN returns
-the input as mantissa and 0 as exponent.
+the input as mantissa (pseudocode `D = S0`: a NaN unchanged, not quieted) and 0 as exponent.
 """
 import numpy as np
 
@@ -13,13 +13,14 @@ from .kinds import K16, K32, K64
 from .registry import op
 
 
-def _unary(kind, name, f):
+def _unary(kind, name, f, passthrough=False):
+    """passthrough: NaN operands are the result unchanged (pseudocode `D = S0`), not quieted."""
     bits = kind.reg_bits
 
     @op(name, (bits,), bits)
     def run(ctx, srcs, old):
         x = kind.read(ctx, srcs, 0)
-        return kind.write(ctx, old, f(x))
+        return kind.write(ctx, old, f(x), quiet_nans=not passthrough)
     return run
 
 
@@ -50,7 +51,7 @@ for _t, _k in (("f16", K16), ("f32", K32), ("f64", K64)):
     _unary(_k, "v_floor_" + _t, np.floor)
     _unary(_k, "v_rndne_" + _t, np.rint)
     _fract(_k, "v_fract_" + _t)
-    _unary(_k, "v_frexp_mant_" + _t, _frexp_mant)
+    _unary(_k, "v_frexp_mant_" + _t, _frexp_mant, passthrough=True)
 
 
 @op("v_frexp_exp_i32_f32", (32,), 32)

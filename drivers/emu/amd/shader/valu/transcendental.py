@@ -38,7 +38,8 @@ _FN = {
     "log": np.log2,
     "rcp": lambda x: 1.0 / x,
     "rcp_iflag": lambda x: 1.0 / x,
-    "rsq": lambda x: 1.0 / np.sqrt(x),
+    # in extended precision where numpy has it, so that the f64 form is within 1 ulp
+    "rsq": lambda x: (1 / np.sqrt(x.astype(np.longdouble))).astype(np.float64),
     "sqrt": np.sqrt,
     "sin": lambda x: _sin_cos(x, False),
     "cos": lambda x: _sin_cos(x, True),
@@ -95,10 +96,10 @@ def v_trig_preop_f64(ctx, srcs, old):
     x = K64.read(ctx, srcs, 0)
     e = ((x.view(np.uint64) >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
     shift = (srcs[1].astype(np.int64) & 31) * 53 + np.where(e > 1077, e - 1077, 0)
+    scale = -53 - shift + np.where(e >= 1968, 128, 0)
     out = np.empty(x.shape, np.float64)
-    for s in np.unique(shift):               # at most 32 + few distinct shifts per call
+    for s, sc in set(zip(shift.reshape(-1).tolist(), scale.reshape(-1).tolist())):
         low = 1148 - int(s)                  # bit 1200 of the table is 2**-1
         seg = (TWO_OVER_PI_1201 >> low if low >= 0 else TWO_OVER_PI_1201 << -low) & ((1 << 53) - 1)
-        out[shift == s] = math.ldexp(float(seg), -53 - int(s))
-    out = np.where(e >= 1968, out * 2.0 ** 128, out)
+        out[(shift == s) & (scale == sc)] = math.ldexp(float(seg), int(sc))    # one rounding
     return K64.write(ctx, old, out)
