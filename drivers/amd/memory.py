@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from kfd_ioctl import constants as K
 
+from drivers.buffer import Buffer as BufferBase
 from drivers.errors import GPUError, InvalidArgument, IoctlError
 from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, MAP_SHARED, PROT_NONE, PROT_READ, PROT_WRITE
 
@@ -75,7 +76,7 @@ def round_up(n, align):
     return (n + align - 1) // align * align
 
 
-class Buffer:
+class Buffer(BufferBase):
     """A GPU allocation. ``va`` is its address for both CPU and GPU; ``mapping`` is the CPU
     window (None for VRAM the CPU cannot reach). ``copyin``/``copyout`` go through the owning
     device's copy engine; ``view`` gives direct CPU access when the heap allows it."""
@@ -86,44 +87,6 @@ class Buffer:
         self.mapped_gpus = [memory.gpu_id]
         self.device = None          # set by the device that hands the buffer out
         self.freed = False
-
-    @property
-    def nbytes(self):
-        return self.size
-
-    def view(self, dtype=np.uint8, offset=0, count=None):
-        """A numpy array aliasing the buffer's bytes (CPU-visible heaps only)."""
-        self._check_live()
-        if self.mapping is None:
-            raise GPUError(f"buffer at 0x{self.va:x} is in {self.heap.name} ({self.heap.description}), which the CPU "
-                           "cannot map; use copyin/copyout, or allocate with host=True or cpu_access=True")
-        if count is None:
-            count = (self.size - offset) // np.dtype(dtype).itemsize
-        return self.mapping.view(dtype, offset, count)
-
-    def copyin(self, src, offset=0):
-        """Copy a numpy array (or bytes) from the host into the buffer at ``offset``."""
-        self._check_live()
-        self.device.copyin(self, src, offset)
-        return self
-
-    def copyout(self, dst, offset=0):
-        """Copy ``dst.nbytes`` bytes starting at ``offset`` from the buffer into ``dst``."""
-        self._check_live()
-        self.device.copyout(dst, self, offset)
-        return dst
-
-    def free(self):
-        """Release the memory, once the device has finished the work submitted so far (which
-        may still read or write it)."""
-        if not self.freed:
-            if self.device is not None and not self.device.closed:
-                self.device.synchronize()
-            self.memory.free(self)
-
-    def _check_live(self):
-        if self.freed:
-            raise GPUError(f"buffer at 0x{self.va:x} ({self.size} bytes) was already freed")
 
     def __repr__(self):
         return f"Buffer(0x{self.va:x}, {self.size} bytes, {self.heap.name})"

@@ -24,6 +24,7 @@ import numpy as np
 
 import nv_ioctl as NV
 
+from drivers.buffer import Buffer as BufferBase
 from drivers.errors import GPUError, IoctlError
 from drivers.kernel import MAP_ANONYMOUS, MAP_NORESERVE, MAP_PRIVATE, MAP_SHARED, O_RDWR, PROT_NONE, PROT_READ, \
     PROT_WRITE
@@ -59,7 +60,7 @@ def round_up(n, align):
     return -(-n // align) * align
 
 
-class Buffer:
+class Buffer(BufferBase):
     """A GPU allocation at `va` (CPU and GPU alike); `mapping` is the CPU window (None for VRAM)."""
 
     def __init__(self, memory, va, size, alloc_size, heap, handle, mapping, reservation, cookie=None):
@@ -69,39 +70,6 @@ class Buffer:
         self.mapped_gpus = [memory.uuid]
         self.device = None
         self.freed = False
-
-    @property
-    def nbytes(self):
-        return self.size
-
-    def view(self, dtype=np.uint8, offset=0, count=None):
-        self._check_live()
-        if self.mapping is None:
-            raise GPUError(f"buffer at 0x{self.va:x} is in {self.heap.name} ({self.heap.description}), which the CPU "
-                           "cannot map; use copyin/copyout, or allocate with host=True or cpu_access=True")
-        if count is None:
-            count = (self.size - offset) // np.dtype(dtype).itemsize
-        return self.mapping.view(dtype, offset, count)
-
-    def copyin(self, src, offset=0):
-        self._check_live()
-        self.device.copyin(self, src, offset)
-        return self
-
-    def copyout(self, dst, offset=0):
-        self._check_live()
-        self.device.copyout(dst, self, offset)
-        return dst
-
-    def free(self):
-        if not self.freed:
-            if self.device is not None and not self.device.closed:
-                self.device.synchronize()
-            self.memory.free(self)
-
-    def _check_live(self):
-        if self.freed:
-            raise GPUError(f"buffer at 0x{self.va:x} ({self.size} bytes) was already freed")
 
     def __repr__(self):
         return f"Buffer(0x{self.va:x}, {self.size} bytes, {self.heap.name})"

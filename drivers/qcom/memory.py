@@ -15,6 +15,7 @@ import errno
 import numpy as np
 
 import kgsl_ioctl as K
+from drivers.buffer import Buffer as BufferBase
 from drivers.errors import GPUError, IoctlError
 from drivers.kernel import MAP_SHARED, PROT_READ, PROT_WRITE
 from drivers.qcom import kgsl
@@ -31,7 +32,7 @@ class OutOfMemory(GPUError, MemoryError):
                          + (f": {detail}" if detail else ""))
 
 
-class Buffer:
+class Buffer(BufferBase):
     """A GPU object. ``va`` is its address for CPU and GPU; ``view`` gives numpy access (for a
     cached buffer that is the CPU's cached view: call sync_to_gpu / sync_from_gpu around GPU
     work, which copyin/copyout do for you)."""
@@ -41,10 +42,6 @@ class Buffer:
         self.flags, self.mapping = flags, mapping
         self.device = None
         self.freed = False
-
-    @property
-    def nbytes(self):
-        return self.size
 
     @property
     def cached(self):
@@ -66,27 +63,6 @@ class Buffer:
         """Invalidate the CPU cache over the range so the CPU sees what the GPU wrote."""
         if self.cached:
             self.memory.sync(self, K.KGSL_GPUMEM_CACHE_FROM_GPU, offset, length)
-
-    def copyin(self, src, offset=0):
-        self._check_live()
-        self.device.copyin(self, src, offset)
-        return self
-
-    def copyout(self, dst, offset=0):
-        self._check_live()
-        self.device.copyout(dst, self, offset)
-        return dst
-
-    def free(self):
-        """Release the memory once the work submitted so far (which may use it) has finished."""
-        if not self.freed:
-            if self.device is not None and not self.device.closed:
-                self.device.synchronize()
-            self.memory.free(self)
-
-    def _check_live(self):
-        if self.freed:
-            raise GPUError(f"buffer at 0x{self.va:x} ({self.size} bytes) was already freed")
 
     def __repr__(self):
         return f"Buffer(0x{self.va:x}, {self.size} bytes, GPU object {self.id}{', cached' if self.cached else ''})"
