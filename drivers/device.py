@@ -12,7 +12,9 @@ import abc
 import numpy as np
 
 from drivers.errors import GPUError, GPUHang, InvalidArgument
-from drivers.settings import debug_level, env_flag  # noqa: F401 (checked settings, part of this interface)
+from drivers.settings import debug_level, debug_line, env_flag  # noqa: F401 (checked settings, part of this interface)
+
+CLOSE_WAIT_SECONDS = 5.0       # the longest close() lets queued work run before abandoning it
 
 
 def dims(value, what):
@@ -119,6 +121,17 @@ class Device:
     def _check_open(self):
         if self.closed:
             raise GPUError(f"{self.name} is closed")
+
+    def _finish_before_close(self, timeline):
+        """Let the work queued on ``timeline`` finish before its memory goes; a dead or hung queue
+        is abandoned (said at DEBUG=1)."""
+        if timeline is None or timeline.value >= timeline.last_submitted:
+            return
+        try:
+            timeline.wait(timeline.last_submitted, min(self.timeout, CLOSE_WAIT_SECONDS))
+        except GPUError as e:
+            if self.debug >= 1:
+                debug_line(f"{type(self).__name__} {self.index}: close abandons unfinished work: {e}")
 
     def copyin_raw(self, buf, data):
         self.copyin(buf, np.frombuffer(bytes(data), np.uint8))

@@ -407,13 +407,7 @@ class AMDDevice(Device):
                 errors.append(e)
 
         for q in (self.compute, self.copier):
-            t = getattr(q, "timeline", None)
-            if t is not None and t.value < t.last_submitted:
-                try:      # let queued work finish before its memory goes; a dead queue is abandoned
-                    t.wait(t.last_submitted, min(self.timeout, 5.0))
-                except GPUError as e:
-                    if self.debug >= 1:
-                        debug_line(f"AMDDevice {self.index}: close abandons unfinished work: {e}")
+            self._finish_before_close(getattr(q, "timeline", None))
         for q in (self.copier, self.compute):
             if q is not None:
                 attempt(q.destroy)

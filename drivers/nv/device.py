@@ -429,12 +429,7 @@ class NVDevice(Device):
 
         if self.tsg is not None:
             for t in (self.compute_timeline, self.copy_timeline):
-                if t.value < t.last_submitted:
-                    try:
-                        t.wait(t.last_submitted, min(self.timeout, 5.0))
-                    except Exception as e:
-                        if self.debug >= 1:
-                            print(f"NVDevice {self.index}: close abandons unfinished work: {e}", file=sys.stderr)
+                self._finish_before_close(t)
             errors += self._destroy_channels()
         if self.copier is not None:
             attempt(self.copier.free)

@@ -28,7 +28,7 @@ import numpy as np
 
 import kgsl_ioctl as K
 from drivers.device import Device, as_bytes, check_range, debug_level, describe, dims
-from drivers.errors import DeviceNotFound, GPUError, GPUFault, GPUHang, IoctlError
+from drivers.errors import DeviceNotFound, GPUFault, GPUHang, IoctlError
 from drivers.kernel import MAP_SHARED, PROT_READ, RealKernel
 from drivers.qcom import chips, kgsl
 from drivers.qcom.compute import ALWAYS_ON_HZ, ComputeQueue, private_bytes_per_sp
@@ -304,13 +304,7 @@ class QCOMDevice(Device):
             except Exception as e:          # teardown goes on; the first problem is re-raised at the end
                 errors.append(e)
 
-        t = self.timeline
-        if t is not None and t.value < t.last_submitted:
-            try:                            # let queued work finish before its memory goes
-                t.wait(t.last_submitted, min(self.timeout, 5.0))
-            except GPUError as e:
-                if self.debug >= 1:
-                    print(f"QCOMDevice {self.index}: close abandons unfinished work: {e}", file=sys.stderr)
+        self._finish_before_close(self.timeline)
         if self.context_id is not None:
             attempt(lambda: kgsl.destroy_context(self.kernel, self.fd, self.context_id))
         if self.memory is not None:
