@@ -242,7 +242,8 @@ def test_plugin_options_work_from_any_directory(tmp_path, how):
 
 
 def test_the_package_registers_the_plugin_with_pytest():
-    setup = open(os.path.join(ROOT, "setup.py")).read()
+    with open(os.path.join(ROOT, "setup.py")) as f:
+        setup = f.read()
     assert '"pytest11": ["hw_tests.plugin = hw_tests.plugin"]' in setup
     assert '"hw_tests": ["kernels/*.s", "kernels/ir3/*.asm"]' in setup    # an installed suite has its kernels
 

@@ -127,4 +127,5 @@ def test_every_probe_ends_quietly_on_a_closed_pipe(module, target):
     assert proc.stdout.readline() == b"{\n"
     proc.stdout.close()                          # `... | head -1`
     err = proc.stderr.read().decode()
+    proc.stderr.close()
     assert proc.wait(timeout=60) == 0 and err == "", err
