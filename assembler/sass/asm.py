@@ -140,6 +140,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
             controls[i] = s.control
         elif s.hi_comment is not None:
             controls[i] = Control.from_word(s.hi_comment << 64)
+    explicit = _explicit_descriptors(arch, parsed)
     words = []
     for i, s in enumerate(stmts):
         pc = base + 16 * i
@@ -148,7 +149,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         except EncodeError as e:
             raise AssemblerError(str(e), s.line, s.col0 + e.column + 1, source) from None
         words.append(w)
-    _descriptors(arch, stmts, words, parsed, base)
+    _descriptors(arch, stmts, words, parsed, base, explicit, source)
     if any(c is None for c in controls):
         from .schedule import schedule
         controls = schedule(words, arch, controls, stmts_labels(prog.labels, base, len(words)))
@@ -165,22 +166,48 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
     return prog
 
 
-# Global memory instructions on sm_86/sm_89 name a memory descriptor, a uniform register pair
-# ptxas loads from c[0x0][0x118] (ULDC.64 URn, c[0x0][0x118]), in a field nvdisasm does not print
-# there (sm_90's prints it: desc[UR4][R2.64]). The field gets the pair the program last loaded.
-DESC_FIELD = {"sm_86": {"LDG": 32, "STG": 64, "ATOMG": 64, "RED": 64},
-              "sm_89": {"LDG": 32, "STG": 64, "ATOMG": 64, "RED": 64}}
-DESC_DEFAULT = 4
+# Global and generic memory instructions on sm_86/sm_89 name a memory descriptor, a uniform
+# register pair ptxas loads from c[0x0][0x118] (ULDC.64 URn, c[0x0][0x118]), in a field nvdisasm
+# does not print there (sm_90's prints it: desc[UR4][R2.64]). The assembler fills it with the pair
+# the first dominating load wrote; the text may name it, in sm_90's syntax, where ptxas chose
+# another copy: LDG.E R39, desc[UR4][R18.64] (the disassembler's exact listings do so).
+# {arch: {opcode class: lowest bit of the 6-bit field}}
+DESC_FIELD = {arch: {0x980: 32, 0x981: 32, 0x985: 64, 0x986: 64, 0x98a: 64, 0x98e: 64, 0x9a8: 64}
+              for arch in ("sm_86", "sm_89")}
 
 
-def _descriptors(arch, stmts, words, parsed, base):
-    """Fill the unprinted descriptor field with the pair loaded by the first ULDC.64 that
-    dominates the instruction in the control flow (falling through, and branching to BRA
-    targets): the one ptxas usually keeps live for it (it sometimes uses a later copy)."""
+def _explicit_descriptors(arch, parsed):
+    """{instruction index: UR number} of the desc[URn] the text wrote on sm_86/89, removed from
+    the address operand (those archs' formats have no printed descriptor)."""
+    out = {}
+    if arch not in DESC_FIELD:
+        return out
+    for i, ops in enumerate(parsed):
+        for j, op in enumerate(ops):
+            if op.kind == "mem" and op.shape[0]:
+                out[i] = op.holes[0]
+                ops[j] = Operand("mem", (False,) + op.shape[1:], (63,) + op.holes[1:])
+    return out
+
+
+def _descriptors(arch, stmts, words, parsed, base, explicit, source=None):
+    """Fill the unprinted descriptor field: the pair the text named, else the one loaded by the
+    first ULDC.64 that dominates the instruction in the control flow (falling through, and
+    branching to BRA targets): the one ptxas keeps live for it (where it uses a later copy the
+    text must say so)."""
     fields = DESC_FIELD.get(arch)
     if not fields:
         return
     n = len(stmts)
+    for i, ur in explicit.items():
+        at = fields.get(words[i] & 0xfff)
+        if at is None:
+            raise AssemblerError("%s: desc[UR%d] names a memory descriptor, which this form of the "
+                                 "instruction does not have on %s" % (stmts[i].st.opcode, ur, arch),
+                                 stmts[i].line, stmts[i].col0 + 1, source)
+        words[i] = words[i] & ~(63 << at) | ur << at
+    if not any(fields.get(w & 0xfff) is not None for i, w in enumerate(words) if i not in explicit):
+        return
     loads = {}
     for i, s in enumerate(stmts):
         st = s.st
@@ -189,8 +216,6 @@ def _descriptors(arch, stmts, words, parsed, base):
             r = st.operands[0].strip()
             if r.startswith("UR") and r[2:].isdigit():
                 loads[i] = int(r[2:])
-    if not any(s.st.opcode in fields for s in stmts):
-        return
     succ = [[] for _ in range(n)]
     for i, s in enumerate(stmts):
         st = s.st
@@ -203,6 +228,7 @@ def _descriptors(arch, stmts, words, parsed, base):
                     j = (op.holes[0] - base) // 16
                     if 0 <= j < n:
                         succ[i].append(j)
+
     def reaches(avoid):
         seen = [False] * n
         work = [0] if avoid != 0 else []
@@ -214,13 +240,13 @@ def _descriptors(arch, stmts, words, parsed, base):
             work.extend(j for j in succ[i] if j != avoid and not seen[j])
         return seen
     cut = {k: reaches(k) for k in loads}            # what is reachable without passing load k
-    for i, s in enumerate(stmts):
-        at = fields.get(s.st.opcode)
-        if at is None:
+    for i, w in enumerate(words):
+        at = fields.get(w & 0xfff)
+        if at is None or i in explicit:
             continue
         dom = [k for k in loads if k < i and not cut[k][i]]
-        if dom and (words[i] >> at) & 63 == DESC_DEFAULT:
-            words[i] = words[i] & ~(63 << at) | loads[min(dom)] << at
+        if dom:
+            words[i] = w & ~(63 << at) | loads[min(dom)] << at
 
 
 def _indirect(w, st, ops, arch, pc):
