@@ -71,10 +71,12 @@ def test_disassembly_equals_nvdisasm(corpus):
     assert bad == [], "%d of %d differ, e.g. %s" % (len(bad), sum(len(s[2]) for s in data), bad[:5])
 
 
-def _documented(raw, text):
-    """text is nvdisasm's raw text with at most the annotations of exact listings
-    (assembler.sass.listing): desc[URn] before sm_90's address, a NaN immediate as its bits."""
-    if re.sub(r"desc\[UR\d+\]", "", text, count=1) == raw:
+def _documented(raw, text, note):
+    """text and the note for its comment are nvdisasm's raw text with at most the annotations of
+    exact listings (assembler.sass.listing): desc=URn, a NaN immediate as its bits."""
+    if note and not re.fullmatch(r"desc=UR\d+", note):
+        return False
+    if text == raw:
         return True
     m = re.search(r"[-+][QS]NAN ", raw)
     return m is not None and re.sub(r"0x[0-9a-f]+", raw[m.start():m.end()], text) == raw
@@ -88,17 +90,17 @@ def _check(arch, data, entries_of):
         entries, tail, render = entries_of(insns, labels)
         try:
             texts = exact_texts(entries, arch, 0, tail)
-            got = assemble_program(render([(lb, t, w) for (lb, _, w), t in zip(entries, texts)], tail),
-                                   arch).words
+            got = assemble_program(render([(lb, t, w, note) for (lb, _, w), (t, note) in zip(entries, texts)],
+                                          tail), arch).words
         except Exception as e:              # noqa: BLE001 -- reported below
             bad.append((f, sec, "error: %s" % e))
             continue
-        for (addr, word, _text, raw), (_, given, _w), text, g in zip(insns, entries, texts, got):
+        for (addr, word, _text, raw), (_, given, _w), (text, note), g in zip(insns, entries, texts, got):
             n += 1
-            if text != given:
-                annotated.append((f, sec, hex(addr), given, text))
-                if not _documented(raw, text):
-                    bad.append((f, sec, hex(addr), raw, "annotated as " + text))
+            if (text, note) != (given, ""):
+                annotated.append((f, sec, hex(addr), given, text, note))
+                if not _documented(given, text, note):
+                    bad.append((f, sec, hex(addr), raw, "annotated as %s // %s" % (text, note)))
             if g != word:
                 bad.append((f, sec, hex(addr), raw, "%032x" % g, "%032x" % word))
     return bad, annotated, n
@@ -108,12 +110,13 @@ def test_assembly_of_each_kernel_equals_ptxas(corpus):
     """nvdisasm's raw text of each kernel (absolute branch targets), each statement with its
     control comment, assembles to ptxas's words; where the text cannot say a bit (the descriptor
     register of an sm_86/89 global access when ptxas keeps two copies, a NaN's payload) the
-    statement carries the annotation of our exact listings."""
+    statement carries the annotation of our exact listings (desc=URn in the comment, the NaN's
+    bits as a hex immediate)."""
     arch, data = corpus
 
     def entries_of(insns, _labels):
         def render(entries, _tail):
-            return "\n".join("%s  // %s" % (t, Control.from_word(w).text()) for _, t, w in entries)
+            return "\n".join("%s  // %s %s" % (t, Control.from_word(w).text(), note) for _, t, w, note in entries)
         return [([], raw, word) for _, word, _, raw in insns], [], render
     bad, annotated, n = _check(arch, data, entries_of)
     assert bad == [], "%d differ, e.g. %s" % (len(bad), bad[:5])
@@ -132,9 +135,9 @@ def test_listing_with_labels_assembles_to_ptxas_code(corpus):
 
         def render(entries, tail):
             lines = []
-            for (names, text, word), (addr, _, _, _) in zip(entries, insns):
+            for (names, text, word, note), (addr, _, _, _) in zip(entries, insns):
                 lines += ["%s:" % nm for nm in names]
-                lines.append("        /*%04x*/ %s /* 0x%016x */" % (addr, text, word & ((1 << 64) - 1)))
+                lines.append("        /*%04x*/ %s /* 0x%016x */ // %s" % (addr, text, word & ((1 << 64) - 1), note))
                 lines.append("                 /* 0x%016x */" % (word >> 64))
             return "\n".join(lines + ["%s:" % nm for nm in tail])
         return [(at.get(i, []), text, word) for i, (_, word, text, _) in enumerate(insns)], \

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from assembler.cubin import build_cubin
-from assembler.sass import assemble_program
+from assembler.sass import assemble_program, decode_word
 from assembler.sass.listing import listing
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -133,21 +133,28 @@ def test_cli_round_trip_with_labels(arch, tmp_path):
 def test_cli_exact_annotates_what_the_text_cannot_say(tmp_path):
     # a NaN with a payload, and a global load whose descriptor pair is not the dominating load's
     src = ("ULDC.64 UR4, c[0x0][0x118] ;\nULDC.64 UR6, c[0x0][0x118] ;\n"
-           "LDG.E R2, desc[UR6][R2.64] ;\nFSEL R5, R5, 0x7ff00000, !P0 ;\nEXIT ;\n")
+           "LDG.E R2, [R2.64] ;  // desc=UR6\nFSEL R5, R5, 0x7ff00000, !P0 ;\nEXIT ;\n")
     code = assemble_program(src, "sm_86").data
     (tmp_path / "k.bin").write_bytes(code)
     plain = _cli("disasm", str(tmp_path / "k.bin"), "--arch", "sm_86")
     assert "LDG.E R2, [R2.64] ;" in plain.stdout and "FSEL R5, R5, +QNAN , !P0 ;" in plain.stdout
     r = _cli("disasm", str(tmp_path / "k.bin"), "--arch", "sm_86", "--exact")
-    assert "LDG.E R2, desc[UR6][R2.64] ;" in r.stdout and "FSEL R5, R5, 0x7ff00000, !P0 ;" in r.stdout
+    assert re.search(r"LDG.E R2, \[R2.64\] ;  // \[B.*\] desc=UR6\n", r.stdout)
+    assert "FSEL R5, R5, 0x7ff00000, !P0 ;" in r.stdout
     assert "ULDC.64 UR4, c[0x0][0x118] ;  // [B" in r.stdout           # the rest as nvdisasm says it
     (tmp_path / "k.sass").write_text(r.stdout)
     assert _cli("asm", str(tmp_path / "k.sass"), "--arch", "sm_86", "-o", str(tmp_path / "k2.bin")).returncode == 0
     assert (tmp_path / "k2.bin").read_bytes() == code
 
 
-def test_a_descriptor_where_the_form_has_none_is_refused():
+def test_a_descriptor_note_where_there_is_none_is_refused():
     from assembler.errors import AssemblerError
-    with pytest.raises(AssemblerError, match="desc.UR4. names a memory descriptor") as e:
-        assemble_program("NOP ;\nLDS R0, desc[UR4][R2] ;\n", "sm_86")
+    with pytest.raises(AssemblerError, match="desc=UR4 names a memory descriptor") as e:
+        assemble_program("NOP ;\nLDS R0, [R2] ;  // desc=UR4\n", "sm_86")
     assert e.value.line == 2
+    with pytest.raises(AssemblerError, match="sm_90 prints the memory descriptor") as e:
+        assemble_program("LDG.E R2, desc[UR4][R2.64] ;  // desc=UR6\n", "sm_90")
+    assert (e.value.line, e.value.column) == (1, 34)
+    # before sm_90, desc[URn] in the address is another encoding, as nvdisasm prints it
+    w = assemble_program("LDG.E R2, desc[UR6][R2.64] ;", "sm_86").words[0]
+    assert (w >> 32) & 63 == 6 and "desc[UR6]" in decode_word(w, "sm_86").text

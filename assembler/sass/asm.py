@@ -11,6 +11,8 @@ Accepted input, one statement per line:
     BRA 0x140 ;                         ... or an absolute address (its raw listing) ...
     BRA loop ;                          ... or a bare label name
     FADD R9, R2, R5 ;  // [B--2---:R-:W3:Y:S05]     scheduling control (assembler.sass.control)
+    LDG.E R2, [R4.64] ;  // desc=UR6                 sm_86/89: the unprinted memory descriptor
+    FSEL R5, R5, 0x7ff00000, !P0 ;                   a floating-point immediate as its raw bits
 
 Comments: // to the end of the line and /* ... */, as in nvdisasm's listings, whose address
 prefixes (/*0040*/) and (*"..."*) annotations are skipped. In a `nvdisasm -hex` listing the
@@ -34,6 +36,7 @@ _LABEL = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 _ADDR_PREFIX = re.compile(r"^\s*/\*[0-9a-fA-F]{4,}\*/")
 _HEX_COMMENT = re.compile(r"/\*\s*0x([0-9a-fA-F]{16})\s*\*/")
 _ANNOT = re.compile(r"\(\*.*?\*\)")
+_DESC_COMMENT = re.compile(r"(?<![\w.])desc=UR(\d+)\b")
 _IGNORED_DIRECTIVES = {".section", ".global", ".globl", ".type", ".size", ".other", ".headerflags",
                        ".elftype", ".target", ".align", ".weak", ".local", ".text"}
 
@@ -76,7 +79,7 @@ def _strip_comments(line):
 
 
 class _Stmt:
-    __slots__ = ("line", "text", "st", "control", "hi_comment", "col0")
+    __slots__ = ("line", "text", "st", "control", "hi_comment", "col0", "desc")
 
 
 def assemble_program(text, arch="sm_86", source=None, base=0):
@@ -122,6 +125,12 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
             s.control = parse_control(comment)
         except ValueError as e:
             raise AssemblerError(str(e), n, raw.find("[B") + 1, source) from None
+        m = _DESC_COMMENT.search(comment)
+        s.desc = int(m.group(1)) if m else None
+        if m and arch not in DESC_FIELD:
+            raise AssemblerError("desc=UR%s: %s prints the memory descriptor (desc[URn][...]); the "
+                                 "comment is for sm_86 and sm_89" % (m.group(1), arch), n,
+                                 raw.find("desc=") + 1, source)
         stmts.append(s)
     # operands, with labels resolved to addresses
     parsed = []
@@ -140,7 +149,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
             controls[i] = s.control
         elif s.hi_comment is not None:
             controls[i] = Control.from_word(s.hi_comment << 64)
-    explicit = _explicit_descriptors(arch, parsed)
+    explicit = {i: s.desc for i, s in enumerate(stmts) if s.desc is not None}
     words = []
     for i, s in enumerate(stmts):
         pc = base + 16 * i
@@ -169,25 +178,12 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
 # Global and generic memory instructions on sm_86/sm_89 name a memory descriptor, a uniform
 # register pair ptxas loads from c[0x0][0x118] (ULDC.64 URn, c[0x0][0x118]), in a field nvdisasm
 # does not print there (sm_90's prints it: desc[UR4][R2.64]). The assembler fills it with the pair
-# the first dominating load wrote; the text may name it, in sm_90's syntax, where ptxas chose
-# another copy: LDG.E R39, desc[UR4][R18.64] (the disassembler's exact listings do so).
+# the first dominating load wrote; where ptxas chose another copy a comment after the statement
+# names it (exact listings write one): LDG.E R39, [R18.64] ;  // [B------:R-:W2:-:S04] desc=UR4
+# (desc[UR4][R18.64] is another encoding there, which nvdisasm prints so).
 # {arch: {opcode class: lowest bit of the 6-bit field}}
 DESC_FIELD = {arch: {0x980: 32, 0x981: 32, 0x985: 64, 0x986: 64, 0x98a: 64, 0x98e: 64, 0x9a8: 64}
               for arch in ("sm_86", "sm_89")}
-
-
-def _explicit_descriptors(arch, parsed):
-    """{instruction index: UR number} of the desc[URn] the text wrote on sm_86/89, removed from
-    the address operand (those archs' formats have no printed descriptor)."""
-    out = {}
-    if arch not in DESC_FIELD:
-        return out
-    for i, ops in enumerate(parsed):
-        for j, op in enumerate(ops):
-            if op.kind == "mem" and op.shape[0]:
-                out[i] = op.holes[0]
-                ops[j] = Operand("mem", (False,) + op.shape[1:], (63,) + op.holes[1:])
-    return out
 
 
 def _descriptors(arch, stmts, words, parsed, base, explicit, source=None):
@@ -202,7 +198,7 @@ def _descriptors(arch, stmts, words, parsed, base, explicit, source=None):
     for i, ur in explicit.items():
         at = fields.get(words[i] & 0xfff)
         if at is None:
-            raise AssemblerError("%s: desc[UR%d] names a memory descriptor, which this form of the "
+            raise AssemblerError("%s: desc=UR%d names a memory descriptor, which this form of the "
                                  "instruction does not have on %s" % (stmts[i].st.opcode, ur, arch),
                                  stmts[i].line, stmts[i].col0 + 1, source)
         words[i] = words[i] & ~(63 << at) | ur << at

@@ -5,7 +5,7 @@ everything the assembler needs to give back the same words.
         sections: [(code bytes, {address: [symbol names]})], in the cubin's order, each at base
         -> [[line, ...] for each section]
     branch_labels(sections, arch, base=0) -> {(section index, address): label}
-    exact_texts(entries, arch, base=0) -> the statement texts, annotated where needed
+    exact_texts(entries, arch, base=0) -> [(statement text, note)], annotated where needed
 
 Labels follow nvdisasm: a target where a symbol is defined takes its name (`($f$g)), any other
 one `(.L_x_N), N counting targets in the order they are first branched to, through the
@@ -13,9 +13,10 @@ sections in order. With addresses=True targets print as absolute addresses (nvdi
 
 Exact listings carry what nvdisasm's text does not say, so `asm` reassembles them bit for bit:
 the scheduling control (a // [B------:R-:W-:Y:S00] comment), and, only where the assembler
-would choose otherwise, two annotations of our own syntax:
-    desc[UR4][R18.64]   the memory descriptor of a global access before sm_90 (nvdisasm does
-                        not print it; the assembler takes the first dominating ULDC.64's pair)
+would choose otherwise, two annotations (assembler.sass.asm):
+    // ... desc=UR4     the memory descriptor of a global access before sm_90, a note in the
+                        comment (nvdisasm does not print it; the assembler takes the first
+                        dominating ULDC.64's pair; desc[UR4][...] is another encoding there)
     0x7ff00000          a NaN immediate as its raw bits (nvdisasm prints +QNAN whatever the
                         payload; a hex immediate in a floating-point slot is its bit pattern)
 """
@@ -97,48 +98,47 @@ def _float_bits(word, arch):
 
 
 def _annotate(text, word, arch, pc):
-    """text with the descriptor and NaN payload of word spelled out."""
+    """(text with a NaN immediate's bits spelled out, 'desc=URn' when word has a descriptor)"""
     ins = decode(word.to_bytes(16, "little"), arch, 0, pc)
     at = DESC_FIELD.get(arch, {}).get(word & 0xfff)
+    note = "desc=UR%d" % ((word >> at) & 63) if at is not None else ""
     for op in ins.operands:
-        if op.kind == "mem" and at is not None and not op.shape[0]:
-            desc = Operand("mem", (True,) + op.shape[1:], ((word >> at) & 63,) + op.holes[1:])
-            text = text.replace(op.render(), desc.render(), 1)
-        elif op.kind == "imm" and op.shape == ("float",) and isinstance(op.holes[0], str):
+        if op.kind == "imm" and op.shape == ("float",) and isinstance(op.holes[0], str):
             raw = _float_bits(word, arch)
             if raw is not None:
                 text = text.replace(op.render(), format_hex(raw), 1)
-    return text
+    return text, note
 
 
-def _source(entries, tail=()):
+def _source(entries, notes, tail=()):
     lines = []
-    for names, text, word in entries:
+    for (names, text, word), note in zip(entries, notes):
         lines += ["%s:" % n for n in names]
-        lines.append("%s  // %s" % (text, Control.from_word(word).text()))
+        lines.append("%s  // %s %s" % (text, Control.from_word(word).text(), note))
     lines += ["%s:" % n for n in tail]
     return "\n".join(lines)
 
 
 def exact_texts(entries, arch, base=0, tail=()):
     """entries: [(label names before it, statement text, word)] of one piece of code at base
-    (tail: labels after its end). Returns the texts, each annotated where the assembler would
-    otherwise not give back its word; AssemblerError names an instruction it still would not."""
+    (tail: labels after its end). Returns [(text, note for its comment)], annotated where the
+    assembler would otherwise not give back the word; AssemblerError names an instruction it
+    still would not."""
     arch = canonical_arch(arch)
-    texts = [t for _, t, _ in entries]
-    got = assemble_program(_source(entries, tail), arch, base=base).words
+    out = [(t, "") for _, t, _ in entries]
+    got = assemble_program(_source(entries, [""] * len(entries), tail), arch, base=base).words
     redo = [i for i, (_, _, w) in enumerate(entries) if got[i] != w]
     if not redo:
-        return texts
+        return out
     for i in redo:
-        texts[i] = _annotate(texts[i], entries[i][2], arch, base + 16 * i)
-    entries = [(n, t, w) for (n, _, w), t in zip(entries, texts)]
-    got = assemble_program(_source(entries, tail), arch, base=base).words
+        out[i] = _annotate(entries[i][1], entries[i][2], arch, base + 16 * i)
+    entries = [(n, t, w) for (n, _, w), (t, _) in zip(entries, out)]
+    got = assemble_program(_source(entries, [note for _, note in out], tail), arch, base=base).words
     for i, (_, text, word) in enumerate(entries):
         if got[i] != word:
             raise AssemblerError("the instruction at 0x%x (%s) has bits its text does not say: it assembles "
                                  "back with bits 0x%x different" % (base + 16 * i, text, got[i] ^ word))
-    return texts
+    return out
 
 
 def listing(sections, arch, base=0, addresses=False, control=False, hex=False, exact=False):
@@ -157,15 +157,15 @@ def listing(sections, arch, base=0, addresses=False, control=False, hex=False, e
             if s == si and name not in at.get(addr, ()):
                 at.setdefault(addr, []).append(name)
         entries = [(at.get(ins.pc, []), _with_labels(ins, names, si), ins.word) for ins in insns]
-        texts = [t for _, t, _ in entries]
+        texts = [(t, "") for _, t, _ in entries]
         if exact:
             texts = exact_texts(entries, arch, base, at.get(base + len(code), []))
         lines = []
-        for (labels, _, word), text, ins in zip(entries, texts, insns):
+        for (labels, _, word), (text, note), ins in zip(entries, texts, insns):
             lines += ["%s:" % n for n in labels]
             line = "        /*%04x*/ %s" % (ins.pc, text)
             if control or exact:
-                line += "  // " + Control.from_word(word).text()
+                line += "  // " + Control.from_word(word).text() + (" " + note if note else "")
             if hex:
                 line += "  /* 0x%016x 0x%016x */" % (ins.lo, ins.hi)
             lines.append(line)
