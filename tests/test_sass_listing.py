@@ -74,7 +74,11 @@ def test_labels_are_nvdisasms(arch):
 
 @pytest.mark.parametrize("arch", ARCHS)
 def test_exact_listings_assemble_to_the_same_words(arch):
-    for f, secs in _files(arch).items():
+    """The kernels with branches, calls, the descriptor ptxas keeps twice and NaN payloads (the
+    whole corpus assembles from nvdisasm's listing in test_sass_corpus)."""
+    files = _files(arch)
+    for f in ("control.sass", "reduce.sass", "convert.sass"):
+        secs = files[f]
         got = listing([(code, symbols) for _, code, symbols, _, _ in secs], arch, exact=True)
         for (sec, code, _, _, _), lines in zip(secs, got):
             assert assemble_program("\n".join(lines), arch).data == code, (f, sec)

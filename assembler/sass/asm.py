@@ -23,14 +23,20 @@ instruction above it. Listing directives (.section, .global, .type, .size, .othe
 Instructions without a control comment get one from the scheduler (assembler.sass.schedule):
 dependencies are honoured with stall counts and scoreboards, conservatively.
 """
+import functools
 import re
 
 from assembler.errors import AssemblerError
 
+from . import aliases
 from .control import CONTROL_MASK, Control, parse_control
+from .decoder import decode_word, semicolon
 from .encoder import EncodeError, encode
 from .syntax import Operand, SyntaxProblem, parse_operand, split_statement
 from .tables import canonical_arch
+
+# operands repeat (RZ, PT, R2, c[0x0][0x0] ...): parse each text once (Operands are not changed)
+_operand = functools.lru_cache(maxsize=1 << 14)(parse_operand)
 
 _LABEL = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 _ADDR_PREFIX = re.compile(r"^\s*/\*[0-9a-fA-F]{4,}\*/")
@@ -138,7 +144,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         ops = []
         for t, col in zip(s.st.operands, s.st.columns):
             try:
-                op = parse_operand(t)
+                op = _operand(t)
             except SyntaxProblem as e:
                 raise AssemblerError(str(e), s.line, s.col0 + col + 1, source) from None
             ops.append(_resolve(op, prog.labels, s, col, source))
@@ -250,8 +256,6 @@ def _indirect(w, st, ops, arch, pc):
     decoder.semicolon), and an IMAD whose operands call
     for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed; nvdisasm
     takes that only with a stall of 1 and more)."""
-    from . import aliases
-    from .decoder import decode_word, semicolon
     tokens = (st.opcode,) + tuple(st.modifiers)
     if st.opcode == "IMAD" and not (w >> 109) & 1 and (w >> 105) & 15 and aliases.strip(tokens) == tokens \
             and aliases.add(tokens, ops) != tokens:
