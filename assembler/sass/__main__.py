@@ -11,6 +11,7 @@
 """
 import argparse
 import os
+import re
 import sys
 
 from assembler.errors import AssemblerError, GPUError
@@ -26,7 +27,8 @@ def _asm(args):
         ext = ".cubin"
     else:
         from .asm import assemble_program
-        data = assemble_program(text, args.arch or "sm_86", source=args.input).data
+        m = re.search(r"^\s*\.target\s+(\S+)", text, re.M)
+        data = assemble_program(text, args.arch or (m.group(1) if m else "sm_86"), source=args.input).data
         ext = ".bin"
     out = args.output or os.path.splitext(args.input)[0] + ext
     with open(out, "wb") as f:
@@ -50,6 +52,7 @@ def _disasm(args):
         arch = args.arch or cub.arch
         # in section order: nvdisasm numbers the labels through the sections
         kernels = sorted(cub.kernels.values(), key=lambda k: cub.elf.section(k.text_section).index)
+        out.write(".target %s\n" % arch)
         sections = []
         for k in kernels:
             symbols = {0: [k.name]}
@@ -66,6 +69,7 @@ def _disasm(args):
         print("error: %s is raw code: say which arch it is for with --arch (sm_86, sm_89, sm_90)"
               % args.input, file=sys.stderr)
         return 2
+    out.write(".target %s\n" % args.arch)
     for line in _listing([(data, {})], args.arch, args.base, args)[0]:
         out.write(line + "\n")
     return 0
@@ -87,8 +91,8 @@ def main(argv=None):
     d.add_argument("--control", action="store_true", help="print the scheduling control of each instruction")
     d.add_argument("--hex", action="store_true", help="print the two 64-bit halves of each word")
     d.add_argument("--exact", action="store_true",
-                   help="print the control and annotate what nvdisasm's text does not say (a sm_86/89 "
-                        "descriptor desc[URn], a NaN's bits), so that asm gives back the same words")
+                   help="print the control and annotate what nvdisasm's text does not say (a desc=URn note "
+                        "for an sm_86/89 descriptor, a NaN's bits), so that asm gives back the same words")
     d.add_argument("--addresses", action="store_true",
                    help="print branch targets as absolute addresses (as nvdisasm -b does) instead of labels")
     args = p.parse_args(argv)
