@@ -6,6 +6,7 @@ import os
 import time
 
 from tensor import device as devices
+from tensor.allreduce import resolve as resolve_allreduces
 from tensor.lower import canonical_shape, lower
 from tensor.ops import G, graph_text, walk
 from tensor.schedule import ast_text, create_schedule
@@ -118,6 +119,7 @@ def realize_nodes(nodes):
         return []
     if capture is not None:
         _settle(nodes)
+    nodes = resolve_allreduces(nodes)       # before the buffers are attached to the targets
     if debug() >= 4:
         print("lazy graph:")
         print(graph_text(nodes))

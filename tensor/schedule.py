@@ -17,6 +17,7 @@ outside the realize holds are reused once their last reader has run.
 """
 from collections import defaultdict
 
+from tensor.allreduce import resolve as resolve_allreduces
 from tensor.device import Buffer
 from tensor.dtypes import dtypes
 from tensor.loopir import Op
@@ -75,6 +76,7 @@ def _pure_reshape(via):
 
 def create_schedule(targets):
     """Targets: nodes to materialize (not movement nodes). Returns a list of ScheduleItems."""
+    targets = resolve_allreduces(targets)
     nodes = walk(targets, stop=lambda n: n.realized)
     order = {n.id: i for i, n in enumerate(nodes)}
     consumers = defaultdict(list)
