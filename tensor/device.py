@@ -164,6 +164,11 @@ class Buffer:
                 self._pending = None
         return self._handle
 
+    def host_data(self):
+        """The host storage array the buffer was made from, while it is not on the device yet
+        (None once it is)."""
+        return self._pending if self._handle is None else None
+
     def copyin(self, storage):
         """Host storage array (already of this dtype's storage type) -> the buffer."""
         dev = get(self.device)

@@ -99,17 +99,34 @@ def shard(node, devices, axis=None):
         raise MultiDeviceError(f"shard: need distinct devices, got {devices}")
     if is_multi(node):
         raise MultiDeviceError(f"shard: the tensor is already on {node.device}")
+    if axis is not None:
+        axis = axis % len(node.shape) if node.shape else 0
+    bounds = None if axis is None else split_bounds(node.shape[axis], len(devices))
+    host = node.buffer.host_data() if node.op is G.BUFFER and not node.requires_grad else None
+    if host is not None:            # still on the host (a batch): each device gets its slice directly
+        return _shard_host(host.reshape(node.shape), node.dtype, devices, axis, bounds)
     if axis is None:
         parts = [ops.copy(node, d) for d in devices]
         return MultiNode(G.COPY, (node,), devices, parts, None)
-    axis = axis % len(node.shape) if node.shape else 0
-    bounds = split_bounds(node.shape[axis], len(devices))
     parts = []
     for d, (lo, hi) in zip(devices, bounds):
         box = [(0, s) for s in node.shape]
         box[axis] = (lo, hi)
         parts.append(ops.copy(ops.contiguous(ops.shrink(node, box)), d))
     return MultiNode(G.COPY, (node,), devices, parts, axis, bounds)
+
+
+def _shard_host(host, dtype, devices, axis, bounds):
+    from tensor.device import Buffer
+    parts = []
+    for i, d in enumerate(devices):
+        piece = host
+        if axis is not None:
+            box = [slice(None)] * host.ndim
+            box[axis] = slice(*bounds[i])
+            piece = host[tuple(box)]
+        parts.append(ops.buffer(Buffer(d, piece.size, dtype, initial=piece.reshape(-1)), piece.shape))
+    return MultiNode(G.BUFFER, (), None, parts, axis, bounds)
 
 
 # ---- aligning operands ---------------------------------------------------------------------------
