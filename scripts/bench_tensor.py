@@ -15,10 +15,12 @@ Prints, measured in this run:
     computes the same numbers: the script checks it), and their ratio;
   * data parallelism (``--devices N`` of the examples): kernels per training step and CPU time
     per replayed step of the MLP and the CNN examples on one device and on two, on the
-    reference backend and on the virtual AMD GPU pair (gfx1100x2; the CNN there takes about a
-    minute, ``--quick`` skips it), and the ratio 2 devices / 1 device.  The two-device step
-    does the same per-device work on half the batch, plus the gradient all-reduce: a ratio
-    near 1 (or below) means the all-reduce costs little.
+    reference backend and on the virtual AMD GPU pair (gfx1100x2: a few minutes; ``--quick``
+    leaves it out), and the ratio 2 devices / 1 device; next to it the same two-device step
+    with one all-reduce per tensor (``TENSOR_BUCKET_MB=0``) instead of buckets.  Each device
+    runs the forward and backward on half the batch and the whole optimizer update, and the
+    host simulates both devices of a pair, so the ideal ratio is between 1 and 2; what the
+    all-reduce adds is the rest.
 The machine may be shared: every figure is the best of several runs.
 """
 import argparse
@@ -110,17 +112,28 @@ def data_parallel_step(example, kind, n, steps, batch=32):
 
 
 def data_parallel(quick, steps):
-    print("data parallelism: kernels per training step and CPU time per replayed step, 1 vs 2 devices")
+    print("data parallelism: kernels per training step and CPU time per replayed step, 1 vs 2 devices "
+          "(and 2 with one all-reduce per tensor)")
     if not os.environ.get("GPU_EMULATE") and not os.path.exists("/dev/kfd"):
         os.environ["GPU_EMULATE"] = "gfx1100x2"    # the virtual pair (set before AMD opens)
-    runs = [("MLP", mlp, "CPU", steps), ("CNN", cnn, "CPU", max(3, steps // 5)),
-            ("MLP", mlp, "AMD", 3)] + ([] if quick else [("CNN", cnn, "AMD", 1)])
+    runs = [("MLP", mlp, "CPU", steps), ("CNN", cnn, "CPU", max(3, steps // 5))]
+    if not quick:
+        runs += [("MLP", mlp, "AMD", 3), ("CNN", cnn, "AMD", 2)]
     for name, example, kind, n_steps in runs:
         k1, t1 = data_parallel_step(example, kind, 1, n_steps)
         k2, t2 = data_parallel_step(example, kind, 2, n_steps)
+        saved = os.environ.get("TENSOR_BUCKET_MB")
+        os.environ["TENSOR_BUCKET_MB"] = "0"
+        try:
+            k0, t0 = data_parallel_step(example, kind, 2, n_steps)
+        finally:
+            os.environ.pop("TENSOR_BUCKET_MB")
+            if saved is not None:
+                os.environ["TENSOR_BUCKET_MB"] = saved
         where = "reference backend" if kind == "CPU" else "virtual gfx1100"
-        print(f"  {name} on {where:<17}: 1 device {k1:4d} kernels {1e3 * t1:9.1f} ms CPU   "
-              f"2 devices {k2:4d} kernels {1e3 * t2:9.1f} ms CPU   ratio {t2 / t1:5.2f}x", flush=True)
+        print(f"  {name} on {where:<17}: 1 device {k1:4d} kernels {1e3 * t1:8.1f} ms   "
+              f"2 devices {k2:4d} kernels {1e3 * t2:8.1f} ms  ratio {t2 / t1:4.2f}x   "
+              f"per tensor {k0:4d} kernels {1e3 * t0:8.1f} ms  ratio {t0 / t1:4.2f}x", flush=True)
 
 
 def main(argv=None):
