@@ -10,6 +10,8 @@ A backend is a class with::
     compile(kernel) -> program        a loop-level IR Kernel -> something launch() runs
     launch(program, handles) -> secs  run it on the buffers (params order); seconds if timed
     synchronize()
+    copy_from(dst, src) -> bool       optional: Buffer -> Buffer from another device without a
+                                      host round trip (False: not from that device)
     max_global_dims                   how many global (grid) dimensions a kernel may use
     optimizations(info) -> [Opt]      what the lowering should apply (may be empty); info has
                                       the kernel's iteration space: "shape" (after merging

@@ -1,6 +1,8 @@
 """Run a schedule: lower each kernel (cached by its tree), compile it (cached by its IR),
-launch it; copies go through the host.  DEBUG=2 prints one line per kernel, DEBUG=3 its
-loop-level IR, DEBUG=4 the lazy graph and the kernel trees as well.
+launch it; copies between devices go buffer to buffer where the destination's backend can
+(``copy_from``: a peer GPU's memory, or host memory on both sides), else through the host.
+DEBUG=2 prints one line per kernel, DEBUG=3 its loop-level IR, DEBUG=4 the lazy graph and the
+kernel trees as well.
 """
 import os
 import time
