@@ -27,6 +27,7 @@ at a time:
 """
 import itertools
 import os
+import weakref
 
 from tensor import ops
 from tensor.ops import G
@@ -35,11 +36,12 @@ from tensor.view import prod
 DEFAULT_BUCKET_MB = 25.0
 MAX_BUCKET_TENSORS = 64
 _serial = itertools.count()
+_unresolved = weakref.WeakSet()    # groups still pending (a realize without any skips the search)
 
 
 class Group:
     """One all-reduce: ``partials[d]`` on device d (one shape), ``outs[d]`` the placeholders."""
-    __slots__ = ("serial", "partials", "outs", "rop", "shape", "dtype", "devices")
+    __slots__ = ("serial", "partials", "outs", "rop", "shape", "dtype", "devices", "__weakref__")
 
     def __init__(self, partials, rop):
         self.serial = next(_serial)
@@ -49,6 +51,7 @@ class Group:
         self.devices = tuple(p.device for p in self.partials)
         self.outs = tuple(ops.Node(G.ALLREDUCE, (p,), self, p.dtype, p.shape, p.device)
                           for p in self.partials)
+        _unresolved.add(self)
 
     def __repr__(self):
         return f"<all-reduce #{self.serial} {self.rop} {self.dtype.name}{list(self.shape)} on {self.devices}>"
@@ -78,6 +81,8 @@ def resolve(targets):
     """Replace every all-reduce placeholder the ``targets`` need (see the module docstring);
     returns the targets to schedule: a target that became a view stands for its base, as a
     Tensor's view does."""
+    if not _unresolved:
+        return targets
     groups = _groups(targets)
     if not groups:
         return targets
@@ -189,6 +194,7 @@ def _reduce_bucket(groups):
         for d, out in enumerate(g.outs):
             piece = ops.shrink(sums[d], [(off, off + size)])
             ops.become(out, G.RESHAPE, (piece,), g.shape)
+        _unresolved.discard(g)
 
 
 def exchange(flat, rop="add"):
