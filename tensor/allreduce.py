@@ -229,7 +229,7 @@ def ring(parts, rop="add"):
     if size == 0:
         return list(parts)
     op = _reduce_op(rop, dtype)
-    flat = [ops.reshape(ops.contiguous(p), (size,)) for p in parts]
+    flat = [ops.reshape(p if p.op is G.CONTIGUOUS else ops.contiguous(p), (size,)) for p in parts]
     bounds = split_bounds(size, n)
     chunks = [[ops.shrink(f, [b]) for b in bounds] for f in flat]
     for s in range(n - 1):                      # reduce-scatter
