@@ -415,6 +415,20 @@ def _emit_valu(e, op, tag):
         for line in lines:
             e.emit(line)
         return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+    fast = _float_fast(e, op)
+    if fast is None:
+        return _emit_call(e, op, v)
+    flag, expr = fast
+    e.emit(f"if {flag}: d{v} = {expr}")
+    e.emit("else:")
+    mark = len(e.lines)
+    post = _emit_call(e, op, v)
+    e.lines[mark:] = ["    " + line for line in e.lines[mark:]]
+    return post
+
+
+def _emit_call(e, op, v):
+    """Emit a call of the op's VALU library function; return the lines that write its results."""
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -454,6 +468,51 @@ def _emit_valu(e, op, tag):
     if op.op.mask_out:
         post += _mask_lines(e, op, v)
     return post
+
+
+# f32 ops whose library function, under round-to-nearest-even with f32 denormals kept (inputs
+# and results) and without modifiers, is the numpy expression below of the operands viewed as
+# float32 (the library's reads are then plain views and its finish only takes the bits back):
+# add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
+# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).
+_FLOAT_FAST = {
+    "v_add_f32": "np.add({0}, {1})", "v_sub_f32": "np.add({0}, np.negative({1}))",
+    "v_subrev_f32": "np.add({1}, np.negative({0}))", "v_mul_f32": "np.multiply({0}, {1})",
+    "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
+    "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
+    "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
+}
+
+
+def _f32_plain(fm):
+    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f32 ops."""
+    from .valu.fp import F32
+    return fm.round_f32 == 0 and bool(F32.keep(fm)) and bool(F32.keep_in(fm))
+
+
+def _float_fast(e, op):
+    """(the per-MODE flag, the expression of the result bits) of an f32 op of _FLOAT_FAST
+    without modifiers, or None."""
+    form = _FLOAT_FAST.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    if "FMA" not in e.globals:
+        from .valu.fp import F32, fma_narrow, fmax, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32)
+    args = [f"{a}.view(F32)" for a in args]
+    ctx = ""
+    if "{ctx}" in form:
+        kw = op.kw
+
+        def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
+            return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
+        ctx = e.slot(make_ctx)
+    flag = e.slot(lambda fm, n, lane: _f32_plain(fm))
+    expr = form.format(*args, d=f"V[{op.vdst}, sel].view(F32)", ctx=ctx)
+    return flag, f"{expr}.view(U32)"
 
 
 def _mask_lines(e, op, v):
