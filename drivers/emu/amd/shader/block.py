@@ -204,7 +204,7 @@ def _raw(fn):
     return getattr(fn, "__wrapped__", fn)
 
 
-_HELPERS = {"np": np, "U32": U32, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
+_HELPERS = {"np": np, "U32": U32, "U64": U64, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
             "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64S": _put64_s,
             "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
 
@@ -415,6 +415,9 @@ def _emit_valu(e, op, tag):
         for line in lines:
             e.emit(line)
         return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+    post = _inline_wide(e, op, v)
+    if post is not None:
+        return post
     fast = _float_fast(e, op)
     if fast is None:
         return _emit_call(e, op, v)
@@ -466,6 +469,41 @@ def _emit_call(e, op, v):
     elif bits:
         post.append(f"WV(st, sel, {op.vdst}, {bits}, d{v}, em, o{v})")
     if op.op.mask_out:
+        post += _mask_lines(e, op, v)
+    return post
+
+
+_SHIFTS64 = {"v_lshlrev_b64": "np.left_shift", "v_lshrrev_b64": "np.right_shift"}
+
+
+def _inline_wide(e, op, v):
+    """The 64-bit address arithmetic of compiled kernels written out: v_lshlrev_b64 /
+    v_lshrrev_b64 (the library's S1 shifted by S0[5:0], a constant count folded) and
+    v_mad_u64_u32 without clamp (S0 * S1 in uint64, exact, plus S2, the carry where the sum
+    wrapped).  Emits the computation of d{v} (and m{v}); returns the lines writing the
+    results, or None for any other op or a replaced registry."""
+    from .valu import VALU
+    m = op.mnemonic
+    if m not in _SHIFTS64 and m != "v_mad_u64_u32" or VALU.get(m) is not op.op or any(op.kw.values()):
+        return None
+    if not all(o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)
+               for o in op.sources):
+        return None
+    if m in _SHIFTS64:
+        count, value = op.sources
+        if count.kind in ("const", "literal"):
+            n = e.name(U64(int(constant_value(count, 32, m)) & 63), "shift")
+        else:
+            n = f"np.bitwise_and({_inline_sources(e, op)[0]}, U32(63)).astype(U64)"
+        src = _vector_source(e, op, value, 64, op.readers[1])
+        e.emit(f"d{v} = {_SHIFTS64[m]}({src}, {n})")
+        return [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    a, b = _inline_sources(e, op)[:2]
+    c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
+    e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
+    post = [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    if op.mask_dst != NULL:
+        e.emit(f"m{v} = np.less(d{v}, p{v})")
         post += _mask_lines(e, op, v)
     return post
 
