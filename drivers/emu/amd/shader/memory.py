@@ -89,17 +89,49 @@ class LaneAccess:
 
 
 _FULL = {}                # group size -> the bytes of an all-ones EXEC
+_PARTIAL = {}             # (EXEC bytes, the group's waves) -> (flat, rows, lanes) or None
+_CACHED_WAVES = 64        # groups up to this many waves keep the lanes of each EXEC pattern
 
 
 def active_lanes(st, sel):
-    """LaneAccess (without addresses) of the lanes with EXEC set, or None when there are none."""
+    """LaneAccess (without addresses) of the lanes with EXEC set, or None when there are none.
+    A small group's EXEC patterns repeat (loops, the halves of a branch): their lane indices
+    are worked out once per pattern and kept, read-only."""
     ex = st.sregs[EXEC_LO, sel]
     n = ex.shape[0]
     full = _FULL.get(n)
     if full is None:
         full = _FULL[n] = b"\xff" * (4 * n)
-    if ex.tobytes() == full:
+    bits = ex.tobytes()
+    if bits == full:
         return LaneAccess(st, sel)
+    if n > _CACHED_WAVES:
+        flat = _active_flat(ex, sel)
+        return None if flat is None else LaneAccess(st, sel, flat)
+    key = (bits, sel.start or 0) if type(sel) is slice else (bits, sel.tobytes())
+    hit = _PARTIAL.get(key, False)
+    if hit is False:
+        if len(_PARTIAL) >= 4096:
+            _PARTIAL.clear()
+        flat = _active_flat(ex, sel)
+        hit = None
+        if flat is not None:
+            hit = tuple(_frozen(a) for a in (flat, flat >> 5, flat & (WAVE32 - 1)))
+        _PARTIAL[key] = hit
+    if hit is None:
+        return None
+    acc = LaneAccess(st, sel, hit[0])
+    acc._rows, acc._lanes = hit[1], hit[2]
+    return acc
+
+
+def _frozen(a):
+    a.flags.writeable = False
+    return a
+
+
+def _active_flat(ex, sel):
+    """Indices of the active lanes into a register of the whole batch viewed as (W * 32,)."""
     active = (ex[:, None] & LANE_BITS) != 0
     flat = np.flatnonzero(active)
     if flat.size == 0:
@@ -109,7 +141,7 @@ def active_lanes(st, sel):
     else:
         w = flat >> 5
         flat = (sel[w] << 5) | (flat & (WAVE32 - 1))
-    return LaneAccess(st, sel, flat)
+    return flat
 
 
 def lane_regs(st, acc, reg):
