@@ -13,7 +13,7 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .vmaccess import gather, gather_words, locate, scatter, scatter_words
+from .vmaccess import gather, gather_words, locate, scatter, scatter_words, word_offsets
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -160,6 +160,17 @@ def lane_values(st, acc, reg, k):
     return st.vregs[reg:reg + k].reshape(k, -1)[:, acc.flat].T
 
 
+def take_into(words, w, st, acc, vdst, steps):
+    """Dwords ``words[w + steps[j]]`` into VGPR vdst + j of a group whose every lane accesses
+    and whose waves are a slice of the batch (``w`` checked to be in range): straight into the
+    registers, no lane matrix.  False (nothing done) for any other group."""
+    if acc.flat is not None or type(acc.sel) is not slice:
+        return False
+    for j, step in enumerate(steps):
+        np.take(words, w + step if step else w, out=st.vregs[vdst + j, acc.sel].reshape(-1), mode="clip")
+    return True
+
+
 def write_lane_values(st, acc, reg, values):
     for j in range(values.shape[1]):
         if acc.flat is None:
@@ -192,6 +203,11 @@ def build_flat(ins, pc, vgprs):
             if acc is None:
                 return
             if words:                      # whole dwords: no byte matrix
+                if acc.flat is None and type(sel) is slice:
+                    r, w = word_offsets(st.vm, acc.addrs, nbytes, False)
+                    if r is not None:      # every lane in one mapping: straight into the VGPRs
+                        take_into(r.mem.view(U32), w, st, acc, vdst, range(words))
+                        return
                 write_lane_values(st, acc, vdst, gather_words(st.vm, acc.addrs, words))
                 return
             raw = _read(st, acc, nbytes, seg)
