@@ -237,6 +237,18 @@ def fmax(ctx, fmt, a, b):
 
 def fmed3(ctx, fmt, a, b, c):
     """V_MED3_F*: with any NaN it is min3; otherwise the max of the two not-largest."""
+    xs = (a, b, c)
+    per_wave = [i for i, x in enumerate(xs) if x.ndim == 2 and x.strides[1] == 0]
+    if len(per_wave) >= 2:
+        # two operands one value per wave (a clamp's bounds: constants, SGPRs): with neither
+        # bound a NaN or a zero, no two operands are zeros of different signs, and a NaN-free
+        # third operand is clipped between them, zeros included (a zero can only tie another
+        # zero)
+        i, j = per_wave[:2]
+        x = xs[3 - i - j]
+        if _ordinary(xs[i], xs[j]) and not np.count_nonzero(np.isnan(x)):
+            p, q = xs[i][:, :1], xs[j][:, :1]
+            return np.minimum(np.maximum(x, np.minimum(p, q)), np.maximum(p, q))
     if _ordinary(a, b, c):
         # the median is symmetric: two operands that are one value each (a clamp's bounds) make
         # it a clip of the third between them
@@ -323,7 +335,15 @@ def fma_narrow(fmt, a, b, c):
     if k:
         boundary = lambda v: (np.bitwise_and(v, tie_bits) == half) | ((np.bitwise_and(v, _ABS64) - _ONE64) < tiny)  # noqa: E731
         if k * 8 > candidates.size:   # many (exact sums of short values, saturated lanes): all lanes
-            i = np.flatnonzero(boundary(u))
+            lanes = boundary(u)
+            if np.count_nonzero(lanes) * 8 > lanes.size:
+                # many boundaries too: the sum's error and the rounding to odd on whole arrays
+                # (only the boundary lanes change) costs less than gathering them
+                with np.errstate(invalid="ignore", over="ignore"):
+                    total, err = two_sum(np.multiply(a, b, dtype=np.float64), c)
+                    s = _to_odd(total, err, lanes)
+                return s.astype(fmt.dtype)
+            i = np.flatnonzero(lanes)
         else:
             i = np.flatnonzero(candidates)
             i = i[boundary(u.ravel()[i])]
