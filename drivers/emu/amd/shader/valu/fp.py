@@ -220,16 +220,19 @@ def _signed_zeros(fmt, a, b, r, is_max):
 
 
 def fmin(ctx, fmt, a, b):
-    if _nan_free(a, b):
-        return _signed_zeros(fmt, a, b, np.minimum(a, b), False)
+    r = np.minimum(a, b)
+    if not np.count_nonzero(np.isnan(r)):        # numpy's minimum propagates a NaN operand
+        # equal values have equal bits except zeros; two zeros give a zero result
+        return _signed_zeros(fmt, a, b, r, False) if np.count_nonzero(r == 0) else r
     sa = np.signbit(a)
     lt = (a < b) | ((a == b) & sa)               # -0 is below +0
     return _nan_pick(ctx, fmt, a, b, np.where(lt, a, b))
 
 
 def fmax(ctx, fmt, a, b):
-    if _nan_free(a, b):
-        return _signed_zeros(fmt, a, b, np.maximum(a, b), True)
+    r = np.maximum(a, b)
+    if not np.count_nonzero(np.isnan(r)):
+        return _signed_zeros(fmt, a, b, r, True) if np.count_nonzero(r == 0) else r
     sb = np.signbit(b)
     ge = (a > b) | ((a == b) & ~(np.signbit(a) & ~sb))
     return _nan_pick(ctx, fmt, a, b, np.where(ge, a, b))
