@@ -395,8 +395,19 @@ def fma64(a, b, c):
         r = th + v
         ea = np.abs(a)
         eb = np.abs(b)
-        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         prod = ea * eb
+        ec = np.abs(c)
+        # every lane ordinary (finite non-zero factors, a finite addend, nothing near the ends
+        # of the range; NaNs compare false): the error-free result, with an exact zero's sign
+        # taken from the plain sum
+        if np.all((ea <= 2.0 ** 995) & (eb <= 2.0 ** 995) & (prod <= 2.0 ** 1000) & (prod >= 2.0 ** -900)
+                  & (ec <= 2.0 ** 1000) & ((ec >= 2.0 ** -900) | (c == 0))):
+            zero = r == 0
+            if np.count_nonzero(zero):
+                s = ph + c
+                r = np.where(zero & (s == 0), s, r)
+            return r
+        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         risky = finite & (a != 0) & (b != 0) & (
             (ea > 2.0 ** 995) | (eb > 2.0 ** 995) | (prod > 2.0 ** 1000) | (prod < 2.0 ** -900)
             | ((np.abs(c) < 2.0 ** -900) & (c != 0)) | (np.abs(c) > 2.0 ** 1000))
