@@ -367,3 +367,28 @@ join:
     x, y = (b[1].view(np.float32).reshape(4, 32, 4)[0, :, k] for k in (0, 1))
     with np.errstate(all="ignore"):
         assert got[0, 0, :, 0].view(np.uint32).tolist() == (x + y).view(np.uint32).tolist()
+
+
+def test_64_bit_constants_of_written_out_shifts_and_mads():
+    """A 64-bit inline constant or literal as the shifted value of v_lshlrev_b64 or the addend
+    of v_mad_u64_u32 is read as 64 bits (0.5 is 0x3fe0000000000000), as the library reads it."""
+    co = code_object(assemble("""
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 5, v0
+  v_lshlrev_b64 v[2:3], v0, 0.5
+  v_lshrrev_b64 v[4:5], v0, -4.0
+  v_mad_u64_u32 v[6:7], null, v0, 3, 0.5
+  v_mad_u64_u32 v[8:9], s4, v0, -1, -1
+  v_cndmask_b32_e64 v10, 0, 1, s4
+  global_store_b128 v1, v[2:5], s[2:3]
+  global_store_b128 v1, v[6:9], s[2:3] offset:16
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (32, 1, 1), lambda: [np.zeros(32 * 8, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    got = a[0].view(np.uint64).reshape(32, 4)
+    lanes = np.arange(32, dtype=np.uint64)
+    assert got[:, 0].tolist() == [(0x3FE0000000000000 << int(n)) % 2**64 for n in lanes]
+    assert got[:, 2].tolist() == (lanes * np.uint64(3) + np.uint64(0x3FE0000000000000)).tolist()

@@ -494,11 +494,11 @@ def _inline_wide(e, op, v):
         if count.kind in ("const", "literal"):
             n = e.name(U64(int(constant_value(count, 32, m)) & 63), "shift")
         else:
-            n = f"np.bitwise_and({_inline_sources(e, op)[0]}, U32(63)).astype(U64)"
+            n = f"np.bitwise_and({_inline_source(e, op, 0)}, U32(63)).astype(U64)"
         src = _vector_source(e, op, value, 64, op.readers[1])
         e.emit(f"d{v} = {_SHIFTS64[m]}({src}, {n})")
         return [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
-    a, b = _inline_sources(e, op)[:2]
+    a, b = _inline_source(e, op, 0), _inline_source(e, op, 1)
     c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
     e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
     post = [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
@@ -661,6 +661,14 @@ def _inline_form(op):
         if not (o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)):
             return None
     return form or ("", None)
+
+
+def _inline_source(e, op, i):
+    """Source i of an inlined op read as 32 bits (a VGPR, a constant or an SGPR column)."""
+    o = op.sources[i]
+    if o.kind == "sgpr" and o.value < SGPR_CODES:
+        return f"S[{o.value}, sel][:, None]"
+    return _vector_source(e, op, o, 32, op.readers[i])
 
 
 def _inline_sources(e, op):
