@@ -280,8 +280,8 @@ class WaitModel:
             need = f"s_waitcnt vmcnt({vm_younger}) or lgkmcnt(0)"
         else:
             need = "s_waitcnt lgkmcnt(0)"
-        raise MissingWait(e.pc, f"{e.text}: {what}, which the {WHAT[p.kind]} at PC 0x{p.pc:x} ({p.text}) "
-                                f"may still be writing: it needs {need} before")
+        raise MissingWait(e.pc, f"{e.text}: {what} before the {WHAT[p.kind]} '{p.text}' at PC 0x{p.pc:x} "
+                                f"has written it (missing {need})")
 
 
 def group_state(states, sel, n):
