@@ -17,7 +17,7 @@ from drivers.emu.amd.gpu import log
 from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
 from .program import Program
 from .state import LANE_IDS, WAVE32
-from .waits import group_state, set_group_state
+from .waits import WaveStates
 
 DEFAULT_BUDGET = 50_000_000          # wave-instructions per dispatch
 DEFAULT_BATCH_WAVES = 4096
@@ -246,13 +246,13 @@ def run_waves(st, program, budget, blocks=True):
     apply; False executes one instruction at a time (the reference the blocks must match)."""
     env = program.env
     waits = program.waits
-    states = [waits.empty] * st.W             # each wave's memory operations in flight (waits.py)
+    states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
     while True:
         group = _next_group(st)
         if group is None:
             return
         pc, sel, n, whole = group
-        ws, sel, n, same = group_state(states, sel, n)
+        ws, sel, n, same = states.enter(sel, n)
         whole = whole and same
         entry, stepping = ws, False
         while True:
@@ -313,7 +313,7 @@ def run_waves(st, program, budget, blocks=True):
                     raise
             pc = step.next_pc
         if ws is not entry:
-            set_group_state(states, sel, n, ws)
+            states.leave(sel, n, ws)
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists

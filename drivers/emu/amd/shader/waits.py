@@ -33,6 +33,8 @@ a wave took, so a wave's state is an interned ``WaitState`` (the PCs of its oper
 flight), and the effect of an instruction or a whole compiled block on a state is computed once
 and remembered on the state (``steps``/``blocks``, keyed by PC).
 """
+import numpy as np
+
 from drivers.emu.faults import MissingWait
 
 from .state import EXEC_HI, EXEC_LO, NULL, VCC_HI, VCC_LO
@@ -284,23 +286,39 @@ class WaitModel:
                                 f"has written it (missing {need})")
 
 
-def group_state(states, sel, n):
-    """The WaitState of the waves ``sel`` of a group and the waves that share it: (state, sel,
-    n, same) where ``same`` is False when only part of the group shares the first wave's state
-    (the group is then cut down to that part, the rest run as a group of their own)."""
-    part = states[sel] if type(sel) is slice else [states[i] for i in sel.tolist()]
-    first = part[0]
-    if part.count(first) == n:
-        return first, sel, n, True
-    import numpy as np
-    rows = np.arange(len(states))[sel] if type(sel) is slice else sel
-    rows = rows[[s is first for s in part]]
-    return first, rows, len(rows), False
+class WaveStates:
+    """The WaitState of every wave of a batch: one shared ``common`` state while every wave has
+    the same one (the usual case: no list work per group), else one entry per wave."""
+    __slots__ = ("common", "states", "W")
 
+    def __init__(self, model, W):
+        self.common, self.states, self.W = model.empty, None, W
 
-def set_group_state(states, sel, n, ws):
-    if type(sel) is slice:
-        states[sel] = [ws] * n
-    else:
-        for i in sel.tolist():
-            states[i] = ws
+    def enter(self, sel, n):
+        """(state, sel, n, same) of a group about to run: its waves' state, and the waves that
+        share it (``same`` False: only part of the group does, and the group is cut down to it;
+        the rest run as a group of their own)."""
+        if self.common is not None:
+            return self.common, sel, n, True
+        states = self.states
+        part = states[sel] if type(sel) is slice else [states[i] for i in sel.tolist()]
+        first = part[0]
+        if part.count(first) == n:
+            return first, sel, n, True
+        rows = np.arange(self.W)[sel] if type(sel) is slice else sel
+        rows = rows[[s is first for s in part]]
+        return first, rows, len(rows), False
+
+    def leave(self, sel, n, ws):
+        """The group ``sel`` ends with state ``ws``."""
+        if n == self.W:
+            self.common, self.states = ws, None
+            return
+        if self.common is not None:
+            self.states, self.common = [self.common] * self.W, None
+        if type(sel) is slice:
+            self.states[sel] = [ws] * n
+        else:
+            states = self.states
+            for i in sel.tolist():
+                states[i] = ws
