@@ -1,6 +1,7 @@
 """The automatic scheduling control: kernels of the golden corpus assembled without their control
 comments must pass a hazard check (every variable-latency result waited for on its scoreboard,
-every fixed-latency result read no earlier than its latency, no register overwritten while a
+every fixed-latency result read no earlier than the latency the virtual SM checks
+(assembler.sass.latency, the guard's for a predicate read as @P), no register overwritten while a
 pending read still needs it), with registers as assembler.sass.usage over-approximates them;
 the same code with one of its waits removed must fail the check."""
 import os
@@ -10,6 +11,7 @@ import pytest
 
 from assembler.sass import assemble_program, decode_word
 from assembler.sass.control import Control
+from assembler.sass.latency import latencies
 from assembler.sass.schedule import BRANCHES
 from assembler.sass.tables import load
 from assembler.sass.usage import usage
@@ -25,13 +27,13 @@ def hazards(words, arch, starts=()):
     (labels) and after branches."""
     sched = load(arch).SCHEDULE
     var_w = set(sched["variable_write"])
-    lat, default_lat = sched["latency"], sched["default_latency"]
+    model = latencies(arch)
     problems = []
-    ready, pend_w, pend_r = {}, {}, {}
+    ready, gready, pend_w, pend_r = {}, {}, {}, {}
     t = 0
     for i, w in enumerate(words):
         if i in starts:
-            ready, pend_w, pend_r = {}, {}, {}
+            ready, gready, pend_w, pend_r = {}, {}, {}, {}
         ins = decode_word(w, arch, 16 * i)
         c = ins.control
         waited = {b for b in range(6) if c.wait >> b & 1}
@@ -44,6 +46,8 @@ def hazards(words, arch, starts=()):
                 problems.append((i, "reads %s%d before scoreboard %d is waited on" % (r[0], r[1], pend_w[r])))
             elif ready.get(r, 0) > t:
                 problems.append((i, "reads %s%d %d cycles early" % (r[0], r[1], ready[r] - t)))
+            elif ins.guard is not None and r == ins.guard[:2] and gready.get(r, 0) > t:
+                problems.append((i, "reads guard %s%d %d cycles early" % (r[0], r[1], gready[r] - t)))
         for r in writes:
             if r in pend_r:
                 problems.append((i, "overwrites %s%d while scoreboard %d still reads it" % (r[0], r[1], pend_r[r])))
@@ -51,18 +55,21 @@ def hazards(words, arch, starts=()):
             for r in writes:
                 pend_w[r] = c.wbar
                 ready.pop(r, None)
+                gready.pop(r, None)
         else:
             if ins.opcode in var_w and writes:
                 problems.append((i, "%s writes without a scoreboard" % ins.opcode))
             for r in writes:
-                ready[r] = t + lat.get(ins.opcode, default_lat)
+                ready[r] = t + model.check_latency(ins.opcode, r[0])
+                if r[0] in ("P", "UP"):
+                    gready[r] = t + model.guard_latency(ins.opcode, r[0])
                 pend_w.pop(r, None)
         if c.rbar != 7:
             for r in reads:
                 pend_r[r] = c.rbar
-        t += c.stall
+        t += max(1, c.stall)
         if ins.opcode in BRANCHES:
-            ready, pend_w, pend_r = {}, {}, {}
+            ready, gready, pend_w, pend_r = {}, {}, {}, {}
     return problems
 
 
