@@ -108,3 +108,15 @@ def test_explicit_controls_are_kept_and_tracked():
     c0, c1 = (Control.from_word(w) for w in prog.words)
     assert prog.explicit == [True, False]
     assert (c0.wbar, c0.stall) == (2, 4) and c1.wait == 1 << 2
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_a_guard_waits_for_the_guard_latency(arch):
+    """A predicate read as a guard (@P0) needs the longer latency the virtual SM checks; read as an
+    operand (SEL's), the ordinary one."""
+    from assembler.sass.latency import latencies
+    model = latencies(arch)
+    guard = assemble_program("ISETP.GE.AND P0, PT, R0, R1, PT ;\n@P0 IADD3 R2, R2, 0x1, RZ ;\nEXIT ;", arch)
+    operand = assemble_program("ISETP.GE.AND P0, PT, R0, R1, PT ;\nSEL R2, R0, R1, P0 ;\nEXIT ;", arch)
+    assert Control.from_word(guard.words[0]).stall == model.guard_latency("ISETP", "P") == 13
+    assert Control.from_word(operand.words[0]).stall == model.check_latency("ISETP", "P") == 4
