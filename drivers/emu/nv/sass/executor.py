@@ -10,7 +10,8 @@ nothing can be released is a deadlock, reported with the PCs where lanes wait.
 Each instruction is compiled the first time a launch meets it (assembler.sass decodes the words,
 ops_*.py turn opcode, modifiers and operands into a closure); the closures are cached with the decoded
 block.  Before an instruction runs its wait mask completes scoreboards and its register reads and
-writes are checked against pending ones (hazards.py); an opcode the simulator does not know, or an
+writes are checked against pending ones (hazards.py), and against the fixed-latency results its
+warp's stall counts have not yet covered (stalls.py); an opcode the simulator does not know, or an
 operand form it does not emulate, is an ILLEGAL_INSTR_ENCODING SM exception naming the instruction.
 """
 import numpy as np
@@ -19,7 +20,7 @@ from drivers.emu.faults import MemoryFault
 from drivers.emu.nv.faults import (ESR_ILLEGAL_INSTR_ENCODING, ESR_MISALIGNED_PC, ESR_PC_OVERFLOW, Preempted,
                                    SmException)
 from drivers.emu.nv.sass.decode import BLOCK, decode_block
-from drivers.emu.nv.sass.hazards import Scoreboards
+from drivers.emu.nv.sass.hazards import FILES, Scoreboards
 from drivers.emu.nv.sass.instr import NO_SB
 from drivers.emu.nv.sass.stalls import StallClock, Timing
 from drivers.emu.nv.sass.state import (LANES, WAIT_BAR, WAIT_BSYNC, WAIT_NONE, WAIT_WARPSYNC, Batch, mask_bits)
@@ -225,7 +226,8 @@ def run_straight(st, code, p, G, m):
                      rsb if rsb != NO_SB else None, impl.reads, ins.pc)
         elif not timing.fixed:
             # a fixed-latency instruction given a write scoreboard anyway: its readers wait for that
-            hz.issue(G, warps, "fixed", ins.ctrl.write_sb, impl.writes, None, impl.reads, ins.pc)
+            hz.issue(G, warps, "fixed", ins.ctrl.write_sb, [w for w in impl.writes if w[0] in FILES], None, (),
+                     ins.pc)
         st.executed += nwarps
         st.thread_ops += nlanes
         if impl.control:

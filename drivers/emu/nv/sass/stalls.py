@@ -36,12 +36,12 @@ def _name(col):
 
 
 class Timing:
-    """What the clock needs of one compiled instruction: `checks`, the columns it reads (sources and
-    guard) and, for a fixed-latency result, the columns it writes, each with the offset its pending
-    value must be ready before (`ready < cycle + offset`: 1 for a read, the new result's latency for
-    a write, which must land after the pending one); `writes`, the columns its result makes pending
-    with their latencies (None for a variable-latency instruction: its scoreboard takes over); and
-    `cost`, the cycles its issue takes."""
+    """What the clock needs of one compiled instruction: `checks`, (column, offset, written) for the
+    columns it reads (sources and guard) and, for a fixed-latency result, those it writes: a pending
+    value must be ready before cycle + offset (1 for a read; for a write the new result's latency,
+    since it must land after the pending one); `writes`, the columns its fixed-latency result makes
+    pending, with their latencies; `cleared`, those a variable-latency result takes over (its
+    scoreboard protects them from then on); `cost`, the cycles its issue takes."""
     __slots__ = ("checks", "writes", "cleared", "fixed", "cost")
 
     def __init__(self, ins, impl, model):
@@ -56,7 +56,8 @@ class Timing:
             writes.append((BASE[f] + n, model.check_latency(ins.opcode, f) if self.fixed else 0))
             if f in GUARD:
                 writes.append((GUARD[f] + n, model.guard_latency(ins.opcode, f) if self.fixed else 0))
-        self.checks = tuple((c, 1) for c in reads) + (tuple(writes) if self.fixed else ())
+        self.checks = tuple((c, 1, False) for c in reads) + \
+            (tuple((c, lat, True) for c, lat in writes) if self.fixed else ())
         self.writes = tuple(writes) if self.fixed else ()
         self.cleared = () if self.fixed else tuple(c for c, _ in writes)
         self.cost = max(1, ins.ctrl.stall)
@@ -87,27 +88,27 @@ class StallClock:
 
     def step(self, ins, t):
         rel, local = self.rel, self.local
-        for col, off in t.checks:
+        for col, off, written in t.checks:
             hit = local.get(col)
             if hit is not None:
                 if hit[1] is not None and hit[0] >= rel + off:
-                    self._raise(ins, t, col, off, hit[0] - rel, hit[1])
+                    self._raise(ins, col, off, written, hit[0] - rel, hit[1])
             elif rel + off <= self.pending:
-                self._outside(ins, t, col, off)
+                self._outside(ins, col, off, written)
         for col, lat in t.writes:
             local[col] = (rel + lat, ins.pc)
         for col in t.cleared:
             local[col] = (0, None)
         self.rel = rel + t.cost
 
-    def _outside(self, ins, t, col, off):
+    def _outside(self, ins, col, off, written):
         G = self.G
         got = self.ready[G, col]
         ahead = (got >> SHIFT) - self.cycle[G] - self.rel
         bad = ahead >= off
         if bad.any():
             w = int(np.flatnonzero(bad)[0])
-            self._raise(ins, t, col, off, int(ahead[w]), int(got[w]) & ((1 << SHIFT) - 1))
+            self._raise(ins, col, off, written, int(ahead[w]), int(got[w]) & ((1 << SHIFT) - 1))
 
     def end(self):
         G, local = self.G, self.local
@@ -126,11 +127,11 @@ class StallClock:
                 self.last[G] = np.maximum(self.last[G], c0 + int(rel[keep].max()))
         self.cycle[G] = c0 + self.rel
 
-    def _raise(self, ins, t, col, off, ahead, pc):
+    def _raise(self, ins, col, off, written, ahead, pc):
         """`col`'s pending result (by the instruction at `pc`) is ready `ahead` cycles from now."""
         reg = _name(col)
         producer, lat = self._producer(pc, col)
-        if off == 1 and (col, off) in t.checks[:len(t.checks) - len(t.writes)]:
+        if not written:
             how = "read as the guard" if col >= GUARD["P"] else "read"
             why = (f"{reg} is {how} {ahead} cycle(s) too early: {producer} at PC 0x{pc:x} writes it with a "
                    f"fixed latency of {lat} cycles and the stall counts since it issued add up to {lat - ahead} "
