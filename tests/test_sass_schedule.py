@@ -60,9 +60,9 @@ def hazards(words, arch, starts=()):
             if ins.opcode in var_w and writes:
                 problems.append((i, "%s writes without a scoreboard" % ins.opcode))
             for r in writes:
-                ready[r] = t + model.check_latency(ins.opcode, r[0])
+                ready[r] = t + model.check_latency(model.key(ins.opcode, ins.modifiers), r[0])
                 if r[0] in ("P", "UP"):
-                    gready[r] = t + model.guard_latency(ins.opcode, r[0])
+                    gready[r] = t + model.guard_latency(model.key(ins.opcode, ins.modifiers), r[0])
                 pend_w.pop(r, None)
         if c.rbar != 7:
             for r in reads:
@@ -120,3 +120,15 @@ def test_a_guard_waits_for_the_guard_latency(arch):
     operand = assemble_program("ISETP.GE.AND P0, PT, R0, R1, PT ;\nSEL R2, R0, R1, P0 ;\nEXIT ;", arch)
     assert Control.from_word(guard.words[0]).stall == model.guard_latency("ISETP", "P") == 13
     assert Control.from_word(operand.words[0]).stall == model.check_latency("ISETP", "P") == 4
+
+
+def test_the_latency_table_is_what_ptxas_code_gives():
+    """assembler/sass/tables/latency.py is regenerated from the frozen corpus and cubins whenever they
+    change (python scripts/gen_sass_latency.py): a new ptxas kernel may leave a shorter distance."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("gen_sass_latency", os.path.join(root, "scripts", "gen_sass_latency.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with open(gen.OUT) as f:
+        assert f.read() == gen.render(), "stale: run python scripts/gen_sass_latency.py"

@@ -8,8 +8,10 @@ and are not described here.
 
 The numbers are ptxas's (tables/latency.py, measured by scripts/gen_sass_latency.py over every path
 of its code): the fewest cycles it ever leaves between a producer and the first reader of its
-result, per opcode and register file, and, for a predicate read as an instruction's guard, per file
-(the guard is read earlier in the pipeline: ptxas leaves 13 cycles there, 4 for a predicate operand).
+result, per opcode (a .WIDE form apart: Hopper's IMAD.WIDE gives its low half after 3 cycles, where
+every other IMAD takes 4) and register file, and, for a predicate read as an instruction's guard, per
+file (the guard is read earlier in the pipeline: ptxas leaves 13 cycles there, 4 for a predicate
+operand).
 
 Two users, two directions:
   * `check_latency` is what a strict simulator may demand: never more than ptxas leaves.  A distance
@@ -28,8 +30,14 @@ TRUST = 10                    # first readers a measured distance needs to be ta
 FILES = ("R", "UR", "P", "UP")
 
 
+def variant(opcode, modifiers):
+    """The table key of an instruction: its opcode, with '.WIDE' for a wide form."""
+    return opcode + ".WIDE" if "WIDE" in modifiers else opcode
+
+
 class Latencies:
-    """The fixed-latency model of one arch."""
+    """The fixed-latency model of one arch; opcodes are given as key(opcode, modifiers)."""
+    key = staticmethod(variant)
 
     def __init__(self, arch):
         self.arch = canonical_arch(arch)
@@ -49,8 +57,11 @@ class Latencies:
         self._learned, self._default = sched["latency"], sched["default_latency"]
 
     def check_latency(self, opcode, file):
-        """Cycles after issue a source operand may read `file` registers `opcode` wrote."""
-        return self._check.get((opcode, file), self.smallest.get(file, 1))
+        """Cycles after issue a source operand may read `file` registers `opcode` (a variant()) wrote."""
+        got = self._check.get((opcode, file))
+        if got is None:
+            got = self._check.get((opcode.split(".")[0], file), self.smallest.get(file, 1))
+        return got
 
     def guard_latency(self, opcode, file):
         """The same for a predicate read as a guard (@P)."""
@@ -60,7 +71,7 @@ class Latencies:
         """What a scheduler leaves after `opcode` before a reader of its `file` result (as a guard)."""
         checked = self.guard_latency(opcode, file) if guard and file in ("P", "UP") else \
             self.check_latency(opcode, file)
-        return max(checked, self._learned.get(opcode, self._default))
+        return max(checked, self._learned.get(opcode.split(".")[0], self._default))
 
 
 _cache = {}

@@ -91,6 +91,7 @@ def schedule(words, arch, controls, labels=()):
         # decoded under a neutral control (the word's own may not be set yet)
         ins = decode_word(w & ~CONTROL_MASK | _NEUTRAL, arch, 16 * i)
         op = ins.opcode
+        lop = model.key(op, ins.modifiers)      # the latency tables' name for it
         reads, writes = usage(ins)
         given = controls[i]
         # the cycle this instruction may issue at, and the scoreboards it must wait for
@@ -127,7 +128,7 @@ def schedule(words, arch, controls, labels=()):
                     st.forget(r)
             else:
                 for r in writes:
-                    st.pending(r, t, model, op)
+                    st.pending(r, t, model, lop)
                     st.wsb.pop(r, None)
             if c.rbar != 7:
                 st.busy.append(c.rbar)
@@ -136,7 +137,7 @@ def schedule(words, arch, controls, labels=()):
         else:
             st.release(wait)
             c = Control(stall=max(1, min_stall.get(op, 1)), wait=sum(1 << b for b in wait))
-            if writes and (op in var_w or max(model.schedule_latency(op, r[0], True) for r in writes) > 15):
+            if writes and (op in var_w or max(model.schedule_latency(lop, r[0], True) for r in writes) > 15):
                 # a latency no stall can cover (stalls stop at 15; unknown opcodes get the
                 # largest one measured) is waited for on a scoreboard instead
                 c.wbar = st.allocate(wait)
@@ -145,7 +146,7 @@ def schedule(words, arch, controls, labels=()):
                     st.forget(r)
             else:
                 for r in writes:
-                    st.pending(r, t, model, op)
+                    st.pending(r, t, model, lop)
                     st.wsb.pop(r, None)
             if op in var_r and reads:
                 c.rbar = st.allocate(wait)

@@ -53,9 +53,10 @@ class Timing:
         for f, n in impl.writes:
             if f not in BASE or n == ZERO[f]:
                 continue
-            writes.append((BASE[f] + n, model.check_latency(ins.opcode, f) if self.fixed else 0))
+            op = model.key(ins.opcode, ins.mods)
+            writes.append((BASE[f] + n, model.check_latency(op, f) if self.fixed else 0))
             if f in GUARD:
-                writes.append((GUARD[f] + n, model.guard_latency(ins.opcode, f) if self.fixed else 0))
+                writes.append((GUARD[f] + n, model.guard_latency(op, f) if self.fixed else 0))
         self.checks = tuple((c, 1, False) for c in reads) + \
             (tuple((c, lat, True) for c, lat in writes) if self.fixed else ())
         self.writes = tuple(writes) if self.fixed else ()
