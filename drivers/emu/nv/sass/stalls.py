@@ -77,7 +77,7 @@ class StallClock:
     def __init__(self, nw, lookup):
         self.cycle = np.zeros(nw, np.int64)
         self.last = np.zeros(nw, np.int64)
-        self.ready = np.zeros((nw, COLS), np.int64)
+        self.ready = np.zeros((COLS, nw), np.int64)     # a row per register: a run's warps are a row slice
         self.lookup = lookup           # pc -> (Instr, Impl), to name a producer
         self.G = None
 
@@ -104,7 +104,7 @@ class StallClock:
 
     def _outside(self, ins, col, off, written):
         G = self.G
-        got = self.ready[G, col]
+        got = self.ready[col, G]
         ahead = (got >> SHIFT) - self.cycle[G] - self.rel
         bad = ahead >= off
         if bad.any():
@@ -112,20 +112,19 @@ class StallClock:
             self._raise(ins, col, off, written, int(ahead[w]), int(got[w]) & ((1 << SHIFT) - 1))
 
     def end(self):
-        G, local = self.G, self.local
+        G, ready = self.G, self.ready
         c0 = self.cycle[G]
-        if local:
-            cols = np.fromiter(local, np.intp, len(local))
-            rel = np.array([r for r, pc in local.values()], np.int64)
-            pcs = np.array([pc or 0 for r, pc in local.values()], np.int64)
-            keep = np.array([pc is not None for r, pc in local.values()])
-            vals = np.where(keep, ((c0[:, None] + rel) << SHIFT) | pcs, 0)
-            if isinstance(G, slice):
-                self.ready[G, cols] = vals
-            else:
-                self.ready[np.ix_(G, cols)] = vals
-            if keep.any():
-                self.last[G] = np.maximum(self.last[G], c0 + int(rel[keep].max()))
+        if self.local:
+            base = c0 << SHIFT
+            latest = None
+            for col, (rel, pc) in self.local.items():
+                if pc is None:
+                    ready[col, G] = 0
+                else:
+                    ready[col, G] = base + ((rel << SHIFT) | pc)
+                    latest = rel if latest is None else max(latest, rel)
+            if latest is not None:
+                self.last[G] = np.maximum(self.last[G], c0 + latest)
         self.cycle[G] = c0 + self.rel
 
     def _raise(self, ins, col, off, written, ahead, pc):
