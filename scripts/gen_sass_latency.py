@@ -12,7 +12,7 @@ path of the control-flow graph from it (fall-through, conditional and unconditio
 calls) to the first instruction that reads the register, adding up the stall counts on the way (a
 stall of 0 still takes the one cycle an issue takes).  The smallest such distance over the whole
 corpus, per (opcode, .WIDE or not, register file) and per way of reading (a source operand, or the guard
-predicate `@P`, which the hardware reads earlier in the pipeline), is that opcode's latency.
+predicate `@P`, before which ptxas always leaves more), is that opcode's latency.
 
 Registers come from the virtual SM's own decoding of each instruction (exact widths: what it will
 check), not from assembler.sass.usage, which over-approximates and would make latencies look shorter.

@@ -10,8 +10,8 @@ The numbers are ptxas's (tables/latency.py, measured by scripts/gen_sass_latency
 of its code): the fewest cycles it ever leaves between a producer and the first reader of its
 result, per opcode (a .WIDE form apart: Hopper's IMAD.WIDE gives its low half after 3 cycles, where
 every other IMAD takes 4) and register file, and, for a predicate read as an instruction's guard, per
-file (the guard is read earlier in the pipeline: ptxas leaves 13 cycles there, 4 for a predicate
-operand).
+file (on all three archs ptxas leaves at least 13 cycles before a predicate is read as a guard, 4
+before it is read as an operand).
 
 Two users, two directions:
   * `check_latency` is what a strict simulator may demand: never more than ptxas leaves.  A distance
