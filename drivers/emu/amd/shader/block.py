@@ -204,7 +204,7 @@ def _raw(fn):
     return getattr(fn, "__wrapped__", fn)
 
 
-_HELPERS = {"np": np, "U32": U32, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
+_HELPERS = {"np": np, "U32": U32, "U64": U64, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
             "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64S": _put64_s,
             "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
 
@@ -415,6 +415,23 @@ def _emit_valu(e, op, tag):
         for line in lines:
             e.emit(line)
         return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+    post = _inline_wide(e, op, v)
+    if post is not None:
+        return post
+    fast = _float_fast(e, op)
+    if fast is None:
+        return _emit_call(e, op, v)
+    flag, expr = fast
+    e.emit(f"if {flag}: d{v} = {expr}")
+    e.emit("else:")
+    mark = len(e.lines)
+    post = _emit_call(e, op, v)
+    e.lines[mark:] = ["    " + line for line in e.lines[mark:]]
+    return post
+
+
+def _emit_call(e, op, v):
+    """Emit a call of the op's VALU library function; return the lines that write its results."""
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -454,6 +471,86 @@ def _emit_valu(e, op, tag):
     if op.op.mask_out:
         post += _mask_lines(e, op, v)
     return post
+
+
+_SHIFTS64 = {"v_lshlrev_b64": "np.left_shift", "v_lshrrev_b64": "np.right_shift"}
+
+
+def _inline_wide(e, op, v):
+    """The 64-bit address arithmetic of compiled kernels written out: v_lshlrev_b64 /
+    v_lshrrev_b64 (the library's S1 shifted by S0[5:0], a constant count folded) and
+    v_mad_u64_u32 without clamp (S0 * S1 in uint64, exact, plus S2, the carry where the sum
+    wrapped).  Emits the computation of d{v} (and m{v}); returns the lines writing the
+    results, or None for any other op or a replaced registry."""
+    from .valu import VALU
+    m = op.mnemonic
+    if m not in _SHIFTS64 and m != "v_mad_u64_u32" or VALU.get(m) is not op.op or any(op.kw.values()):
+        return None
+    if not all(o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)
+               for o in op.sources):
+        return None
+    if m in _SHIFTS64:
+        count, value = op.sources
+        if count.kind in ("const", "literal"):
+            n = e.name(U64(int(constant_value(count, 32, m)) & 63), "shift")
+        else:
+            n = f"np.bitwise_and({_inline_source(e, op, 0)}, U32(63)).astype(U64)"
+        src = _vector_source(e, op, value, 64, op.readers[1])
+        e.emit(f"d{v} = {_SHIFTS64[m]}({src}, {n})")
+        return [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    a, b = _inline_source(e, op, 0), _inline_source(e, op, 1)
+    c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
+    e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
+    post = [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    if op.mask_dst != NULL:
+        e.emit(f"m{v} = np.less(d{v}, p{v})")
+        post += _mask_lines(e, op, v)
+    return post
+
+
+# f32 ops whose library function, under round-to-nearest-even with f32 denormals kept (inputs
+# and results) and without modifiers, is the numpy expression below of the operands viewed as
+# float32 (the library's reads are then plain views and its finish only takes the bits back):
+# add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
+# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).
+_FLOAT_FAST = {
+    "v_add_f32": "np.add({0}, {1})", "v_sub_f32": "np.add({0}, np.negative({1}))",
+    "v_subrev_f32": "np.add({1}, np.negative({0}))", "v_mul_f32": "np.multiply({0}, {1})",
+    "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
+    "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
+    "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
+}
+
+
+def _f32_plain(fm):
+    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f32 ops."""
+    from .valu.fp import F32
+    return fm.round_f32 == 0 and bool(F32.keep(fm)) and bool(F32.keep_in(fm))
+
+
+def _float_fast(e, op):
+    """(the per-MODE flag, the expression of the result bits) of an f32 op of _FLOAT_FAST
+    without modifiers, or None."""
+    form = _FLOAT_FAST.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    if "FMA" not in e.globals:
+        from .valu.fp import F32, fma_narrow, fmax, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32)
+    args = [f"{a}.view(F32)" for a in args]
+    ctx = ""
+    if "{ctx}" in form:
+        kw = op.kw
+
+        def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
+            return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
+        ctx = e.slot(make_ctx)
+    flag = e.slot(lambda fm, n, lane: _f32_plain(fm))
+    expr = form.format(*args, d=f"V[{op.vdst}, sel].view(F32)", ctx=ctx)
+    return flag, f"{expr}.view(U32)"
 
 
 def _mask_lines(e, op, v):
@@ -564,6 +661,14 @@ def _inline_form(op):
         if not (o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)):
             return None
     return form or ("", None)
+
+
+def _inline_source(e, op, i):
+    """Source i of an inlined op read as 32 bits (a VGPR, a constant or an SGPR column)."""
+    o = op.sources[i]
+    if o.kind == "sgpr" and o.value < SGPR_CODES:
+        return f"S[{o.value}, sel][:, None]"
+    return _vector_source(e, op, o, 32, op.readers[i])
 
 
 def _inline_sources(e, op):
