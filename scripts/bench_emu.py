@@ -13,7 +13,8 @@ loops:  hand-written loops at 1024 waves: ten v_fmac_f32 or v_add_nc_u32 per ite
         grid-stride c[i] = a[i] + b[i].
 sass:   the CUDA kernels of hw_tests/kernels/nv (ptxas's cubins) through NVDevice on the virtual
         sm_86, sm_89 and sm_90, at their test launches, each checked against numpy; those whose code
-        assembler.sass cannot yet decode as nvdisasm does are listed and left out.  The line after
+        assembler.sass cannot yet decode as nvdisasm does are listed and left out (--against REV
+        times REV's SASS simulator too).  The line after
         the table puts the SASS rate next to the RDNA3 simulator's rate on the small set, measured
         in the same run (warp = 32 lanes, wave = 32 lanes on gfx11).
 
@@ -316,9 +317,10 @@ def measure_sass(names, repeat):
     return out, skipped
 
 
-def report_sass(ours, skipped, rdna3):
-    """The SASS table, and its rate next to the RDNA3 simulator's (small set, same run)."""
-    report(ours, [], ["sass"], [], unit="warp")
+def report_sass(ours, skipped, rdna3, refs=()):
+    """The SASS table (with REV's times when --against), and its rate next to the RDNA3 simulator's
+    (small set, same run)."""
+    report(ours, list(refs), ["sass"], [], unit="warp")
     by_reason = {}
     for line in skipped:                    # one line per reason (a missing arch is one reason)
         kernel, why = line.split(": ", 1)
@@ -348,7 +350,10 @@ def main(argv=None):
     else:
         sys.path.insert(0, ROOT)
     if a.json:
-        print(json.dumps(measure(sets, names, a.repeat, None)))
+        if sets == ["sass"]:
+            print(json.dumps(measure_sass(names, a.repeat)[0]))
+        else:
+            print(json.dumps(measure(sets, names, a.repeat, None)))
         return 0
     import drivers.emu.amd.shader as shader
     print(f"simulator: {os.path.dirname(shader.__file__)}; CPU seconds, best of {a.repeat}"
@@ -359,7 +364,13 @@ def main(argv=None):
             print(f"\n{group}:")
             if group == "sass":
                 ours, skipped = measure_sass(names, a.repeat)
-                report_sass(ours, skipped, _best([measure(["small"], [], a.repeat, True)]))
+                runs, revs = [ours], []
+                if rev:                     # alternate ours and REV, as for the RDNA3 sets
+                    for _ in range(2):
+                        revs.append(rev.measure([group], names, a.repeat))
+                        runs.append(measure_sass(names, a.repeat)[0])
+                report_sass(_best(runs), skipped, _best([measure(["small"], [], a.repeat, True)]),
+                            [(a.against, _best(revs))] if rev else [])
                 continue
             runs, revs = [measure([group], names, a.repeat, True)], []
             if rev:                         # alternate ours and REV: load on the machine hits both

@@ -1,6 +1,7 @@
 """The automatic scheduling control: kernels of the golden corpus assembled without their control
 comments must pass a hazard check (every variable-latency result waited for on its scoreboard,
-every fixed-latency result read no earlier than its latency, no register overwritten while a
+every fixed-latency result read no earlier than the latency the virtual SM checks
+(assembler.sass.latency, the guard's for a predicate read as @P), no register overwritten while a
 pending read still needs it), with registers as assembler.sass.usage over-approximates them;
 the same code with one of its waits removed must fail the check."""
 import os
@@ -10,6 +11,7 @@ import pytest
 
 from assembler.sass import assemble_program, decode_word
 from assembler.sass.control import Control
+from assembler.sass.latency import latencies
 from assembler.sass.schedule import BRANCHES
 from assembler.sass.tables import load
 from assembler.sass.usage import usage
@@ -25,13 +27,13 @@ def hazards(words, arch, starts=()):
     (labels) and after branches."""
     sched = load(arch).SCHEDULE
     var_w = set(sched["variable_write"])
-    lat, default_lat = sched["latency"], sched["default_latency"]
+    model = latencies(arch)
     problems = []
-    ready, pend_w, pend_r = {}, {}, {}
+    ready, gready, pend_w, pend_r = {}, {}, {}, {}
     t = 0
     for i, w in enumerate(words):
         if i in starts:
-            ready, pend_w, pend_r = {}, {}, {}
+            ready, gready, pend_w, pend_r = {}, {}, {}, {}
         ins = decode_word(w, arch, 16 * i)
         c = ins.control
         waited = {b for b in range(6) if c.wait >> b & 1}
@@ -44,6 +46,8 @@ def hazards(words, arch, starts=()):
                 problems.append((i, "reads %s%d before scoreboard %d is waited on" % (r[0], r[1], pend_w[r])))
             elif ready.get(r, 0) > t:
                 problems.append((i, "reads %s%d %d cycles early" % (r[0], r[1], ready[r] - t)))
+            elif ins.guard is not None and r == ins.guard[:2] and gready.get(r, 0) > t:
+                problems.append((i, "reads guard %s%d %d cycles early" % (r[0], r[1], gready[r] - t)))
         for r in writes:
             if r in pend_r:
                 problems.append((i, "overwrites %s%d while scoreboard %d still reads it" % (r[0], r[1], pend_r[r])))
@@ -51,18 +55,21 @@ def hazards(words, arch, starts=()):
             for r in writes:
                 pend_w[r] = c.wbar
                 ready.pop(r, None)
+                gready.pop(r, None)
         else:
             if ins.opcode in var_w and writes:
                 problems.append((i, "%s writes without a scoreboard" % ins.opcode))
             for r in writes:
-                ready[r] = t + lat.get(ins.opcode, default_lat)
+                ready[r] = t + model.check_latency(model.key(ins.opcode, ins.modifiers), r[0])
+                if r[0] in ("P", "UP"):
+                    gready[r] = t + model.guard_latency(model.key(ins.opcode, ins.modifiers), r[0])
                 pend_w.pop(r, None)
         if c.rbar != 7:
             for r in reads:
                 pend_r[r] = c.rbar
-        t += c.stall
+        t += max(1, c.stall)
         if ins.opcode in BRANCHES:
-            ready, pend_w, pend_r = {}, {}, {}
+            ready, gready, pend_w, pend_r = {}, {}, {}, {}
     return problems
 
 
@@ -101,3 +108,27 @@ def test_explicit_controls_are_kept_and_tracked():
     c0, c1 = (Control.from_word(w) for w in prog.words)
     assert prog.explicit == [True, False]
     assert (c0.wbar, c0.stall) == (2, 4) and c1.wait == 1 << 2
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_a_guard_waits_for_the_guard_latency(arch):
+    """A predicate read as a guard (@P0) needs the longer latency the virtual SM checks; read as an
+    operand (SEL's), the ordinary one."""
+    from assembler.sass.latency import latencies
+    model = latencies(arch)
+    guard = assemble_program("ISETP.GE.AND P0, PT, R0, R1, PT ;\n@P0 IADD3 R2, R2, 0x1, RZ ;\nEXIT ;", arch)
+    operand = assemble_program("ISETP.GE.AND P0, PT, R0, R1, PT ;\nSEL R2, R0, R1, P0 ;\nEXIT ;", arch)
+    assert Control.from_word(guard.words[0]).stall == model.guard_latency("ISETP", "P") == 13
+    assert Control.from_word(operand.words[0]).stall == model.check_latency("ISETP", "P") == 4
+
+
+def test_the_latency_table_is_what_ptxas_code_gives():
+    """assembler/sass/tables/latency.py is regenerated from the frozen corpus and cubins whenever they
+    change (python scripts/gen_sass_latency.py): a new ptxas kernel may leave a shorter distance."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("gen_sass_latency", os.path.join(root, "scripts", "gen_sass_latency.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with open(gen.OUT) as f:
+        assert f.read() == gen.render(), "stale: run python scripts/gen_sass_latency.py"

@@ -15,13 +15,16 @@ The model (the one the hardware implements, and the one a strict simulator check
     first instruction of the next block waits on all six scoreboards (waiting on a free one
     costs nothing), whatever its predecessor left pending.
 
-Which opcodes are variable-latency, their fixed latencies and the smallest stall ptxas leaves
-after each opcode are measured on ptxas's own output (tables SCHEDULE, from
-scripts/gen_sass_tables.py); registers come from assembler.sass.usage, which over-approximates.
+Which opcodes are variable-latency and the smallest stall ptxas leaves after each opcode are
+measured on ptxas's own output (tables SCHEDULE, from scripts/gen_sass_tables.py); fixed latencies
+come from assembler.sass.latency (the model the virtual SM checks, never shorter than SCHEDULE's),
+with the longer one of a predicate read as a guard (@P); registers come from assembler.sass.usage,
+which over-approximates.
 Explicit controls in the source are kept and their scoreboards tracked.
 """
 from .control import CONTROL_MASK, Control
 from .decoder import decode_word
+from .latency import latencies
 from .tables import load
 from .usage import usage
 
@@ -38,9 +41,20 @@ def _yield_for(stall):
 class _State:
     def __init__(self):
         self.ready = {}          # reg -> cycle its fixed-latency value is ready
+        self.gready = {}         # predicate -> cycle it is ready to be read as a guard
         self.wsb = {}            # reg -> scoreboard its pending variable-latency write releases
         self.rsb = {}            # reg -> scoreboard a pending late read of it releases
         self.busy = []           # scoreboards in use, oldest first
+
+    def pending(self, reg, t, model, op):
+        """`reg` written at cycle t by fixed-latency `op`."""
+        self.ready[reg] = t + model.schedule_latency(op, reg[0])
+        if reg[0] in ("P", "UP"):
+            self.gready[reg] = t + model.schedule_latency(op, reg[0], guard=True)
+
+    def forget(self, reg):
+        self.ready.pop(reg, None)
+        self.gready.pop(reg, None)
 
     def release(self, sbs):
         for m in (self.wsb, self.rsb):
@@ -64,7 +78,7 @@ def schedule(words, arch, controls, labels=()):
     """Controls for every instruction: the given ones kept, the None ones computed."""
     sched = load(arch).SCHEDULE
     var_w, var_r = set(sched["variable_write"]), set(sched["variable_read"])
-    lat, default_lat = sched["latency"], sched["default_latency"]
+    model = latencies(arch)
     min_stall = sched["min_stall"]
     starts = set(labels)
     n = len(words)
@@ -77,14 +91,18 @@ def schedule(words, arch, controls, labels=()):
         # decoded under a neutral control (the word's own may not be set yet)
         ins = decode_word(w & ~CONTROL_MASK | _NEUTRAL, arch, 16 * i)
         op = ins.opcode
+        lop = model.key(op, ins.modifiers)      # the latency tables' name for it
         reads, writes = usage(ins)
         given = controls[i]
         # the cycle this instruction may issue at, and the scoreboards it must wait for
         need_t = t
         wait = set()
+        guard = (ins.guard[0], ins.guard[1]) if ins.guard is not None else None
         for r in reads | writes:
             if r in st.ready:
                 need_t = max(need_t, st.ready[r])
+            if r == guard and r in st.gready:
+                need_t = max(need_t, st.gready[r])
             if r in st.wsb:
                 wait.add(st.wsb[r])
         for r in writes:
@@ -107,10 +125,10 @@ def schedule(words, arch, controls, labels=()):
                 st.busy.append(c.wbar)
                 for r in writes:
                     st.wsb[r] = c.wbar
-                    st.ready.pop(r, None)
+                    st.forget(r)
             else:
                 for r in writes:
-                    st.ready[r] = t + lat.get(op, default_lat)
+                    st.pending(r, t, model, lop)
                     st.wsb.pop(r, None)
             if c.rbar != 7:
                 st.busy.append(c.rbar)
@@ -119,16 +137,16 @@ def schedule(words, arch, controls, labels=()):
         else:
             st.release(wait)
             c = Control(stall=max(1, min_stall.get(op, 1)), wait=sum(1 << b for b in wait))
-            if (op in var_w or lat.get(op, default_lat) > 15) and writes:
+            if writes and (op in var_w or max(model.schedule_latency(lop, r[0], True) for r in writes) > 15):
                 # a latency no stall can cover (stalls stop at 15; unknown opcodes get the
                 # largest one measured) is waited for on a scoreboard instead
                 c.wbar = st.allocate(wait)
                 for r in writes:
                     st.wsb[r] = c.wbar
-                    st.ready.pop(r, None)
+                    st.forget(r)
             else:
                 for r in writes:
-                    st.ready[r] = t + lat.get(op, default_lat)
+                    st.pending(r, t, model, lop)
                     st.wsb.pop(r, None)
             if op in var_r and reads:
                 c.rbar = st.allocate(wait)
@@ -137,7 +155,7 @@ def schedule(words, arch, controls, labels=()):
             c.wait = sum(1 << b for b in wait) | (0x3f if block_start else 0)
             if op in BRANCHES or (i + 1 in starts) or i + 1 == n:
                 # cover every fixed latency before control leaves (or a label is reached)
-                pending = max([st.ready[r] for r in st.ready] + [t]) - t
+                pending = max(list(st.ready.values()) + list(st.gready.values()) + [t]) - t
                 c.stall = max(c.stall, min(15, pending))
             c.yield_ = _yield_for(c.stall)
         if op in BRANCHES or (i + 1 in starts):

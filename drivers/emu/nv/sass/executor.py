@@ -10,7 +10,8 @@ nothing can be released is a deadlock, reported with the PCs where lanes wait.
 Each instruction is compiled the first time a launch meets it (assembler.sass decodes the words,
 ops_*.py turn opcode, modifiers and operands into a closure); the closures are cached with the decoded
 block.  Before an instruction runs its wait mask completes scoreboards and its register reads and
-writes are checked against pending ones (hazards.py); an opcode the simulator does not know, or an
+writes are checked against pending ones (hazards.py), and against the fixed-latency results its
+warp's stall counts have not yet covered (stalls.py); an opcode the simulator does not know, or an
 operand form it does not emulate, is an ILLEGAL_INSTR_ENCODING SM exception naming the instruction.
 """
 import numpy as np
@@ -19,8 +20,9 @@ from drivers.emu.faults import MemoryFault
 from drivers.emu.nv.faults import (ESR_ILLEGAL_INSTR_ENCODING, ESR_MISALIGNED_PC, ESR_PC_OVERFLOW, Preempted,
                                    SmException)
 from drivers.emu.nv.sass.decode import BLOCK, decode_block
-from drivers.emu.nv.sass.hazards import Scoreboards
+from drivers.emu.nv.sass.hazards import FILES, Scoreboards
 from drivers.emu.nv.sass.instr import NO_SB
+from drivers.emu.nv.sass.stalls import StallClock, Timing
 from drivers.emu.nv.sass.state import (LANES, WAIT_BAR, WAIT_BSYNC, WAIT_NONE, WAIT_WARPSYNC, Batch, mask_bits)
 
 OPS = {}                       # opcode -> compile(ins, ctx) -> Impl
@@ -33,11 +35,11 @@ class Impl:
     """A compiled instruction: `fn(st, G, m, gm, ins)`; `control` ones set the PCs of their lanes
     themselves.  reads/writes: (file, number) pairs for the scoreboard checks; `queue` names the
     in-order queue of a variable-latency instruction."""
-    __slots__ = ("fn", "control", "reads", "writes", "queue", "ins", "max_reg", "checked")
+    __slots__ = ("fn", "control", "reads", "writes", "queue", "ins", "max_reg", "checked", "timing")
 
     def __init__(self, fn, reads=(), writes=(), control=False, queue=None):
         self.fn, self.reads, self.writes, self.control, self.queue = fn, tuple(reads), tuple(writes), control, queue
-        self.ins = None
+        self.ins = self.timing = None
         self.max_reg = max([n for f, n in self.reads + self.writes if f == "R" and n != 255], default=-1)
         self.checked = None
 
@@ -53,14 +55,25 @@ def op(*names):
 def _illegal(ins, why):
     def fn(st, G, m, gm, ins_=ins):
         raise SmException(ESR_ILLEGAL_INSTR_ENCODING, ins.pc, f"{ins}: {why}")
-    return Impl(fn)
+    impl = Impl(fn)
+    impl.timing = Timing(ins, impl, None)
+    return impl
 
 
 class Context:
-    """What compiling an instruction may depend on: the SM version."""
+    """What compiling an instruction may depend on: the SM version (0x806), and the arch's fixed
+    latencies (assembler.sass.latency) for the stall check."""
 
     def __init__(self, sm):
         self.sm = sm
+        self._latencies = None
+
+    @property
+    def latencies(self):
+        if self._latencies is None:
+            from assembler.sass.latency import latencies
+            self._latencies = latencies(f"sm_{self.sm >> 8}{self.sm & 0xF}")
+        return self._latencies
 
 
 class Code:
@@ -120,6 +133,7 @@ class Code:
         except SmException as e:
             return _illegal(ins, e.reason)
         impl.ins = ins
+        impl.timing = Timing(ins, impl, self.ctx.latencies)
         return impl
 
 
@@ -156,6 +170,7 @@ def _group(idx):
 
 def run_batch(st, code, launch):
     st.hazards = Scoreboards(st.nw, st.nregs)
+    st.clock = StallClock(st.nw, code.get)
     stop = launch.should_stop
     runs = 0
     while True:
@@ -180,7 +195,8 @@ def run_straight(st, code, p, G, m):
     """Execute from PC `p` for lanes `m` of warps `G` until a control instruction has run."""
     warps = m.any(axis=1)
     nwarps, nlanes = int(warps.sum()), int(m.sum())
-    hz = st.hazards
+    hz, clock = st.hazards, st.clock
+    clock.start(G)
     while True:
         ins, impl = code.get(p)
         if impl.checked is not st:
@@ -191,6 +207,8 @@ def run_straight(st, code, p, G, m):
             hz.wait(G, ins.ctrl.wait)
         if impl.reads or impl.writes:
             hz.check(G, warps, impl.reads, impl.writes, ins)
+        timing = impl.timing
+        clock.step(ins, timing)
         gm = m
         if ins.guard is not None:
             file, n, neg = ins.guard
@@ -206,9 +224,14 @@ def run_straight(st, code, p, G, m):
             wsb, rsb = ins.ctrl.write_sb, ins.ctrl.read_sb
             hz.issue(G, warps, impl.queue, wsb if wsb != NO_SB else -1, impl.writes,
                      rsb if rsb != NO_SB else None, impl.reads, ins.pc)
+        elif not timing.fixed:
+            # a fixed-latency instruction given a write scoreboard anyway: its readers wait for that
+            hz.issue(G, warps, "fixed", ins.ctrl.write_sb, [w for w in impl.writes if w[0] in FILES], None, (),
+                     ins.pc)
         st.executed += nwarps
         st.thread_ops += nlanes
         if impl.control:
+            clock.end()
             return
         p += 16
         if isinstance(G, slice):

@@ -21,10 +21,12 @@ FILES = ("R", "UR", "P")
 
 
 class HazardError(SmException):
-    """A register read or written before the scoreboard protecting it was waited for."""
+    """A register read or written before the scoreboard protecting it was waited for (kind
+    'scoreboard'), or before the stall counts covered its producer's fixed latency (kind 'stall',
+    stalls.py)."""
 
-    def __init__(self, pc, text, reason):
-        super().__init__(ESR_SCOREBOARD_HAZARD, pc, f"scoreboard hazard ({text}): {reason}")
+    def __init__(self, pc, text, reason, kind="scoreboard"):
+        super().__init__(ESR_SCOREBOARD_HAZARD, pc, f"{kind} hazard ({text}): {reason}")
 
 
 class Scoreboards:
