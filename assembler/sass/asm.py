@@ -229,14 +229,14 @@ def _indirect(w, st, ops, arch, pc):
     for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed; nvdisasm
     takes that only with a stall of 1 and more)."""
     from . import aliases
-    from .decoder import decode_word, semicolon
+    from .decoder import decode_word
     tokens = (st.opcode,) + tuple(st.modifiers)
     if st.opcode == "IMAD" and not (w >> 109) & 1 and (w >> 105) & 15 and aliases.strip(tokens) == tokens \
             and aliases.add(tokens, ops) != tokens:
         w |= 3 << 122
-    if st.semicolon and semicolon(w) != st.semicolon:
+    if st.semicolon and (" ;" if decode_word(w, arch, pc).text.endswith(" ;") else ";") != st.semicolon:
         if st.semicolon == ";":
-            w &= ~(3 << 102 | 3 << 126)
+            w &= ~(3 << 102)
         else:
             want = decode_word(w, arch, pc).text[:-1].rstrip()
             for b in (103, 102):

@@ -119,7 +119,7 @@ def schedule(words, arch, controls, labels=()):
         else:
             st.release(wait)
             c = Control(stall=max(1, min_stall.get(op, 1)), wait=sum(1 << b for b in wait))
-            if (op in var_w or lat.get(op, default_lat) > 15) and writes:
+            if (op in var_w or lat.get(op, default_lat) > 15) and writes and "w" not in ins.nosb:
                 # a latency no stall can cover (stalls stop at 15; unknown opcodes get the
                 # largest one measured) is waited for on a scoreboard instead
                 c.wbar = st.allocate(wait)
@@ -130,7 +130,7 @@ def schedule(words, arch, controls, labels=()):
                 for r in writes:
                     st.ready[r] = t + lat.get(op, default_lat)
                     st.wsb.pop(r, None)
-            if op in var_r and reads:
+            if op in var_r and reads and "r" not in ins.nosb:       # (BMOV B0, R2 takes none)
                 c.rbar = st.allocate(wait)
                 for r in reads:
                     st.rsb[r] = c.rbar
