@@ -7,8 +7,9 @@ Run:  python scripts/gen_sass_tables.py [sm_86 sm_89 sm_90]   (needs ptxas and n
 
 1. ptxas compiles every PTX file of tests/sass_kernels for the arch (those whose .target allows
    it); nvdisasm's listing gives each instruction word ptxas wrote.
-2. The words are grouped by opcode class (low 12 bits) and scripts/sass_learn.py learns every
-   format of every class by flipping bits and asking nvdisasm (see its docstring).
+2. The words are grouped by opcode class (low 12 bits) and scripts/sass_learn.py and
+   scripts/sass_learn_class.py learn every format of every class by flipping bits and asking
+   nvdisasm (see their docstrings).
 3. Bits nvdisasm does not print keep the value ptxas gives them (the most common one in the
    corpus for that format), so assembling nvdisasm's text of a ptxas word gives the word back.
 4. scripts/sass_validity.py asks which scoreboards each format takes and which pairs of
@@ -29,7 +30,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
-from sass_learn import CONTROL_BITS, Learner, Oracle, getbits, learn_class, node_dict, run_all  # noqa: E402
+from sass_learn import CONTROL_BITS, Learner, Oracle, getbits, run_all  # noqa: E402
+from sass_learn_class import learn_class, node_dict  # noqa: E402
 from sass_oracle import ARCHS, Nvdisasm, archs_for, ptxas  # noqa: E402
 import sass_validity  # noqa: E402
 

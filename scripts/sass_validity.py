@@ -154,7 +154,33 @@ def learn(oracle, classes, corpus_by_class, log=print):
     log("  validity: %d operands shown or hidden by a modifier value" % _learn_hide_by(oracle, picked, alts))
     log("  validity: %d formats always print a blank before ';'" % _learn_blank(oracle, picked))
     log("  validity: %d formats refuse some reuse flag" % _learn_reuse(oracle, picked, alts))
+    log("  validity: %d rules dropped that a ptxas word contradicts" % _prune(classes, corpus_by_class))
     return classes
+
+
+def _prune(classes, corpus_by_class):
+    """nvdisasm takes every word ptxas wrote: a rule that refuses one was learned from a sample
+    too narrow (a reuse flag refused next to that sample's operands only); drop it."""
+    from assembler.sass.decoder import format_problem
+    n = 0
+    for opclass, cls in classes.items():
+        for w in corpus_by_class.get(opclass, ()):
+            fmt = cls["formats"].get(getbits(w, cls["fbits"]))
+            while fmt is not None and "split" in fmt:
+                fmt = fmt["formats"].get(getbits(w, fmt["split"]))
+            if fmt is None:
+                continue
+            while format_problem(w, fmt):
+                for key in ("noreuse_by", "noreuse", "forbid", "nosb"):
+                    if key in fmt:
+                        saved = fmt.pop(key)
+                        if not format_problem(w, fmt):
+                            n += 1
+                            break
+                        fmt[key] = saved
+                else:
+                    break
+    return n
 
 
 def _learn_hide_by(oracle, picked, alts):
@@ -217,16 +243,39 @@ def _learn_blank(oracle, picked):
 def _learn_reuse(oracle, picked, alts):
     """Reuse flags (bits 122..125) nvdisasm refuses, with bit 109 set, where the operand in that
     slot is an immediate or missing (FMUL R3, R6, 16777216 takes none on its third slot):
-    "noreuse", a 4-bit mask of the flags every sample word of the format is refused with."""
+    "noreuse", a 4-bit mask of the flags every sample word of the format is refused with; and
+    "noreuse_by" ((group, value, mask), ...) for flags refused only with one modifier value
+    (HADD2.F32 takes none on its first source)."""
     asks = {fid: [[(s & ~(15 << 122)) | 1 << (122 + k) for s in alts[fid]] for k in range(4)]
             for fid in picked}
     oracle.fetch([w for per in asks.values() for ws in per for w in ws])
     n = 0
+    by = []
     for fid, per in asks.items():
-        fmt = picked[fid][0]
+        fmt, s = picked[fid]
         fmt.pop("noreuse", None)
+        fmt.pop("noreuse_by", None)
         m = sum(1 << k for k, ws in enumerate(per) if all(oracle.memo[w] is None for w in ws))
         if m:
             fmt["noreuse"] = m
             n += 1
-    return n
+        for i, g in enumerate(fmt["groups"]):
+            for v in sorted(g[1]):
+                for s in alts[fid]:
+                    w = setbits(s & ~(15 << 122), g[0], v)
+                    by.append((fid, i, v, w, [(k, w | 1 << (122 + k)) for k in range(4) if not m >> k & 1]))
+    oracle.fetch([w for a in by for w in [a[3]] + [x for _, x in a[4]]])
+    masks = {}
+    for fid, i, v, w, ks in by:
+        if oracle.memo[w] is None:
+            continue
+        mask = sum(1 << k for k, x in ks if oracle.memo[x] is None)
+        key = (fid, i, v)
+        masks[key] = masks.get(key, 15) & mask
+    found = {}
+    for (fid, i, v), mask in sorted(masks.items(), key=lambda kv: kv[0][1:]):
+        if mask:
+            found.setdefault(fid, []).append((i, v, mask))
+    for fid, lst in found.items():
+        picked[fid][0]["noreuse_by"] = tuple(lst)
+    return n + len(found)

@@ -101,8 +101,34 @@ def control_problem(word):
     return None
 
 
-def decode_word(word, arch, pc=0):
+def format_problem(word, fmt):
+    """Why nvdisasm refuses a word of this format whose every field it knows (the tables'
+    "noreuse", "nosb" and "forbid"), or None."""
     reuse = (word >> 122) & 15
+    if (word >> 109) & 1 and reuse:
+        stray = reuse & fmt.get("noreuse", 0)
+        for i, v, mask in fmt.get("noreuse_by", ()):
+            if reuse & mask and _getbits(word, fmt["groups"][i][0]) == v:
+                stray |= reuse & mask
+        if stray:
+            return "reuse flag 0x%x on an operand slot that takes none, which nvdisasm refuses" % stray
+    nosb = fmt.get("nosb")
+    if nosb is not None:
+        if "w" in nosb and (word >> 110) & 7 != 7:
+            return "a write scoreboard (W%d) on an instruction that takes none" % ((word >> 110) & 7)
+        if "r" in nosb and (word >> 113) & 7 != 7:
+            return "a read scoreboard (R%d) on an instruction that takes none" % ((word >> 113) & 7)
+    forbid = fmt.get("forbid")
+    if forbid is not None:
+        groups = fmt["groups"]
+        for i, vi, j, vj in forbid:
+            if _getbits(word, groups[i][0]) == vi and _getbits(word, groups[j][0]) == vj:
+                return "modifier fields %s = %d and %s = %d, which nvdisasm refuses together" \
+                    % (list(groups[i][0]), vi, list(groups[j][0]), vj)
+    return None
+
+
+def decode_word(word, arch, pc=0):
     why = control_problem(word)
     if why:
         raise _bad(word, pc, why)
@@ -126,24 +152,10 @@ def decode_word(word, arch, pc=0):
         bad = strict[0] & (word ^ strict[1])
         raise _bad(word, pc, "bits %s, which nvdisasm does not print, hold values it refuses"
                    % [b for b in range(128) if bad >> b & 1])
-    if (word >> 109) & 1 and reuse & fmt.get("noreuse", 0):
-        raise _bad(word, pc, "reuse flag 0x%x on an operand slot without a register, which nvdisasm refuses"
-                   % (reuse & fmt["noreuse"]))
+    why = format_problem(word, fmt)
+    if why:
+        raise _bad(word, pc, why)
     nosb = fmt.get("nosb")
-    if nosb is not None:
-        if "w" in nosb and (word >> 110) & 7 != 7:
-            raise _bad(word, pc, "a write scoreboard (W%d) on an instruction that takes none"
-                       % ((word >> 110) & 7))
-        if "r" in nosb and (word >> 113) & 7 != 7:
-            raise _bad(word, pc, "a read scoreboard (R%d) on an instruction that takes none"
-                       % ((word >> 113) & 7))
-    forbid = fmt.get("forbid")
-    if forbid is not None:
-        groups = fmt["groups"]
-        for i, vi, j, vj in forbid:
-            if _getbits(word, groups[i][0]) == vi and _getbits(word, groups[j][0]) == vj:
-                raise _bad(word, pc, "modifier fields %s = %d and %s = %d, which nvdisasm refuses together"
-                           % (list(groups[i][0]), vi, list(groups[j][0]), vj))
     ins = decode_with_format(word, fmt, pc, var)
     ins.arch, ins.fkey, ins.nosb = tables.ARCH, fkey, nosb or ""
     return ins

@@ -10,7 +10,7 @@ Problems raise EncodeError with the 0-based column of the offending part.
 import functools
 
 from . import aliases
-from .decoder import control_problem
+from .decoder import control_problem, format_problem
 from .holes import HoleError, hole_bits, write_hole
 from .syntax import Operand, SyntaxProblem, format_hex, parse_operand
 from .tables import canonical_arch, load
@@ -302,18 +302,13 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
         if _forbidden(fmt, word):
             continue        # modifiers this class does not take together (I2F.U32 in the 64-bit class)
         if control_bits is not None:
-            nosb = fmt.get("nosb", "")
-            wbar, rbar = (control_bits >> 110) & 7, (control_bits >> 113) & 7
-            if "w" in nosb and wbar != 7 or "r" in nosb and rbar != 7:
-                errors.append(("%s takes no %s scoreboard (nvdisasm refuses W%d/R%d on it)"
-                               % (".".join(toks), "write" if "w" in nosb and wbar != 7 else "read",
-                                  wbar, rbar), 0))
-                continue
             word = (word & ~(((1 << 17) - 1) << 105)) | control_bits
-            why = control_problem(word)
+            # a scoreboard the instruction takes none of, a .reuse on a slot that takes none, or
+            # a format told apart by a reuse bit this control refuses
+            why = control_problem(word) or format_problem(word, fmt)
             if why:
-                errors.append((why, 0))
-                continue    # a format told apart by a reuse bit, which this control refuses
+                errors.append(("%s: %s" % (".".join(toks), why), 0))
+                continue
         return word
     if errors:
         raise EncodeError(errors[0][0], errors[0][1])

@@ -28,6 +28,7 @@ The value of the word's `fbits` selects a format:
               alone but refuses together
     blank     optional: 1 when nvdisasm ends the statement with ' ;' whatever the control
     noreuse   optional: the reuse flags (4-bit mask) nvdisasm refuses with bit 109 set
+    noreuse_by optional: ((group, value, mask), ...): reuse flags refused with that modifier value
     uses      how many corpus words ptxas wrote in this format
     spellings the mnemonics (opcode.MODIFIERS) ptxas wrote in it: the assembler prefers, among
               formats of several classes that print the same text, one ptxas wrote it with
