@@ -27,3 +27,12 @@ def rate(value, unit):
         return f"0 {unit}"
     digits = max(0, 2 - int(f"{abs(value):e}".split("e")[1]))
     return f"{value:.{digits}f} {unit}"
+
+
+def share_of_peak(measured, peak, unit, scale, whose, emulated):
+    """(percent, text) for a measured rate against a peak: '812 GB/s, 84.6% of the RX 7900 XTX's
+    960 GB/s' (``whose`` is "RX 7900 XTX's"); on a virtual GPU the text says what it measured."""
+    pct = 100 * measured / peak
+    where, tail = ("virtual GPU: ", " -- this measures the simulator") if emulated else ("", "")
+    shown = f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
+    return pct, f"{where}{rate(measured / scale, unit)}, {shown} of the {whose} {rate(peak / scale, unit)}{tail}"

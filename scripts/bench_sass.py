@@ -4,7 +4,8 @@
 Run:  python scripts/bench_sass.py [--arch sm_90] [--repeat 20]
 
 The golden corpus (tests/data/sass/ARCH) gives ptxas's words and nvdisasm's text of each. We
-time (1) assembling the text (with each instruction's control comment) to words, (2) our
+time (1) assembling the text (with each instruction's control comment, and the annotation of an
+exact listing where nvdisasm's text does not carry a bit: assembler.sass.listing) to words, (2) our
 disassembly of the words, and (3) nvdisasm disassembling the same words from a file, its
 process start included, measured in the same run. nvdisasm is the nearest oracle that runs on
 input of this size: NVIDIA ships no standalone SASS assembler. Without nvdisasm only our rates
@@ -31,11 +32,16 @@ def main(argv=None):
     args = p.parse_args(argv)
     from assembler.sass import assemble_program, disassemble
     from assembler.sass.control import Control
+    from assembler.sass.listing import exact_texts
     from sass_oracle import find_tool, sm_flag
     from test_sass_corpus import load
     # each kernel is one program at address 0 (nvdisasm's raw text has absolute branch targets)
     kernels = [[(w, raw) for _, w, _, raw in ins] for _, _, ins, _ in load(args.arch)]
-    texts = ["\n".join("%s  // %s" % (raw, Control.from_word(w).text()) for w, raw in k) for k in kernels]
+    texts = []
+    for k in kernels:
+        exact = exact_texts([([], raw, w) for w, raw in k], args.arch)
+        texts.append("\n".join("%s  // %s %s" % (text, Control.from_word(w).text(), note)
+                               for (w, _), (text, note) in zip(k, exact)))
     insns = [x for k in kernels for x in k]
     n = len(insns)
     data = b"".join(w.to_bytes(16, "little") for w, _ in insns)

@@ -12,7 +12,15 @@ Prints, measured in this run:
   * per step replayed by tensor.jit: total time, time inside kernels, and the difference (the
     host overhead the jit leaves; goal under 1 ms);
   * the reference backend's step time next to the same step written by hand in numpy (which
-    computes the same numbers: the script checks it), and their ratio.
+    computes the same numbers: the script checks it), and their ratio;
+  * data parallelism (``--devices N`` of the examples): kernels per training step and CPU time
+    per replayed step of the MLP and the CNN examples on one device and on two, on the
+    reference backend and on the virtual AMD GPU pair (gfx1100x2: a few minutes; ``--quick``
+    leaves it out), and the ratio 2 devices / 1 device; next to it the same two-device step
+    with one all-reduce per tensor (``TENSOR_BUCKET_MB=0``) instead of buckets.  Each device
+    runs the forward and backward on half the batch and the whole optimizer update, and the
+    host simulates both devices of a pair, so the ideal ratio is between 1 and 2; what the
+    all-reduce adds is the rest.
 The machine may be shared: every figure is the best of several runs.
 """
 import argparse
@@ -26,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tensor import Tensor, jit, no_grad  # noqa: E402
 from tensor import engine  # noqa: E402
-from tensor.examples import mlp  # noqa: E402
+from tensor.examples import cnn, common, mlp  # noqa: E402
 from tensor.lower import lower  # noqa: E402
 from tensor.schedule import create_schedule  # noqa: E402
 
@@ -75,11 +83,68 @@ def best(fn, repeat):
     return min(times)
 
 
+def data_parallel_step(example, kind, n, steps, batch=32):
+    """(kernels per step, CPU seconds per replayed step) of ``example``'s jitted training step
+    on ``n`` devices of ``kind``, as the example runs it (batch sharded along axis 0)."""
+    ns = argparse.Namespace(device=kind, devices=n, batch_size=batch, lr=example.DEFAULTS["lr"], epochs=10)
+    devs = common.pick_devices(ns)
+    Tensor.manual_seed(0)
+    model = example.make_model((8, 8), devs[0])
+    if n > 1:
+        model.apply_tensors(lambda t: t.shard(tuple(devs), axis=None))
+    opt, sched = example.make_optimizer(ns, model)
+    trainer = common.Trainer(model, opt, sched, devs, example.loss)
+    model.train()
+    rng = np.random.default_rng(0)
+    xs = rng.random((batch, 8, 8), dtype=np.float32)
+    ys = rng.integers(0, 10, batch)
+
+    def step():
+        trainer.train_step(trainer.to_device(xs), trainer.to_device(ys)).item()
+    step()                                          # capture
+    step()                                          # first replay (records command buffers)
+    times = []
+    for _ in range(steps):
+        c0 = time.process_time()
+        step()
+        times.append(time.process_time() - c0)
+    return trainer.kernels_per_step(), min(times)
+
+
+def data_parallel(quick, steps):
+    print("data parallelism: kernels per training step and CPU time per replayed step, 1 vs 2 devices "
+          "(and 2 with one all-reduce per tensor)")
+    if not os.environ.get("GPU_EMULATE") and not os.path.exists("/dev/kfd"):
+        os.environ["GPU_EMULATE"] = "gfx1100x2"    # the virtual pair (set before AMD opens)
+    runs = [("MLP", mlp, "CPU", steps), ("CNN", cnn, "CPU", max(3, steps // 5))]
+    if not quick:
+        runs += [("MLP", mlp, "AMD", 3), ("CNN", cnn, "AMD", 2)]
+    for name, example, kind, n_steps in runs:
+        k1, t1 = data_parallel_step(example, kind, 1, n_steps)
+        k2, t2 = data_parallel_step(example, kind, 2, n_steps)
+        saved = os.environ.get("TENSOR_BUCKET_MB")
+        os.environ["TENSOR_BUCKET_MB"] = "0"
+        try:
+            k0, t0 = data_parallel_step(example, kind, 2, n_steps)
+        finally:
+            os.environ.pop("TENSOR_BUCKET_MB")
+            if saved is not None:
+                os.environ["TENSOR_BUCKET_MB"] = saved
+        where = "reference backend" if kind == "CPU" else "virtual gfx1100"
+        print(f"  {name} on {where:<17}: 1 device {k1:4d} kernels {1e3 * t1:8.1f} ms   "
+              f"2 devices {k2:4d} kernels {1e3 * t2:8.1f} ms  ratio {t2 / t1:4.2f}x   "
+              f"per tensor {k0:4d} kernels {1e3 * t0:8.1f} ms  ratio {t0 / t1:4.2f}x", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--batch", type=int, default=32, help="batch size (the example's: 32)")
     ap.add_argument("--steps", type=int, default=50, help="replayed steps to time")
+    ap.add_argument("--only-parallel", action="store_true", help="only the data-parallel figures")
+    ap.add_argument("--quick", action="store_true", help="skip the CNN on the virtual GPU (the slow one)")
     args = ap.parse_args(argv)
+    if args.only_parallel:
+        return data_parallel(args.quick, args.steps)
     rng = np.random.default_rng(0)
     xs = rng.random((args.batch, 8, 8), dtype=np.float32)
     ys = rng.integers(0, 10, args.batch)
@@ -153,6 +218,9 @@ def main(argv=None):
     t_numpy = best(lambda: numpy_step(params, bufs, xs, ys), args.steps)
     print(f"  reference backend step (jit) {1e3 * t_replay:7.3f} ms vs hand-written numpy "
           f"{1e3 * t_numpy:7.3f} ms: ratio {t_replay / t_numpy:5.2f}x  (same update: max |diff| {diff:.1e})")
+
+    # 4. data parallelism
+    data_parallel(args.quick, args.steps)
 
 
 if __name__ == "__main__":

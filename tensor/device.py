@@ -10,6 +10,8 @@ A backend is a class with::
     compile(kernel) -> program        a loop-level IR Kernel -> something launch() runs
     launch(program, handles) -> secs  run it on the buffers (params order); seconds if timed
     synchronize()
+    copy_from(dst, src) -> bool       optional: Buffer -> Buffer from another device without a
+                                      host round trip (False: not from that device)
     max_global_dims                   how many global (grid) dimensions a kernel may use
     optimizations(info) -> [Opt]      what the lowering should apply (may be empty); info has
                                       the kernel's iteration space: "shape" (after merging
@@ -163,6 +165,11 @@ class Buffer:
                 dev.copyin(self._handle, np.ascontiguousarray(self._pending).view(np.uint8).reshape(-1))
                 self._pending = None
         return self._handle
+
+    def host_data(self):
+        """The host storage array the buffer was made from, while it is not on the device yet
+        (None once it is)."""
+        return self._pending if self._handle is None else None
 
     def copyin(self, storage):
         """Host storage array (already of this dtype's storage type) -> the buffer."""

@@ -1,11 +1,14 @@
 """Run a schedule: lower each kernel (cached by its tree), compile it (cached by its IR),
-launch it; copies go through the host.  DEBUG=2 prints one line per kernel, DEBUG=3 its
-loop-level IR, DEBUG=4 the lazy graph and the kernel trees as well.
+launch it; copies between devices go buffer to buffer where the destination's backend can
+(``copy_from``: a peer GPU's memory, or host memory on both sides), else through the host.
+DEBUG=2 prints one line per kernel, DEBUG=3 its loop-level IR, DEBUG=4 the lazy graph and the
+kernel trees as well.
 """
 import os
 import time
 
 from tensor import device as devices
+from tensor.allreduce import resolve as resolve_allreduces
 from tensor.lower import canonical_shape, lower
 from tensor.ops import G, graph_text, walk
 from tensor.schedule import ast_text, create_schedule
@@ -118,6 +121,7 @@ def realize_nodes(nodes):
         return []
     if capture is not None:
         _settle(nodes)
+    nodes = resolve_allreduces(nodes)       # before the buffers are attached to the targets
     if debug() >= 4:
         print("lazy graph:")
         print(graph_text(nodes))

@@ -19,13 +19,13 @@ Autograd needs nothing more: it is defined on the primitives, which now work on 
 In data-parallel training the gradient of a replicated weight used with a sharded batch comes
 out of a reduction over the batch axis, i.e. out of the all-reduce.
 
-The all-reduce is a **ring**: the flattened tensor is cut into N chunks; in N-1
-reduce-scatter steps device d sends chunk (d - s) mod N to device d+1, which adds it to its
-own, so that device d ends with the complete chunk (d+1) mod N; N-1 all-gather steps pass the
-complete chunks around the same ring.  Each device sends 2(N-1)/N of the tensor, whatever N,
-over device-to-device copies (SDMA reading the peer's memory on AMD).
+The all-reduce is deferred: the reduction leaves a placeholder per device, and when the graph
+is realized the scheduler packs every all-reduce that can go together into buckets, one
+transfer and one sum per bucket instead of one per tensor (:mod:`tensor.allreduce`: two
+devices exchange their buckets device to device, more go around a ring).
 """
 from tensor import ops
+from tensor.allreduce import pending, ring
 from tensor.ops import G, Node
 from tensor.view import prod
 
@@ -99,17 +99,34 @@ def shard(node, devices, axis=None):
         raise MultiDeviceError(f"shard: need distinct devices, got {devices}")
     if is_multi(node):
         raise MultiDeviceError(f"shard: the tensor is already on {node.device}")
+    if axis is not None:
+        axis = axis % len(node.shape) if node.shape else 0
+    bounds = None if axis is None else split_bounds(node.shape[axis], len(devices))
+    host = node.buffer.host_data() if node.op is G.BUFFER and not node.requires_grad else None
+    if host is not None:            # still on the host (a batch): each device gets its slice directly
+        return _shard_host(host.reshape(node.shape), node.dtype, devices, axis, bounds)
     if axis is None:
         parts = [ops.copy(node, d) for d in devices]
         return MultiNode(G.COPY, (node,), devices, parts, None)
-    axis = axis % len(node.shape) if node.shape else 0
-    bounds = split_bounds(node.shape[axis], len(devices))
     parts = []
     for d, (lo, hi) in zip(devices, bounds):
         box = [(0, s) for s in node.shape]
         box[axis] = (lo, hi)
         parts.append(ops.copy(ops.contiguous(ops.shrink(node, box)), d))
     return MultiNode(G.COPY, (node,), devices, parts, axis, bounds)
+
+
+def _shard_host(host, dtype, devices, axis, bounds):
+    from tensor.device import Buffer
+    parts = []
+    for i, d in enumerate(devices):
+        piece = host
+        if axis is not None:
+            box = [slice(None)] * host.ndim
+            box[axis] = slice(*bounds[i])
+            piece = host[tuple(box)]
+        parts.append(ops.buffer(Buffer(d, piece.size, dtype, initial=piece.reshape(-1)), piece.shape))
+    return MultiNode(G.BUFFER, (), None, parts, axis, bounds)
 
 
 # ---- aligning operands ---------------------------------------------------------------------------
@@ -167,7 +184,7 @@ def reduce(x, rop, axes):
     axes = tuple(sorted(set(axes)))
     parts = [ops.reduce(p, rop, axes) for p in x.parts]
     if x.axis is not None and x.axis in axes:
-        parts = allreduce(parts, rop)
+        parts = pending(parts, rop)
         return MultiNode(G.REDUCE, (x,), (rop, axes), parts, None)
     return MultiNode(G.REDUCE, (x,), (rop, axes), parts, x.axis, x.bounds)
 
@@ -292,48 +309,7 @@ def assign(target, value):
 
 # ---- the all-reduce ---------------------------------------------------------------------------
 
-def allreduce(parts, rop="add"):
-    """Ring all-reduce (see the module docstring): ``parts[i]`` on device i, all one shape;
-    returns one node per device, each holding the elementwise sum (or max) of all parts."""
-    from tensor.loopir import Op
-    n = len(parts)
-    if n == 1:
-        return list(parts)
-    shape, dtype = parts[0].shape, parts[0].dtype
-    devs = [p.device for p in parts]
-    size = prod(shape)
-    if size == 0:
-        return list(parts)
-    op = Op.MAX if rop == "max" else _add_op(dtype)
-    flat = [ops.reshape(ops.contiguous(p), (size,)) for p in parts]
-    bounds = split_bounds(size, n)
-    chunks = [[ops.shrink(f, [b]) for b in bounds] for f in flat]
-    for s in range(n - 1):                      # reduce-scatter
-        new = [list(c) for c in chunks]
-        for d in range(n):
-            c, dst = (d - s) % n, (d + 1) % n
-            if bounds[c][0] == bounds[c][1]:    # fewer elements than devices: nothing to send
-                continue
-            new[dst][c] = ops.alu(op, chunks[dst][c], ops.copy(ops.contiguous(chunks[d][c]), devs[dst]))
-        chunks = new
-    for s in range(n - 1):                      # all-gather
-        new = [list(c) for c in chunks]
-        for d in range(n):
-            c, dst = (d + 1 - s) % n, (d + 1) % n
-            if bounds[c][0] == bounds[c][1]:
-                continue
-            new[dst][c] = ops.copy(ops.contiguous(chunks[d][c]), devs[dst])
-        chunks = new
-    out = []
-    for d in range(n):
-        whole = None
-        for (lo, hi), c in zip(bounds, chunks[d]):
-            if lo == hi:
-                continue
-            piece = ops.pad(c, [(lo, size - hi)])
-            whole = piece if whole is None else ops.alu(_add_op(dtype), whole, piece)
-        out.append(ops.reshape(whole, shape))
-    return out
+allreduce = ring    # the building block, usable on its own (tests, other collectives)
 
 
 def settle(multis):

@@ -9,6 +9,8 @@
     movement    RESHAPE PERMUTE EXPAND PAD SHRINK FLIP (views: no data moves)
     buffers     CONTIGUOUS (materialize)  COPY (to another device)  ASSIGN (into an existing
                 buffer, keeping its identity)
+    devices     ALLREDUCE (a placeholder for one device's share of a sum across devices; the
+                scheduler replaces it before anything else sees it: :mod:`tensor.allreduce`)
 
 ALU ops are the loop-level IR's own (:class:`tensor.loopir.Op`), with its semantics; a binary op
 takes operands of one shape and dtype (the Tensor layer broadcasts and promotes first).
@@ -42,6 +44,7 @@ class G(Enum):
     CONTIGUOUS = "CONTIGUOUS"
     COPY = "COPY"
     ASSIGN = "ASSIGN"
+    ALLREDUCE = "ALLREDUCE"
 
     def __repr__(self):
         return self.value
@@ -65,11 +68,7 @@ class Node:
         self.buffer, self.version, self.refs, self.id = None, 0, 0, next(_ids)
         self.requires_grad = False
         if op in MOVEMENT:
-            s = src[0]
-            if s.op in MOVEMENT and s.buffer is None:
-                self.base, st = s.base, s.st
-            else:
-                self.base, st = s, ShapeTracker.contiguous(s.shape)
+            self.base, st = src[0].view()
             self.st = _apply(st, op, arg)
         else:
             self.base, self.st = self, None
@@ -85,7 +84,21 @@ class Node:
         """(base node, ShapeTracker from the base's shape to this node's shape)."""
         if self.st is None or self.buffer is not None:
             return self, ShapeTracker.contiguous(self.shape)
+        base = self.base
+        if base.st is not None and base.buffer is None:
+            self._rebase()
         return self.base, self.st
+
+    def _rebase(self):
+        """The base became a view itself (see :func:`become`): view the base's base."""
+        chain, n = [], self
+        while n is not self.base:
+            chain.append((n.op, n.arg))
+            n = n.src[0]
+        base, st = n.view()
+        for op, arg in reversed(chain):
+            st = _apply(st, op, arg)
+        self.base, self.st = base, st
 
     def const_value(self):
         """The value if this node is one constant everywhere, else None."""
@@ -93,6 +106,17 @@ class Node:
         if base.op is G.CONST and (self.st is None or all(v.mask is None for v in st.views)):
             return base.arg
         return None
+
+
+def become(node, op, src, arg):
+    """Turn ``node`` into another op in place (its consumers see the new definition): how an
+    all-reduce placeholder becomes a view of its bucket.  Views made on it re-base lazily."""
+    node.op, node.src, node.arg = op, tuple(src), arg
+    if op in MOVEMENT:
+        node.base, st = node.src[0].view()
+        node.st = _apply(st, op, arg)
+    else:
+        node.base, node.st = node, None
 
 
 def _multi():

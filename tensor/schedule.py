@@ -17,6 +17,7 @@ outside the realize holds are reused once their last reader has run.
 """
 from collections import defaultdict
 
+from tensor.allreduce import resolve as resolve_allreduces
 from tensor.device import Buffer
 from tensor.dtypes import dtypes
 from tensor.loopir import Op
@@ -75,6 +76,7 @@ def _pure_reshape(via):
 
 def create_schedule(targets):
     """Targets: nodes to materialize (not movement nodes). Returns a list of ScheduleItems."""
+    targets = resolve_allreduces(targets)
     nodes = walk(targets, stop=lambda n: n.realized)
     order = {n.id: i for i, n in enumerate(nodes)}
     consumers = defaultdict(list)
@@ -346,7 +348,7 @@ def _build(roots, targets, order):
                         raise ScheduleError("a kernel reads a buffer both before and after an "
                                             "assign to it in one realize")
                     deps[i].add(r)
-    seq = _toposort(deps, [order[k[0].id] for k in kernels])
+    seq = _toposort(deps, [order[k[0].id] for k in kernels], [k[0].device for k in kernels])
     return _assign_buffers([kernels[i] for i in seq], target_ids)
 
 
@@ -360,7 +362,10 @@ def _ancestors(i, deps):
     return out
 
 
-def _toposort(deps, prio):
+def _toposort(deps, prio, device):
+    """Dependency order, earliest graph position first, but staying on one device while it has
+    work ready: kernels of different devices never share a buffer (copies connect them), and
+    consecutive launches on one device replay as one command buffer (tensor.jit)."""
     import heapq
     n = len(deps)
     users = defaultdict(list)
@@ -368,16 +373,22 @@ def _toposort(deps, prio):
     for i, d in enumerate(deps):
         for j in d:
             users[j].append(i)
-    ready = [(prio[i], i) for i in range(n) if indeg[i] == 0]
-    heapq.heapify(ready)
-    out = []
-    while ready:
-        _, i = heapq.heappop(ready)
+    ready = defaultdict(list)           # device -> heap of (prio, index)
+    for i in range(n):
+        if indeg[i] == 0:
+            heapq.heappush(ready[device[i]], (prio[i], i))
+    out, current = [], None
+    while len(out) < n:
+        heap = ready.get(current)
+        if not heap:
+            current = min((h[0][0], d) for d, h in ready.items() if h)[1]
+            heap = ready[current]
+        _, i = heapq.heappop(heap)
         out.append(i)
         for u in users[i]:
             indeg[u] -= 1
             if indeg[u] == 0:
-                heapq.heappush(ready, (prio[u], u))
+                heapq.heappush(ready[device[u]], (prio[u], u))
     return out
 
 

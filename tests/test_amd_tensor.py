@@ -313,12 +313,15 @@ def test_the_examples_say_how_to_get_more_virtual_gpus(monkeypatch, capsys):
 
 def test_the_mlp_example_trains_on_two_gpus_as_on_one(capsys):
     """``python -m tensor.examples.mlp --devices 2``: each batch split over the virtual pair,
-    gradients all-reduced; the same loss and accuracy as one GPU and as the reference."""
+    gradients all-reduced in one bucket; the same loss and accuracy as one GPU and as the
+    reference, and each GPU's 20 kernels plus 3 (tests/test_multi_allreduce.py says which)."""
     from tensor.examples import mlp
-    lines = {}
+    lines, kernels = {}, {}
     for argv in (["--device", "CPU"], ["--device", "AMD"], ["--device", "AMD", "--devices", "2"]):
         assert mlp.main(argv + ["--epochs", "1", "--train-limit", "64"]) == 0
         out = capsys.readouterr().out
         epoch = next(line for line in out.splitlines() if line.startswith("epoch"))
         lines[tuple(argv)] = epoch.split("%")[:2] + [epoch.split("loss")[1].split()[0]]
+        kernels[len(argv)] = int(epoch.split()[-2])
     assert len({tuple(v) for v in lines.values()}) == 1, lines
+    assert kernels == {2: mlp.STEP_KERNELS, 4: 2 * mlp.STEP_KERNELS + 6}, kernels

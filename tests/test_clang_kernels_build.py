@@ -6,6 +6,7 @@ exact rational arithmetic) before any simulator runs them.
 """
 import ctypes
 import importlib.util
+import io
 import itertools
 import math
 import os
@@ -43,7 +44,8 @@ CASE_IDS = [c.name for c in C.CASES]
 
 
 def _elf(case):
-    return ELFFile(open(case.code_object_path, "rb"))
+    with open(case.code_object_path, "rb") as f:         # closed now, not whenever the ELFFile is collected
+        return ELFFile(io.BytesIO(f.read()))
 
 
 def _symbols(elf):

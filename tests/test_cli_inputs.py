@@ -45,7 +45,8 @@ def test_asm_errors_are_one_line(tmp_path, capsys, source, message):
 
 
 def damaged_objects(seed=7, count=40):
-    data = open(HSACO, "rb").read()
+    with open(HSACO, "rb") as f:
+        data = f.read()
     rng = random.Random(seed)
     yield "truncated", data[:3000]
     yield "header only", data[:64]
@@ -81,6 +82,7 @@ def test_a_closed_pipe_ends_quietly(argv):
     proc.stdout.readline()
     proc.stdout.close()                          # `... | head -1`
     err = proc.stderr.read().decode()
+    proc.stderr.close()
     assert proc.wait(timeout=60) == 0 and err == "", err
 
 

@@ -3,6 +3,7 @@ them (frozen in tests/data/sass/ARCH/resources.json; the ptxas part skips withou
 pass `cuobjdump -elf -sass` and `nvdisasm` (skips without them)."""
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -52,6 +53,9 @@ def test_our_cubin_reads_back(arch):
     data = build_cubin(VADD, arch)
     cub = read_cubin(data)
     assert cub.arch == arch and cub.abi_version == 8 and set(cub.kernels) == {"vadd", "second"}
+    # e_flags bits 24..31 name .note.nv.cuinfo, as ptxas writes them (cuobjdump checks it on sm_90)
+    from assembler.cubin import elf
+    assert elf.read(data).sections[cub.e_flags >> 24].name == ".note.nv.cuinfo"
     k = cub.kernels["vadd"]
     base = 0x210 if arch == "sm_90" else 0x160
     assert [(p.ordinal, p.offset, p.size) for p in k.params] == [(0, 0, 8), (1, 8, 8), (2, 16, 8), (3, 24, 4)]
@@ -118,16 +122,25 @@ def test_nvidia_tools_accept_our_cubins(arch, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "BAR.SYNC.DEFER_BLOCKING 0x0" in r.stdout and ".text.second" in r.stdout
     r = subprocess.run([cuobjdump, "-elf", "-sass", str(path)], capture_output=True, text=True)
-    if arch == "sm_90" and "Invalid ELF" in r.stderr:
-        pytest.xfail("cuobjdump 13.5 calls our sm_90 cubins 'Invalid ELF' (nvdisasm reads them); the "
-                     "check it makes is not known yet")
     assert r.returncode == 0, r.stderr
     out = r.stdout
+    assert "sm=%s, toolkit=13.0" % arch[3:] in out and "CUDA Virtual SM: %s" % arch in out
     assert "EIATTR_KPARAM_INFO" in out and "EIATTR_PARAM_CBANK" in out and "EIATTR_REGCOUNT" in out
-    assert "register count: 6" in out and "EIATTR_NUM_BARRIERS" in out
+    assert "function: vadd(0x6)\tregister count: 6" in out and "function: second(0x7)\tframe size: 0x10" in out
+    assert "EIATTR_NUM_BARRIERS" in out and "EIATTR_MAX_THREADS\n\tFormat:\tEIFMT_SVAL\n\tValue:\t0x80 0x1 0x1" in out
     assert "Ordinal : 0x3\tOffset  : 0x18\tSize    : 0x4" in out
     assert "EIATTR_EXIT_INSTR_OFFSETS" in out and "0x40 0x60" in out
-    assert "ULDC UR4, c[0x0][0x%x]" % ((0x210 if arch == "sm_90" else 0x160) + 24) in out
+    base = 0x210 if arch == "sm_90" else 0x160
+    assert "Value:\t0x2 0x1c%04x" % base in out and "Value:\t0x5 0x10%04x" % base in out     # PARAM_CBANK
+    assert "smem=%d" % (256 + (0x400 if arch == "sm_90" else 0)) in out
+    assert "ULDC UR4, c[0x0][0x%x]" % (base + 24) in out
+    # the code cuobjdump lists is ours, word for word
+    cub = read_cubin(path.read_bytes())
+    listed = {}
+    for fn, body in re.findall(r"Function : (\w+)\n(.*?)\.\.\.\.", out, re.S):
+        hexes = re.findall(r"/\* 0x([0-9a-f]{16}) \*/", body)
+        listed[fn] = b"".join(int(h, 16).to_bytes(8, "little") for h in hexes)
+    assert listed == {name: k.code for name, k in cub.kernels.items()}
 
 
 RESOURCES = {a: json.load(open(os.path.join(ROOT, "tests", "data", "sass", a, "resources.json"))) for a in ARCHS}

@@ -5,6 +5,7 @@ segments at their relative addresses), dispatched through an AQL queue, and the 
 the executor must point at the kernel's own symbol with the descriptor's resources and user SGPRs.
 """
 import glob
+import io
 import os
 import struct
 
@@ -22,7 +23,8 @@ CODE_OBJECTS = sorted(glob.glob(os.path.join(HERE, "clang_kernels", "*.hsaco")))
 
 def load(c, path):
     """(buffer, symbols) with every PT_LOAD segment copied at its p_vaddr inside one buffer."""
-    elf = ELFFile(open(path, "rb"))
+    with open(path, "rb") as f:         # closed now, not whenever the ELFFile is collected
+        elf = ELFFile(io.BytesIO(f.read()))
     segments = [s for s in elf.iter_segments() if s["p_type"] == "PT_LOAD"]
     size = max(s["p_vaddr"] + s["p_memsz"] for s in segments)
     buf = c.alloc(size)

@@ -273,3 +273,122 @@ odd:
     assert (got[0, 4:, 0] == ((x + y + lanes + y) % 2**32)[4:]).all()   # wave 0, first body: v5
     assert (got[0, :4] == 0).all() and (got[0, 4:, 18] == (x < y)[4:]).all()    # v_cmpx; v23
     assert (got[1, :, 0] == 0).all() and (got[1, 23:, 28] == 0).all()  # wave 1 skipped it; EXEC
+
+
+F32_BODY = """
+  v_add_f32_e32 v10, v2, v3
+  v_sub_f32_e32 v11, v2, v3
+  v_subrev_f32_e32 v12, v2, v3
+  v_mul_f32_e32 v13, s6, v2
+  v_fma_f32 v14, v2, v3, v4
+  v_mov_b32_e32 v15, v4
+  v_fmac_f32_e32 v15, v2, v3
+  v_fmamk_f32 v16, v2, 0x3f100000, v3
+  v_fmaak_f32 v17, v2, v3, 0x3f100000
+  v_max_f32_e32 v18, v2, v3
+  v_min_f32_e32 v19, v3, v2
+  v_dual_mul_f32 v20, v2, v4 :: v_dual_add_f32 v21, v4, v3
+  v_lshlrev_b64 v[22:23], 3, v[2:3]
+  v_lshrrev_b64 v[24:25], v4, v[2:3]
+  v_mad_u64_u32 v[26:27], null, v2, s6, v[3:4]
+  v_mad_u64_u32 v[28:29], s7, v3, v4, v[2:3]
+  v_cndmask_b32_e64 v30, 0, 1, s7
+  global_store_b128 v1, v[10:13], s[4:5]
+  global_store_b128 v1, v[14:17], s[4:5] offset:16
+  global_store_b128 v1, v[18:21], s[4:5] offset:32
+  global_store_b128 v1, v[22:25], s[4:5] offset:48
+  global_store_b128 v1, v[26:29], s[4:5] offset:64
+  global_store_b32 v1, v30, s[4:5] offset:80
+"""
+
+
+def test_f32_and_64_bit_ops_written_out_match_the_library_in_every_mode():
+    """The f32 ops a block writes out as numpy expressions (add, sub, mul, fma, fmac, fmamk,
+    fmaak, min, max, VOPD halves) and the 64-bit shifts and v_mad_u64_u32 give the library's
+    bits on edge values (NaNs with payloads, signalling NaNs, infinities, zeros of both signs,
+    denormals, ties of fma): under the kernel's MODE, where the written-out forms run, and
+    under MODEs that flush denormals or round toward zero, where the block calls the library;
+    in a scattered group of waves and under a partial EXEC."""
+    edges = np.array([0x7FC00001, 0x7F800001, 0xFF800000, 0x7F800000, 0x80000000, 0, 0x00000001,
+                      0x807FFFFF, 0x3F800000, 0xBF800000, 0x33800000, 0x4B800001, 0x7F7FFFFF,
+                      0x00800000, 0x40900000, 0xC0900000], np.uint32)
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_lshl_b32 s8, s2, 9
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_mul_i32 s8, s2, 0x2000
+  v_add_nc_u32_e32 v1, s8, v1
+  s_waitcnt vmcnt(0)
+  s_load_b32 s6, s[6:7], 0x8
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{F32_BODY}
+  s_branch join
+odd:
+  v_cmpx_gt_u32_e32 27, v0
+{F32_BODY}
+  s_mov_b32 exec_lo, -1
+join:
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), 0x0f
+  v_add_nc_u32_e32 v1, 0x1000, v1
+{F32_BODY}
+  s_endpgm
+"""), args=PTR + PTR)
+    rng = np.random.default_rng(11)
+
+    def make_args():
+        inputs = rng.choice(edges, 4 * 32 * 4)
+        inputs[::3] = rng.integers(0, 2**32, inputs[::3].shape, dtype=np.uint64).astype(np.uint32)
+        return [np.zeros(4 * 0x2000 // 4, np.uint32), inputs]
+    state = rng.bit_generator.state
+    runs = []
+    for blocks in (True, False):
+        rng.bit_generator.state = state
+        ex = WaveExecutor(blocks=blocks, keep_state=True)
+        args = make_args()
+        simulate(co, "k", (4, 1, 1), (32, 1, 1), args, executor=ex)
+        runs.append((ex, args))
+    (on, a), (off, b) = runs
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert on.last.wave_instructions == off.last.wave_instructions
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "np.add(V[2, sel].view(F32), np.negative(",
+                 "np.left_shift(J(V, 2, sel), shift", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
+                 "np.multiply(S[6, sel][:, None].view(F32), V[2, sel].view(F32))",
+                 "np.less(d", "else:\n        ra = op"):
+        assert form in source
+    got = a[0].view(np.float32).reshape(4, 2, 32, 32)            # workgroup, body, lane, dword
+    x, y = (b[1].view(np.float32).reshape(4, 32, 4)[0, :, k] for k in (0, 1))
+    with np.errstate(all="ignore"):
+        assert got[0, 0, :, 0].view(np.uint32).tolist() == (x + y).view(np.uint32).tolist()
+
+
+def test_64_bit_constants_of_written_out_shifts_and_mads():
+    """A 64-bit inline constant or literal as the shifted value of v_lshlrev_b64 or the addend
+    of v_mad_u64_u32 is read as 64 bits (0.5 is 0x3fe0000000000000), as the library reads it."""
+    co = code_object(assemble("""
+  s_load_b64 s[2:3], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 5, v0
+  v_lshlrev_b64 v[2:3], v0, 0.5
+  v_lshrrev_b64 v[4:5], v0, -4.0
+  v_mad_u64_u32 v[6:7], null, v0, 3, 0.5
+  v_mad_u64_u32 v[8:9], s4, v0, -1, -1
+  v_cndmask_b32_e64 v10, 0, 1, s4
+  global_store_b128 v1, v[2:5], s[2:3]
+  global_store_b128 v1, v[6:9], s[2:3] offset:16
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (32, 1, 1), lambda: [np.zeros(32 * 8, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    got = a[0].view(np.uint64).reshape(32, 4)
+    lanes = np.arange(32, dtype=np.uint64)
+    assert got[:, 0].tolist() == [(0x3FE0000000000000 << int(n)) % 2**64 for n in lanes]
+    assert got[:, 2].tolist() == (lanes * np.uint64(3) + np.uint64(0x3FE0000000000000)).tolist()

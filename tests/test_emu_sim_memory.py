@@ -307,7 +307,7 @@ def test_simulate_passes_dynamic_lds_as_an_offset_after_the_static_lds():
                    lane_offsets(2), vop2("v_add_nc_u32_e32", 3, 4, v(1)),               # LDS address
                    vop2("v_add_nc_u32_e32", 5, 4, v(0)),                               # value = ptr + lane
                    ds("ds_store_b32", addr=3, data0=5), ds("ds_load_b32", vdst=6, addr=3),
-                   flat("global_store_b32", "GLOBAL", addr=1, data=6, saddr=2), endpgm())
+                   sopp("s_waitcnt", 0xFC07), flat("global_store_b32", "GLOBAL", addr=1, data=6, saddr=2), endpgm())
     co = code_object(code, args=[(8, "global_buffer", "uint*"), (4, "dynamic_shared_pointer", "uint*")], lds=100)
     out = np.zeros(32, np.uint32)
     simulate(co, "k", (1, 1, 1), (32, 1, 1), [out, 128])

@@ -62,3 +62,53 @@ def test_grid_and_block_forms(scale, grid, block):
     x = np.ones(128, np.uint32)
     simulate(scale, "scale", grid, block, [x, np.uint32(5)])
     assert (x == 5).all()
+
+
+TAIL = """
+.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+.text
+.globl tail
+.p2align 8
+.type tail,@function
+tail:
+  s_load_b64 s[4:5], s[0:1], 0x0          ; x: 64 dwords, its page holds 960 more
+  v_mov_b32_e32 v1, 0x100                 ; the first byte past the array
+  v_mov_b32_e32 v4, 0
+  s_waitcnt lgkmcnt(0)
+  global_load_b32 v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_add_nc_u32_e32 v3, 1, v2
+  global_store_b32 v1, v3, s[4:5]         ; leave a mark past the array
+  global_store_b32 v4, v2, s[4:5]         ; x[0] = what was there
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel tail
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_kernarg_size 8
+  .amdhsa_wavefront_size32 1
+.end_amdhsa_kernel
+"""
+
+
+def test_repeated_launches_start_from_fresh_memory_and_take_new_values(scale):
+    """A launch of the same shape reuses the previous one's GPU VM: what a kernel left past its
+    array (inside the page) is gone at the next launch, and new data and scalars are used."""
+    co = build_code_object(assemble_program(TAIL), TAIL)
+    for _ in range(3):
+        x = np.full(64, 7, np.uint32)
+        simulate(co, "tail", 1, 1, [x])
+        assert x[0] == 0 and (x[1:] == 7).all()
+    for factor in (3, 5, 3):
+        x = np.arange(128, dtype=np.uint32)
+        simulate(scale, "scale", 2, 64, [x, np.uint32(factor)])
+        assert x.tolist() == [factor * i for i in range(128)]
+    ro = np.arange(64, dtype=np.uint32)
+    ro.flags.writeable = False
+    with pytest.raises(LaunchError, match="read-only array"):
+        simulate(scale, "scale", 1, 64, [ro, np.uint32(2)])
+    x = np.arange(64, dtype=np.uint32)
+    simulate(scale, "scale", 1, 64, [x, np.uint32(2)])      # the same shape again, after the error
+    assert x.tolist() == [2 * i for i in range(64)]

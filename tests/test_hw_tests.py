@@ -242,7 +242,8 @@ def test_plugin_options_work_from_any_directory(tmp_path, how):
 
 
 def test_the_package_registers_the_plugin_with_pytest():
-    setup = open(os.path.join(ROOT, "setup.py")).read()
+    with open(os.path.join(ROOT, "setup.py")) as f:
+        setup = f.read()
     assert '"pytest11": ["hw_tests.plugin = hw_tests.plugin"]' in setup
     assert '"hw_tests": ["kernels/*.s", "kernels/ir3/*.asm"]' in setup    # an installed suite has its kernels
 
@@ -296,3 +297,12 @@ def test_a_failed_stage_notes_the_error_of_the_virtual_gpu_under_test():
         assert result.error["layer"] == "drivers.emu.amd.shader"
     finally:
         ctx.close()
+
+
+def test_share_of_peak_words_the_three_vendors_peaks():
+    from hw_tests.units import share_of_peak
+    assert share_of_peak(812e9, 960e9, "GB/s", 1e9, "RX 7900 XTX's", False) == (
+        pytest.approx(84.583, abs=1e-3), "812 GB/s, 84.6% of the RX 7900 XTX's 960 GB/s")
+    pct, text = share_of_peak(3e6, 35.6e12, "GFLOPS", 1e9, "NVIDIA GeForce RTX 3090's quoted", True)
+    assert text == ("virtual GPU: 0.00300 GFLOPS, 8.4e-06% of the NVIDIA GeForce RTX 3090's quoted 35600 GFLOPS"
+                    " -- this measures the simulator")

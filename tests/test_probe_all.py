@@ -72,3 +72,60 @@ def test_emulated_sm_90_lists_the_h100s(capsys):
     assert report["devices"][0]["details"]["sms"] == 132
     assert report["reasons"] == {"amd": "not probed: --emulate sm_90x2 is a virtual NV GPU",
                                  "qcom": "not probed: --emulate sm_90x2 is a virtual NV GPU"}
+
+
+# -- the command line the vendor probes share (drivers.probe.VendorProbeCLI) ----------------------
+TARGETS = {"amd": "gfx1100", "nv": "sm_86", "qcom": "a630"}
+TREE_OPTIONS = {"amd": "--sysfs-root", "nv": "--proc-root", "qcom": "--sysfs-root"}
+NAMES = {"amd": "an AMD", "nv": "an NVIDIA", "qcom": "a Qualcomm"}
+
+
+def vendor_main(vendor):
+    import importlib
+    return importlib.import_module(VENDOR_PROBES[vendor]).main
+
+
+@pytest.mark.parametrize("vendor", sorted(VENDOR_PROBES))
+def test_every_vendor_probe_has_the_same_options(vendor, capsys):
+    with pytest.raises(SystemExit) as e:
+        vendor_main(vendor)(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert e.value.code == 0 and out.startswith(f"usage: python -m drivers.{vendor}.probe [-h] [--json] "
+                                                f"[--emulate TARGET] [{TREE_OPTIONS[vendor]} DIR] [--dev-root DIR]")
+    assert "open device nodes below DIR instead of /dev" in out and "also GPU_EMULATE" in out
+
+
+@pytest.mark.parametrize("vendor, owner", [(v, o) for v in sorted(VENDOR_PROBES) for o in sorted(VENDOR_PROBES)
+                                           if v != o])
+def test_every_vendor_probe_refuses_another_vendors_target(vendor, owner, capsys):
+    assert vendor_main(vendor)(["--emulate", TARGETS[owner]]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"probe: error: '{TARGETS[owner]}' is a virtual {owner.upper()} GPU, not {NAMES[vendor]} one; probe it with "
+        f"python -m drivers.{owner}.probe, or every vendor with python -m drivers.probe\n")
+
+
+@pytest.mark.parametrize("vendor", sorted(VENDOR_PROBES))
+def test_every_vendor_probe_without_its_device_nodes_exits_1_with_json(vendor, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("GPU_EMULATE", raising=False)
+    assert vendor_main(vendor)(["--json", "--dev-root", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report == {"devices": [], "usable": 0, "reason": report["reason"]} and report["reason"]
+    assert err == f"probe: {report['reason']}\n"
+    assert "--emulate" in report["reason"]          # a user without the GPU learns of the virtual one
+
+
+@pytest.mark.parametrize("module, target", [("drivers.probe", "sm_86")] +
+                         [(VENDOR_PROBES[v], TARGETS[v]) for v in sorted(VENDOR_PROBES)])
+def test_every_probe_ends_quietly_on_a_closed_pipe(module, target):
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", module, "--json", "--emulate", target], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline() == b"{\n"
+    proc.stdout.close()                          # `... | head -1`
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0 and err == "", err

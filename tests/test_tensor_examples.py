@@ -123,10 +123,11 @@ def test_examples_help_and_a_closed_pipe():
 
 
 def test_bench_tensor_times_the_example_step():
-    out = subprocess.run([sys.executable, "scripts/bench_tensor.py", "--steps", "3"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "scripts/bench_tensor.py", "--steps", "3", "--quick"], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert f"one training step = {mlp.STEP_KERNELS} kernels" in out.stdout
+    assert re.search(r"MLP on reference backend: 1 device +20 kernels .* 2 devices +46 kernels", out.stdout), out.stdout
     assert "host overhead" in out.stdout and "hand-written numpy" in out.stdout and "ratio" in out.stdout
 
 

@@ -2,7 +2,9 @@
 
     write_cubin(arch, [KernelSpec]) -> bytes
 
-ELF64, EM_CUDA, ET_EXEC, OSABI 0x41 with ABI version 8 (the SM number in e_flags bits 8..15).
+ELF64, EM_CUDA, ET_EXEC, OSABI 0x41 with ABI version 8: e_flags holds the SM number in bits 8..15
+and the section index of .note.nv.cuinfo in bits 24..31 (cuobjdump refuses an sm_90 cubin whose
+e_flags names another section: "Invalid ELF").
 Per kernel NAME:
     .text.NAME            the code, 128-aligned, padded like ptxas (BRA to itself, then NOPs to a
                           multiple of 128 bytes); sh_info = register count << 24 | symbol (before
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from . import elf as E
 from . import nvinfo
 
-E_FLAGS = {"sm_86": 0x06005604, "sm_89": 0x06005904, "sm_90": 0x06005A04}
+E_FLAGS = {"sm_86": 0x00005604, "sm_89": 0x00005904, "sm_90": 0x00005A04}     # | cuinfo index << 24
 PARAM_BASE = {"sm_86": 0x160, "sm_89": 0x160, "sm_90": 0x210}
 RESERVED_SHARED = {"sm_90": 0x400}
 CUDA_API_VERSION = 0x82
@@ -46,7 +48,7 @@ SHT_CUDA_COMPAT = 0x70000086
 _COMPAT_SM90 = (
     (2, 0x09, 0),          # EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET: no (sm_90, not sm_90a)
     (2, 0x02, 1),          # EICOMPAT_ATTR_ISA_CLASS
-    (2, 0x05, 5),
+    (2, 0x05, 5),          # EICOMPAT_ATTR_INST_TCGEN05_MMA (cuobjdump's name; ptxas writes 5 for sm_90)
     (3, 0x07, 0x101),
     (2, 0x03, 0),          # EICOMPAT_ATTR_INST_TENSORMAP_V1: no tensor maps
     (2, 0x06, 1),          # EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION
@@ -133,6 +135,7 @@ def write_cubin(arch, kernels):
     cuinfo = E.Section(".note.nv.cuinfo", E.SHT_NOTE, SHF_CUDA_NOTE, _note(NT_CUDA_INFO, struct.pack(
         "<HHI", 2, sm, CUDA_API_VERSION)), align=4)
     secs = [null, shstrtab, strtab, symtab, cuinfo, info]
+    f.flags |= secs.index(cuinfo) << 24
     if arch == "sm_90":
         compat = E.Section(".nv.compat", SHT_CUDA_COMPAT, 0, _compat(_COMPAT_SM90), align=4)
         secs.append(compat)

@@ -17,7 +17,7 @@ from assembler.errors import AssemblerError
 from . import isa
 from . import templates
 from .frames import bind, case_requirements, field_lookup, new_frame, require, solve
-from .templates import to_int
+from .fieldtext import to_int
 from .decoder import _c_float, _decode_word, _State
 
 _U64 = (1 << 64) - 1

@@ -20,165 +20,24 @@ the matcher's word for that line, and serves the later lines of that skeleton (i
 the second one comes: a shape met once costs the matcher only). A line of a new shape goes
 through the matcher (a few milliseconds), one of a known shape through its template (tens of
 microseconds); the words are the same either way (IR3_ASM_VERIFY=1 checks each one).
+
+How one printed value reads back into its field (the line's regex groups, the raw values) is
+fieldtext.py's job.
 """
 import re
-import struct
 from itertools import product
 
 from . import decoder, isa, trace
 from .exprcode import expr_lines
+from .fieldtext import literal_pattern, parse_token, slot_pattern, to_int, token_parser
 
 _U64 = (1 << 64) - 1
-_NUM = r"[-+]?(?:0[xX][0-9a-fA-F]+|\d+)"
-_FLOAT = r"[-+]?(?:nan|inf|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
-_LABEL = r"[A-Za-z_.$][A-Za-z0-9_.$]*"
 _MAX_SEARCH = 256
 _MAX_JUDGED = 2
 
 
 class _Unusable(Exception):
     """A path this module cannot run backwards (the slow encoder handles its lines)."""
-
-
-def _pattern(text):
-    """Regex for literal text: a space may be missing where encoder.normalize() removes one."""
-    out = []
-    for i, ch in enumerate(text):
-        if ch == " ":
-            near = text[i - 1:i] + text[i + 1:i + 2]
-            edge = i == 0 or i == len(text) - 1
-            out.append(" ?" if edge or any(c in "-+<>[]," for c in near) else " ")
-        else:
-            out.append(re.escape(ch))
-    return "".join(out)
-
-
-def _slot_pattern(f, allow_labels):
-    kind = f.kind
-    if kind in ("bool", "bool_inv"):
-        return "(%s)?" % re.escape(f.display) if f.display is not None else "([01])"
-    if kind == "enum":
-        disp = sorted({d for d in isa.tables.ENUMS[f.type].values()}, key=len, reverse=True)
-        return "(%s|\\d+)" % "|".join(re.escape(d) for d in disp)
-    if kind == "offset":
-        return "([-+](?:0[xX][0-9a-fA-F]+|\\d+))?"
-    if kind == "uoffset":
-        return "(\\+(?:0[xX][0-9a-fA-F]+|\\d+))?"
-    if kind == "hex":
-        return "((?:0[xX])?[0-9a-fA-F]+)"
-    if kind == "float":
-        return "(%s)" % _FLOAT
-    if kind in ("branch", "absbranch"):
-        return "(%s|%s)" % (_NUM, _LABEL) if allow_labels else "(%s)" % _NUM
-    return "(%s)" % _NUM
-
-
-def to_int(text):
-    """A C-style integer literal (decimal or 0x hex, optional sign), as mesa's strtol reads it
-    (leading zeros stay decimal here)."""
-    neg = text[:1] == "-"
-    t = text.lstrip("+-")
-    v = int(t[2:], 16) if t[:2] in ("0x", "0X") else int(t, 10)
-    return -v if neg else v
-
-
-def _parse(f, tok, pc, labels):
-    """The raw value of field f that token `tok` reads as (encoder._Matcher.values()), or None."""
-    kind = f.kind
-    width, mask = f.width, f.mask
-    if f.expr is not None and width == 1 and kind not in ("bool", "bool_inv"):
-        width, mask = 64, _U64
-    if kind in ("bool", "bool_inv"):
-        on = tok == (f.display if f.display is not None else "1") and bool(tok)
-        return (1 if on else 0) if kind == "bool" else (0 if on else 1)
-    if kind == "enum":
-        table = isa.tables.ENUMS[f.type]
-        for v, d in sorted(table.items(), key=lambda kv: -len(kv[1])):
-            if d == tok and v <= f.mask:
-                return v
-        if tok.isdigit() and int(tok) <= f.mask and int(tok) not in table:
-            return int(tok)
-        return None
-    if kind in ("offset", "uoffset"):
-        if tok is None:
-            return 0
-        v = to_int(tok)
-        if v == 0:
-            return 0
-        if kind == "uoffset":
-            return v if 0 < v <= mask else None
-        return v & mask if -(1 << (width - 1)) <= v < (1 << (width - 1)) else None
-    if kind in ("branch", "absbranch"):
-        if re.fullmatch(_NUM, tok):
-            v = to_int(tok)
-        elif labels is not None and tok in labels:
-            v = labels[tok] - pc if kind == "branch" else labels[tok]
-        else:
-            return None
-        return v & mask if -(1 << (width - 1)) <= v < (1 << width) else None
-    if kind == "int":
-        v = to_int(tok)
-        return v & mask if -(1 << (width - 1)) <= v < (1 << width) else None
-    if kind == "uint":
-        v = to_int(tok)
-        return v if f.expr is not None or 0 <= v <= mask else None
-    if kind == "hex":
-        v = int(tok, 16)
-        return v if v <= mask else None
-    if kind == "float":
-        x = float(tok)
-        try:
-            raw = struct.unpack("<H", struct.pack("<e", x))[0] if width == 16 else \
-                struct.unpack("<I", struct.pack("<f", x))[0]
-        except (OverflowError, struct.error):
-            return None
-        if tok.lstrip("+-").lower() == "nan" and tok.startswith("-"):
-            raw |= 1 << (width - 1)
-        return raw
-    return None
-
-
-_PARSERS = {}
-
-
-def _parser(f):
-    """A function token -> raw value (None when refused) equivalent to _parse for field f and
-    tokens that carry no label."""
-    p = _PARSERS.get(id(f))
-    if p is not None:
-        return p
-    kind = f.kind
-    if kind == "enum":
-        table = {}
-        for v, d in sorted(isa.tables.ENUMS[f.type].items(), key=lambda kv: -len(kv[1])):
-            if v <= f.mask:
-                table.setdefault(d, v)
-        values = isa.tables.ENUMS[f.type]
-
-        def p(tok, pc=0, labels=None):
-            v = table.get(tok)
-            if v is not None:
-                return v
-            if tok.isdigit() and int(tok) <= f.mask and int(tok) not in values:
-                return int(tok)
-            return None
-    elif kind in ("bool", "bool_inv") and f.display is not None:
-        on, off = (1, 0) if kind == "bool" else (0, 1)
-        disp = f.display
-
-        def p(tok, pc=0, labels=None):
-            return on if tok == disp and tok else off
-    elif kind == "uint" and f.expr is None:
-        mask = f.mask
-
-        def p(tok, pc=0, labels=None):
-            v = int(tok) if tok.isdigit() else to_int(tok)
-            return v if 0 <= v <= mask else None
-    else:
-        def p(tok, pc=0, labels=None):
-            return _parse(f, tok, pc, labels)
-    _PARSERS[id(f)] = p
-    return p
 
 
 def _linear(node):
@@ -248,10 +107,10 @@ class Template:
         direct, derived = [], []
         for i, (f, node) in enumerate(slots):
             if node.kind == "r":
-                direct.append((i, _parser(f), node.low, node.mask))
+                direct.append((i, token_parser(f), node.low, node.mask))
                 covered |= node.deps
             elif node.kind == "e" and (lin := _linear(node)) is not None:
-                direct.append((i, _parser(f), None, lin))
+                direct.append((i, token_parser(f), None, lin))
                 for a, _, _ in lin:
                     covered |= a.deps
             elif node.kind in ("e", "c"):
@@ -312,8 +171,8 @@ class Template:
         self.bools = tuple(slots[i][0].kind in ("bool", "bool_inv") for i in derived)
 
     def _regex(self):
-        return re.compile("".join(_pattern(p) if isinstance(p, str) else
-                                  _slot_pattern(self.slots[p][0], True) for p in self.pieces))
+        return re.compile("".join(literal_pattern(p) if isinstance(p, str) else
+                                  slot_pattern(self.slots[p][0], True) for p in self.pieces))
 
     @property
     def check(self):
@@ -457,13 +316,13 @@ class Template:
                 out.append(p)
             else:
                 f = self.slots[p][0]
-                out.append(decoder.value_text(st, f, _parse(f, groups[p], pc, labels)))
+                out.append(decoder.value_text(st, f, parse_token(f, groups[p], pc, labels)))
         return "".join(out)
 
 
 def _values_function(t):
     """Source for Template.values: each printed field set from its group, straight-line."""
-    ns = {"P": _parse, "to_int": to_int}
+    ns = {"P": parse_token, "to_int": to_int}
     lines = ["w = %d" % t.base]
     bits = 0
     overlap = False
@@ -512,7 +371,7 @@ def _values_function(t):
         lines.append("w |= v << %d" % low if low else "w |= v")
     want = []
     for i, boolean in zip(t.derived, t.bools):
-        ns["d%d" % i] = _parser(t.slots[i][0])
+        ns["d%d" % i] = token_parser(t.slots[i][0])
         lines.append("x%d = d%d(g[%d], pc, labels)" % (i, i, i))
         lines.append("if x%d is None: return None" % i)
         want.append(("(1 if x%d else 0)" if boolean else "x%d") % i)

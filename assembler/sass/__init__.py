@@ -3,6 +3,9 @@
     assemble(text, arch="sm_86") -> bytes
     assemble_program(text, arch, source=None) -> Program(.data .words .labels .lines ...)
     disassemble(data, arch, base=0) -> list[str]      nvdisasm's text, one per instruction
+    listing([(code, {addr: [symbols]})], arch, ...)   a cubin's listing: nvdisasm's labels, and
+                                                      with exact=True what asm needs to give
+                                                      back the same words (assembler.sass.listing)
     decode(data, arch, offset=0) -> Instruction       opcode, modifiers, operands, guard,
                                                       control bits, for an executor
     schedule(words, arch, controls)                   control bits for words without them
@@ -15,7 +18,7 @@ import importlib
 
 _EXPORTS = {"Program": "asm", "assemble": "asm", "assemble_program": "asm",
             "Instruction": "decoder", "decode": "decoder", "decode_word": "decoder",
-            "decode_all": "decoder", "disassemble": "decoder", "Control": "control",
+            "decode_all": "decoder", "disassemble": "decoder", "listing": "listing", "Control": "control",
             "parse_control": "control", "schedule": "schedule", "Operand": "syntax",
             "ARCHS": "tables", "canonical_arch": "tables"}
 __all__ = sorted(_EXPORTS)

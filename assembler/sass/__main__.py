@@ -2,17 +2,20 @@
 
     python -m assembler.sass asm IN.sass [-o OUT] [--arch sm_90]
         raw 128-bit words, or a cubin when the text has .kernel blocks (assembler.cubin.text)
-    python -m assembler.sass disasm FILE [--arch sm_90] [--control] [--hex]
-        a cubin (arch from its header) or raw words (--arch needed); --control adds each
-        instruction's scheduling control as a // [B------:R-:W-:Y:S00] comment
+    python -m assembler.sass disasm FILE [--arch sm_90] [--control] [--hex] [--exact] [--addresses]
+        a cubin (arch from its header) or raw words (--arch needed), as nvdisasm lists a cubin:
+        branch targets as labels (`(.L_x_0), or absolute addresses with --addresses); --control
+        adds each instruction's scheduling control as a // [B------:R-:W-:Y:S00] comment;
+        --exact adds it and annotates what nvdisasm's text does not say (assembler.sass.listing),
+        so that `asm` gives back the same words
 """
 import argparse
 import os
+import re
 import sys
 
 from assembler.errors import AssemblerError, GPUError
 
-from .control import Control
 
 
 def _asm(args):
@@ -24,7 +27,8 @@ def _asm(args):
         ext = ".cubin"
     else:
         from .asm import assemble_program
-        data = assemble_program(text, args.arch or "sm_86", source=args.input).data
+        m = re.search(r"^\s*\.target\s+(\S+)", text, re.M)
+        data = assemble_program(text, args.arch or (m.group(1) if m else "sm_86"), source=args.input).data
         ext = ".bin"
     out = args.output or os.path.splitext(args.input)[0] + ext
     with open(out, "wb") as f:
@@ -32,20 +36,10 @@ def _asm(args):
     return 0
 
 
-def _lines(words_data, arch, base, labels, args):
-    from .decoder import decode
-    out = []
-    for off in range(0, len(words_data), 16):
-        for name in sorted(labels.get(off, ())):
-            out.append("%s:" % name)
-        ins = decode(words_data, arch, off, base + off)
-        line = "        /*%04x*/ %s" % (base + off, ins.text)
-        if args.control:
-            line += "  // " + Control.from_word(ins.word).text()
-        if args.hex:
-            line += "  /* 0x%016x 0x%016x */" % (ins.lo, ins.hi)
-        out.append(line)
-    return out
+def _listing(sections, arch, base, args):
+    from .listing import listing
+    return listing(sections, arch, base, addresses=args.addresses, control=args.control, hex=args.hex,
+                   exact=args.exact)
 
 
 def _disasm(args):
@@ -56,20 +50,27 @@ def _disasm(args):
         from assembler.cubin.reader import read_cubin
         cub = read_cubin(data, args.input)
         arch = args.arch or cub.arch
-        for k in cub.kernels.values():
+        # in section order: nvdisasm numbers the labels through the sections
+        kernels = sorted(cub.kernels.values(), key=lambda k: cub.elf.section(k.text_section).index)
+        out.write(".target %s\n" % arch)
+        sections = []
+        for k in kernels:
+            symbols = {0: [k.name]}
+            for fn, (off, _size) in k.functions.items():
+                symbols.setdefault(off, []).append(fn)
+            sections.append((k.code, symbols))
+        for k, lines in zip(kernels, _listing(sections, arch, 0, args)):
             out.write("// kernel %s: %d registers, %d parameter bytes at c[0x0][0x%x], shared %d, local %d\n"
                       % (k.name, k.regs, k.param_size, k.param_base, k.shared_size, k.local_size))
-            labels = {0: [k.name]}
-            for fn, (off, _size) in k.functions.items():
-                labels.setdefault(off, []).append(fn)
-            for line in _lines(k.code, arch, 0, labels, args):
+            for line in lines:
                 out.write(line + "\n")
         return 0
     if not args.arch:
         print("error: %s is raw code: say which arch it is for with --arch (sm_86, sm_89, sm_90)"
               % args.input, file=sys.stderr)
         return 2
-    for line in _lines(data, args.arch, args.base, {}, args):
+    out.write(".target %s\n" % args.arch)
+    for line in _listing([(data, {})], args.arch, args.base, args)[0]:
         out.write(line + "\n")
     return 0
 
@@ -89,6 +90,11 @@ def main(argv=None):
     d.add_argument("--base", type=lambda s: int(s, 0), default=0, help="address of the first raw word")
     d.add_argument("--control", action="store_true", help="print the scheduling control of each instruction")
     d.add_argument("--hex", action="store_true", help="print the two 64-bit halves of each word")
+    d.add_argument("--exact", action="store_true",
+                   help="print the control and annotate what nvdisasm's text does not say (a desc=URn note "
+                        "for an sm_86/89 descriptor, a NaN's bits), so that asm gives back the same words")
+    d.add_argument("--addresses", action="store_true",
+                   help="print branch targets as absolute addresses (as nvdisasm -b does) instead of labels")
     args = p.parse_args(argv)
     try:
         if args.arch:

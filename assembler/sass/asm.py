@@ -11,6 +11,8 @@ Accepted input, one statement per line:
     BRA 0x140 ;                         ... or an absolute address (its raw listing) ...
     BRA loop ;                          ... or a bare label name
     FADD R9, R2, R5 ;  // [B--2---:R-:W3:Y:S05]     scheduling control (assembler.sass.control)
+    LDG.E R2, [R4.64] ;  // desc=UR6                 sm_86/89: the unprinted memory descriptor
+    FSEL R5, R5, 0x7ff00000, !P0 ;                   a floating-point immediate as its raw bits
 
 Comments: // to the end of the line and /* ... */, as in nvdisasm's listings, whose address
 prefixes (/*0040*/) and (*"..."*) annotations are skipped. In a `nvdisasm -hex` listing the
@@ -21,19 +23,26 @@ instruction above it. Listing directives (.section, .global, .type, .size, .othe
 Instructions without a control comment get one from the scheduler (assembler.sass.schedule):
 dependencies are honoured with stall counts and scoreboards, conservatively.
 """
+import functools
 import re
 
 from assembler.errors import AssemblerError
 
+from . import aliases
 from .control import CONTROL_MASK, Control, parse_control
+from .decoder import decode_word
 from .encoder import EncodeError, encode
 from .syntax import Operand, SyntaxProblem, parse_operand, split_statement
 from .tables import canonical_arch
+
+# operands repeat (RZ, PT, R2, c[0x0][0x0] ...): parse each text once (Operands are not changed)
+_operand = functools.lru_cache(maxsize=1 << 14)(parse_operand)
 
 _LABEL = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 _ADDR_PREFIX = re.compile(r"^\s*/\*[0-9a-fA-F]{4,}\*/")
 _HEX_COMMENT = re.compile(r"/\*\s*0x([0-9a-fA-F]{16})\s*\*/")
 _ANNOT = re.compile(r"\(\*.*?\*\)")
+_DESC_COMMENT = re.compile(r"(?<![\w.])desc=UR(\d+)\b")
 _IGNORED_DIRECTIVES = {".section", ".global", ".globl", ".type", ".size", ".other", ".headerflags",
                        ".elftype", ".target", ".align", ".weak", ".local", ".text"}
 
@@ -76,7 +85,7 @@ def _strip_comments(line):
 
 
 class _Stmt:
-    __slots__ = ("line", "text", "st", "control", "hi_comment", "col0")
+    __slots__ = ("line", "text", "st", "control", "hi_comment", "col0", "desc")
 
 
 def assemble_program(text, arch="sm_86", source=None, base=0):
@@ -122,6 +131,12 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
             s.control = parse_control(comment)
         except ValueError as e:
             raise AssemblerError(str(e), n, raw.find("[B") + 1, source) from None
+        m = _DESC_COMMENT.search(comment)
+        s.desc = int(m.group(1)) if m else None
+        if m and arch not in DESC_FIELD:
+            raise AssemblerError("desc=UR%s: %s prints the memory descriptor (desc[URn][...]); the "
+                                 "comment is for sm_86 and sm_89" % (m.group(1), arch), n,
+                                 raw.find("desc=") + 1, source)
         stmts.append(s)
     # operands, with labels resolved to addresses
     parsed = []
@@ -129,7 +144,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         ops = []
         for t, col in zip(s.st.operands, s.st.columns):
             try:
-                op = parse_operand(t)
+                op = _operand(t)
             except SyntaxProblem as e:
                 raise AssemblerError(str(e), s.line, s.col0 + col + 1, source) from None
             ops.append(_resolve(op, prog.labels, s, col, source))
@@ -140,6 +155,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
             controls[i] = s.control
         elif s.hi_comment is not None:
             controls[i] = Control.from_word(s.hi_comment << 64)
+    explicit = {i: s.desc for i, s in enumerate(stmts) if s.desc is not None}
     words = []
     for i, s in enumerate(stmts):
         pc = base + 16 * i
@@ -148,7 +164,7 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
         except EncodeError as e:
             raise AssemblerError(str(e), s.line, s.col0 + e.column + 1, source) from None
         words.append(w)
-    _descriptors(arch, stmts, words, parsed, base)
+    _descriptors(arch, stmts, words, parsed, base, explicit, source)
     if any(c is None for c in controls):
         from .schedule import schedule
         controls = schedule(words, arch, controls, stmts_labels(prog.labels, base, len(words)))
@@ -165,22 +181,35 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
     return prog
 
 
-# Global memory instructions on sm_86/sm_89 name a memory descriptor, a uniform register pair
-# ptxas loads from c[0x0][0x118] (ULDC.64 URn, c[0x0][0x118]), in a field nvdisasm does not print
-# there (sm_90's prints it: desc[UR4][R2.64]). The field gets the pair the program last loaded.
-DESC_FIELD = {"sm_86": {"LDG": 32, "STG": 64, "ATOMG": 64, "RED": 64},
-              "sm_89": {"LDG": 32, "STG": 64, "ATOMG": 64, "RED": 64}}
-DESC_DEFAULT = 4
+# Global and generic memory instructions on sm_86/sm_89 name a memory descriptor, a uniform
+# register pair ptxas loads from c[0x0][0x118] (ULDC.64 URn, c[0x0][0x118]), in a field nvdisasm
+# does not print there (sm_90's prints it: desc[UR4][R2.64]). The assembler fills it with the pair
+# the first dominating load wrote; where ptxas chose another copy a comment after the statement
+# names it (exact listings write one): LDG.E R39, [R18.64] ;  // [B------:R-:W2:-:S04] desc=UR4
+# (desc[UR4][R18.64] is another encoding there, which nvdisasm prints so).
+# {arch: {opcode class: lowest bit of the 6-bit field}}
+DESC_FIELD = {arch: {0x980: 32, 0x981: 32, 0x985: 64, 0x986: 64, 0x98a: 64, 0x98e: 64, 0x9a8: 64}
+              for arch in ("sm_86", "sm_89")}
 
 
-def _descriptors(arch, stmts, words, parsed, base):
-    """Fill the unprinted descriptor field with the pair loaded by the first ULDC.64 that
-    dominates the instruction in the control flow (falling through, and branching to BRA
-    targets): the one ptxas usually keeps live for it (it sometimes uses a later copy)."""
+def _descriptors(arch, stmts, words, parsed, base, explicit, source=None):
+    """Fill the unprinted descriptor field: the pair the text named, else the one loaded by the
+    first ULDC.64 that dominates the instruction in the control flow (falling through, and
+    branching to BRA targets): the one ptxas keeps live for it (where it uses a later copy the
+    text must say so)."""
     fields = DESC_FIELD.get(arch)
     if not fields:
         return
     n = len(stmts)
+    for i, ur in explicit.items():
+        at = fields.get(words[i] & 0xfff)
+        if at is None:
+            raise AssemblerError("%s: desc=UR%d names a memory descriptor, which this form of the "
+                                 "instruction does not have on %s" % (stmts[i].st.opcode, ur, arch),
+                                 stmts[i].line, stmts[i].col0 + 1, source)
+        words[i] = words[i] & ~(63 << at) | ur << at
+    if not any(fields.get(w & 0xfff) is not None for i, w in enumerate(words) if i not in explicit):
+        return
     loads = {}
     for i, s in enumerate(stmts):
         st = s.st
@@ -189,8 +218,6 @@ def _descriptors(arch, stmts, words, parsed, base):
             r = st.operands[0].strip()
             if r.startswith("UR") and r[2:].isdigit():
                 loads[i] = int(r[2:])
-    if not any(s.st.opcode in fields for s in stmts):
-        return
     succ = [[] for _ in range(n)]
     for i, s in enumerate(stmts):
         st = s.st
@@ -203,6 +230,7 @@ def _descriptors(arch, stmts, words, parsed, base):
                     j = (op.holes[0] - base) // 16
                     if 0 <= j < n:
                         succ[i].append(j)
+
     def reaches(avoid):
         seen = [False] * n
         work = [0] if avoid != 0 else []
@@ -214,13 +242,13 @@ def _descriptors(arch, stmts, words, parsed, base):
             work.extend(j for j in succ[i] if j != avoid and not seen[j])
         return seen
     cut = {k: reaches(k) for k in loads}            # what is reachable without passing load k
-    for i, s in enumerate(stmts):
-        at = fields.get(s.st.opcode)
-        if at is None:
+    for i, w in enumerate(words):
+        at = fields.get(w & 0xfff)
+        if at is None or i in explicit:
             continue
         dom = [k for k in loads if k < i and not cut[k][i]]
-        if dom and (words[i] >> at) & 63 == DESC_DEFAULT:
-            words[i] = words[i] & ~(63 << at) | loads[min(dom)] << at
+        if dom:
+            words[i] = w & ~(63 << at) | loads[min(dom)] << at
 
 
 def _indirect(w, st, ops, arch, pc):
@@ -228,8 +256,6 @@ def _indirect(w, st, ops, arch, pc):
     decoder.semicolon), and an IMAD whose operands call
     for IMAD.MOV / .IADD / .SHL written without it (reuse bits 0 and 1 set, not printed; nvdisasm
     takes that only with a stall of 1 and more)."""
-    from . import aliases
-    from .decoder import decode_word
     tokens = (st.opcode,) + tuple(st.modifiers)
     if st.opcode == "IMAD" and not (w >> 109) & 1 and (w >> 105) & 15 and aliases.strip(tokens) == tokens \
             and aliases.add(tokens, ops) != tokens:

@@ -225,6 +225,40 @@ def _write_operand(word, spec, fit, pc):
     return word
 
 
+def _forms(idx, toks, arch):
+    """The formats whose mnemonic prints toks, each with its group values and the word its fixed
+    parts make, the one ptxas wrote with this spelling first (computed once per spelling)."""
+    hit = idx.cache.get(toks)
+    if hit is not None:
+        return hit
+    cands = idx.by_name.get(toks[0])
+    if not cands:
+        raise EncodeError("unknown opcode %r for %s" % (toks[0], arch))
+    mnem_ok = []
+    for opclass, fbits, key, fmt, options, fixed in cands:
+        gv = _match_mnem(fmt["mnem"], options, toks)
+        if gv is not None:
+            word = _setbits(opclass, fbits, key)
+            dmask, dval = fmt["default"]
+            word = (word & ~dmask) | dval
+            for bits, v in fixed:
+                word = _setbits(word, bits, v)
+            for gi, v in gv.items():
+                word = _setbits(word, fmt["groups"][gi][0], v)
+            mnem_ok.append((opclass, fbits, key, fmt, gv, fixed, word))
+    if not mnem_ok:
+        mods = sorted({t for c in cands for o in c[4] for _, ts in o for t in ts} |
+                      {t for c in cands for t in c[3]["mnem"] if isinstance(t, str)} - {toks[0]})
+        raise EncodeError("%s: no %s form takes the modifiers %s (modifiers seen with %s: %s)"
+                          % (".".join(toks), arch, "." + ".".join(toks[1:]) if toks[1:] else "(none)",
+                             toks[0], " ".join("." + m for m in mods)))
+    # the same text can fit formats of two classes: the one ptxas wrote with this spelling first
+    spelled = ".".join(toks)
+    mnem_ok.sort(key=lambda c: spelled not in c[3].get("spellings", ()))
+    idx.cache[toks] = mnem_ok
+    return mnem_ok
+
+
 def encode(st, arch, pc=0, control_bits=None, operands=None):
     """Statement -> 128-bit word. `operands` may give pre-parsed operands (labels resolved).
     control_bits: bits 105..121 already shifted (None: all defaults)."""
@@ -238,38 +272,14 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
                 operands.append(parse_operand(text))
             except SyntaxProblem as e:
                 raise EncodeError(str(e), col) from None
-    cands = idx.by_name.get(toks[0])
-    if not cands:
-        raise EncodeError("unknown opcode %r for %s" % (st.opcode, arch))
-    mnem_ok = []
-    for opclass, fbits, key, fmt, options, fixed in cands:
-        gv = _match_mnem(fmt["mnem"], options, toks)
-        if gv is not None:
-            mnem_ok.append((opclass, fbits, key, fmt, gv, fixed))
-    if not mnem_ok:
-        mods = sorted({t for c in cands for o in c[4] for _, ts in o for t in ts} |
-                      {t for c in cands for t in c[3]["mnem"] if isinstance(t, str)} - {toks[0]})
-        raise EncodeError("%s: no %s form takes the modifiers %s (modifiers seen with %s: %s)"
-                          % (".".join(toks), arch, "." + ".".join(toks[1:]) if toks[1:] else "(none)",
-                             toks[0], " ".join("." + m for m in mods)))
-    # the same text can fit formats of two classes: the one ptxas wrote with this spelling first
-    spelled = ".".join(toks)
-    mnem_ok.sort(key=lambda c: spelled not in c[3].get("spellings", ()))
+    mnem_ok = _forms(idx, toks, arch)
     errors = []
     bf16_view = "BF16_V2" in toks or \
         (toks[0] == "MUFU" and "BF16" in toks)                          # see decoder._bf16_view
-    for opclass, fbits, key, fmt, gv, fixed in mnem_ok:
+    for opclass, fbits, key, fmt, gv, fixed, word in mnem_ok:
         assign = _match_ops(fmt["ops"], operands, _shown(fmt, gv))
         if assign is None:
             continue
-        word = opclass
-        word = _setbits(word, fbits, key)
-        dmask, dval = fmt["default"]
-        word = (word & ~dmask) | dval
-        for bits, v in fixed:
-            word = _setbits(word, bits, v)
-        for gi, v in gv.items():
-            word = _setbits(word, fmt["groups"][gi][0], v)
         if st.guard is not None:
             gfile, gnum, gneg = st.guard
             if fmt["guard"] is None or fmt["guard"] != gfile:
@@ -318,7 +328,7 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
 def _operand_problem(toks, mnem_ok, operands, st):
     """Say which operand does not fit the forms that take these modifiers."""
     best = None
-    for opclass, fbits, key, fmt, gv, fixed in mnem_ok:
+    for opclass, fbits, key, fmt, gv, fixed, _word in mnem_ok:
         specs = fmt["ops"]
         # how many leading operands fit, hidden ones skipped
         k = m = 0

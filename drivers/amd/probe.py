@@ -5,15 +5,13 @@ libhsakmt decides whether a node is usable, and prints a table (or JSON).
 
 Exit status: 0 at least one usable GPU; 1 none (the reason is printed); 2 malformed input.
 """
-import argparse
 import errno
-import json
 import os
-import sys
 
 from drivers.amd.topology import TOPOLOGY, read_topology
 from drivers.errors import IoctlError, MalformedInput
 from drivers.kernel import O_RDWR, RealKernel
+from drivers.probe import CapturedTree, VendorProbeCLI, run
 
 KFD = "/dev/kfd"
 GROUP_HINT = "add your user to the 'render' and 'video' groups (sudo usermod -aG render,video $USER) and log in again"
@@ -171,50 +169,20 @@ def rows(emulate=None):
             for d in report["devices"]]
 
 
+def _probe(kernel, check_devices, stand_ins):
+    return probe(kernel, check_devices=check_devices)       # stand-in device files are only opened
+
+
+CLI = VendorProbeCLI(
+    vendor="amd", doc=__doc__, probe=_probe, format_table=format_table, no_gpu=NoGPU,
+    emulate_help="probe the virtual GPU (gfx1100, or gfx1100xN for N GPUs); also GPU_EMULATE",
+    tree=CapturedTree("--sysfs-root", "sysfs", "/sys", "read the topology from a captured /sys tree", find_sysfs_root),
+    no_devices="KFD reports no GPU nodes")
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m drivers.amd.probe", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--json", action="store_true", help="print the report as JSON")
-    ap.add_argument("--emulate", metavar="TARGET", help="probe the virtual GPU (gfx1100, or gfx1100xN for N GPUs); also GPU_EMULATE")
-    ap.add_argument("--sysfs-root", metavar="DIR", help="read the topology from a captured /sys tree")
-    ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
-    args = ap.parse_args(argv)
-    from drivers.emu import UnknownTarget, emulation_target, make_kernel, parse_target, targets
-    target = emulation_target(args.emulate)
-    try:
-        if target and not (args.sysfs_root or args.dev_root):
-            vendor = targets()[parse_target(target)[0]]
-            if vendor != "amd":
-                raise UnknownTarget(f"{target!r} is a virtual {vendor.upper()} GPU, not an AMD one; probe it with "
-                                    f"python -m drivers.{vendor}.probe, or every vendor with python -m drivers.probe")
-            kernel, source, check = make_kernel(target), f"emulated {target}", True
-        else:
-            sysfs = find_sysfs_root(args.sysfs_root) if args.sysfs_root else "/sys"
-            kernel = RealKernel(sysfs_root=sysfs, dev_root=args.dev_root or "/dev")
-            check = not (args.sysfs_root and not args.dev_root)
-            source = f"sysfs {sysfs}" + (f", devices {args.dev_root}" if args.dev_root else "")
-        report = probe(kernel, check_devices=check)
-    except UnknownTarget as e:
-        print(f"probe: error: {e}", file=sys.stderr)
-        return 2
-    except MalformedInput as e:
-        print(f"probe: error: {e}", file=sys.stderr)
-        return 2
-    except NoGPU as e:
-        if args.json:
-            print(json.dumps({"devices": [], "usable": 0, "reason": str(e)}, indent=2))
-        print(f"probe: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(report, indent=2) if args.json else format_table(report, source))
-    if report["usable"]:
-        return 0
-    reasons = "; ".join(d["reason"] for d in report["devices"] if d["reason"]) or "KFD reports no GPU nodes"
-    print(f"probe: no usable GPU: {reasons}", file=sys.stderr)
-    return 1
+    return CLI.main(argv)
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:                  # `probe | head`: the reader left; that is not an error
-        sys.stderr.close()
-        sys.exit(0)
+    run(main)

@@ -20,7 +20,8 @@ import numpy as np
 from drivers.amd import aql
 from drivers.amd.compute import GPU_CLOCK_HZ, Launch
 from drivers.amd.memory import round_up
-from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException, InvalidArgument
+from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException
+from drivers.replay import CommandBuffer as CommandBufferBase
 
 
 class _Recorded:
@@ -32,19 +33,15 @@ class _Recorded:
         self.lds = kernel.group_segment_size
 
 
-class CommandBuffer:
+class CommandBuffer(CommandBufferBase):
     def __init__(self, device):
-        self.device = device
-        self.launches = []
-        self.buffer = None
-        self.last_value = 0
+        super().__init__(device)
         self._scratch_va = None
 
     def add(self, kernel, *args, grid=(1, 1, 1), block=(1, 1, 1)):
         """Record one launch (checked now, exactly as a direct launch would be)."""
         from drivers.amd.device import _dims, check_shape
-        if self.buffer is not None:
-            raise GPUError("this command buffer was already finalized; record into a new one")
+        self._check_recording()
         if kernel.refusal is not None:
             raise kernel.refusal
         if kernel.program.device is not self.device:
@@ -59,15 +56,9 @@ class CommandBuffer:
             layout.convert(spec, v, self.device)
         if kernel.needs_scratch:
             self.device.ensure_scratch(kernel)
-        self.launches.append(_Recorded(kernel, layout, grid, block, list(args)))
-        self.description = f"replay of {len(self.launches)} recorded launch(es) ({kernel.name}...)"
-        return self
+        return self._record(_Recorded(kernel, layout, grid, block, list(args)))
 
-    def finalize(self):
-        if self.buffer is not None:
-            return self
-        if not self.launches:
-            raise GPUError("empty command buffer: add() at least one launch")
+    def _finalize(self):
         dev = self.device
         off = 0
         for r in self.launches:
@@ -83,7 +74,6 @@ class CommandBuffer:
         for r in self.launches:
             self._pack(r)
         self._build()
-        return self
 
     def _launch(self, r):
         va = self.buffer.va + r.offset
@@ -152,27 +142,21 @@ class CommandBuffer:
 
     def update(self, index, *args):
         """New explicit arguments for recorded launch ``index`` (same count and kinds)."""
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.launches):
-            raise InvalidArgument(f"launch {index!r} out of range: {len(self.launches)} recorded")
-        r = self.launches[index]
+        r = self._recorded(index)
         r.layout.check_count(args)
         for spec, v in zip(r.layout.args, args):
             r.layout.convert(spec, v, self.device)
         if self.buffer is None:
             r.args = list(args)
             return
-        q = self.device.compute
-        if q.timeline.value < self.last_value:       # the previous replay still reads them
-            self.device._wait(q.timeline, self.last_value)
+        self._idle()                                 # the previous replay still reads them
         r.args = list(args)
         lds = r.lds
         self._pack(r)
         if r.lds != lds:                             # a dynamic LDS size changed the dispatch itself
             self._build()
 
-    def free(self):
-        if self.buffer is not None:
-            if self.device.compute.timeline.value < self.last_value:
-                self.device._wait(self.device.compute.timeline, self.last_value)
-            self.buffer.free()
-            self.buffer = None
+    def _idle(self):
+        t = self.device.compute.timeline
+        if t.value < self.last_value:
+            self.device._wait(t, self.last_value)

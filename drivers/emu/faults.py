@@ -68,3 +68,10 @@ class HazardError(GPUError):
     def __init__(self, pc, text, detail):
         self.pc, self.text, self.detail = pc, text, detail
         super().__init__(f"hazard at PC 0x{pc:x} ({text}): {detail}")
+
+
+class MissingWait(WaveFault):
+    """An AMD wave read or overwrote a register a memory operation in flight still writes, with no
+    s_waitcnt retiring that operation: on hardware it would see (or leave) a stale value.  The text
+    names the instruction, the register and the PC of the operation not waited for."""
+    kind = "missing s_waitcnt"

@@ -10,11 +10,8 @@ GPU_GET_GID_INFO (UUID), FB_GET_INFO_V2 (VRAM), MC_GET_ARCH_INFO (chip), GPU_GET
 Exit status: 0 at least one usable GPU; 1 none (the reason is printed); 2 malformed input or an
 unknown emulation target.
 """
-import argparse
 import errno
-import json
 import os
-import sys
 
 import nv_ioctl as NV
 
@@ -24,6 +21,7 @@ from drivers.nv import chips
 from drivers.nv.procfs import GPUS_DIR, OPEN, PROPRIETARY, VERSION_FILE, DriverInfo, read_gpus, read_version
 from drivers.nv.rm import NVIDIACTL, NvCtl, RMError, RmClient, pci_address
 from drivers.nv.uvm import NVIDIA_UVM, Uvm
+from drivers.probe import CapturedTree, VendorProbeCLI, run
 
 VENDOR = "nv"             # its key in drivers.probe.VENDOR_PROBES
 EMULATE_HINT = "without an NVIDIA GPU, --emulate sm_86, sm_89 or sm_90 probes a virtual one"
@@ -383,48 +381,20 @@ def find_proc_root(path):
                          "'mkdir -p DIR/proc/driver && cp -r /proc/driver/nvidia DIR/proc/driver/')")
 
 
+def _probe(kernel, check_devices, stand_ins):
+    return probe(kernel, check_devices=check_devices)       # a stand-in's refusal of ioctls is a note
+
+
+CLI = VendorProbeCLI(
+    vendor=VENDOR, doc=__doc__, probe=_probe, format_table=format_table, no_gpu=NoGPU,
+    emulate_help="probe the virtual GPU (sm_86, sm_89, sm_90, or sm_86xN for N GPUs); also GPU_EMULATE",
+    tree=CapturedTree("--proc-root", "proc", "/proc", "read /proc/driver/nvidia from a captured tree", find_proc_root),
+    input_errors=(NV.UnknownBranch,), no_usable="no usable NVIDIA GPU")
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m drivers.nv.probe", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--json", action="store_true", help="print the report as JSON")
-    ap.add_argument("--emulate", metavar="TARGET",
-                    help="probe the virtual GPU (sm_86, sm_89, sm_90, or sm_86xN for N GPUs); also GPU_EMULATE")
-    ap.add_argument("--proc-root", metavar="DIR", help="read /proc/driver/nvidia from a captured tree")
-    ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
-    args = ap.parse_args(argv)
-    from drivers.emu import UnknownTarget, emulation_target, make_kernel, parse_target, targets
-    target = emulation_target(args.emulate)
-    try:
-        if target and not (args.proc_root or args.dev_root):
-            vendor = targets()[parse_target(target)[0]]
-            if vendor != VENDOR:
-                raise UnknownTarget(f"{target!r} is a virtual {vendor.upper()} GPU, not an NVIDIA one; probe it with "
-                                    f"python -m drivers.{vendor}.probe, or every vendor with python -m drivers.probe")
-            kernel, source, check = make_kernel(target), f"emulated {target}", True
-        else:
-            proc = find_proc_root(args.proc_root) if args.proc_root else "/proc"
-            kernel = RealKernel(dev_root=args.dev_root or "/dev", proc_root=proc)
-            check = not (args.proc_root and not args.dev_root)
-            source = f"proc {proc}" + (f", devices {args.dev_root}" if args.dev_root else "")
-        report = probe(kernel, check_devices=check)
-    except (UnknownTarget, MalformedInput, NV.UnknownBranch) as e:
-        print(f"probe: error: {e}", file=sys.stderr)
-        return 2
-    except NoGPU as e:
-        if args.json:
-            print(json.dumps({"devices": [], "usable": 0, "reason": str(e)}, indent=2))
-        print(f"probe: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(report, indent=2) if args.json else format_table(report, source))
-    if report["usable"]:
-        return 0
-    reasons = report["reason"] or "; ".join(d["reason"] for d in report["devices"] if d["reason"])
-    print(f"probe: no usable NVIDIA GPU: {reasons}", file=sys.stderr)
-    return 1
+    return CLI.main(argv)
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:                  # `probe | head`: the reader left; that is not an error
-        sys.stderr.close()
-        sys.exit(0)
+    run(main)

@@ -22,6 +22,7 @@ from drivers.errors import GPUError
 from drivers.nv.compute import launch_push
 from drivers.nv.gpfifo import PushBuffer
 from drivers.nv.memory import HOST, round_up
+from drivers.replay import CommandBuffer as CommandBufferBase
 
 
 class _Recorded:
@@ -32,29 +33,15 @@ class _Recorded:
         self.shared, self.params, self.offset = shared, params, 0
 
 
-class CommandBuffer:
-    def __init__(self, device):
-        self.device = device
-        self.launches = []
-        self.buffer = None
-        self.last_value = 0
-        self.description = "replay of an empty command buffer"
-
+class CommandBuffer(CommandBufferBase):
     def add(self, kernel, *args, grid=(1, 1, 1), block=(1, 1, 1), shared=0):
         """Record one launch (checked now, exactly as a direct launch would be)."""
-        if self.buffer is not None:
-            raise GPUError("this command buffer was already finalized; record into a new one")
+        self._check_recording()
         grid, block = dims(grid, "grid"), dims(block, "block")
         grid, block, params = self.device.check_launch(kernel, args, grid, block, shared)
-        self.launches.append(_Recorded(kernel, args, grid, block, shared, params))
-        self.description = f"replay of {len(self.launches)} recorded launch(es) ({self.launches[0].kernel.name}...)"
-        return self
+        return self._record(_Recorded(kernel, args, grid, block, shared, params))
 
-    def finalize(self):
-        if self.buffer is not None:
-            return self
-        if not self.launches:
-            raise GPUError("empty command buffer: add() at least one launch")
+    def _finalize(self):
         dev = self.device
         off = 0
         for r in self.launches:
@@ -73,7 +60,6 @@ class CommandBuffer:
             raise GPUError(f"recorded push buffer of {len(push)} dwords does not fit the command buffer")
         self.buffer.view(np.uint32, off, len(push))[:] = push.dwords
         self.push_va, self.push_dwords = self.buffer.va + off, len(push)
-        return self
 
     def submit(self, wait=False, timeout=None):
         """Replay every recorded launch; with ``wait`` return their GPU time in seconds."""
@@ -94,9 +80,7 @@ class CommandBuffer:
 
     def update(self, index, *args):
         """New arguments for recorded launch ``index`` (checked as add() checks them)."""
-        if not 0 <= index < len(self.launches):
-            raise IndexError(f"launch {index} out of range: {len(self.launches)} recorded")
-        r = self.launches[index]
+        r = self._recorded(index)
         _, _, params = self.device.check_launch(r.kernel, args, r.grid, r.block, r.shared)
         if self.buffer is not None:
             self._idle()
@@ -108,10 +92,3 @@ class CommandBuffer:
         dev = self.device
         if dev.compute_timeline.value < self.last_value and self.last_value <= dev.compute_timeline.last_submitted:
             dev.wait(dev.compute_timeline, self.last_value)
-
-    def free(self):
-        if self.buffer is not None:
-            if not self.device.closed:
-                self._idle()
-            self.buffer.free()
-            self.buffer = None

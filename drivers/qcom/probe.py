@@ -7,17 +7,15 @@ its stand-in device files cannot answer ioctls, so the chip id then comes from s
 
 Exit status: 0 a usable GPU; 1 none (the reason is printed); 2 malformed input.
 """
-import argparse
 import errno
-import json
 import os
-import sys
 
 import kgsl_ioctl
 from drivers.errors import IoctlError, MalformedInput
 from drivers.kernel import RealKernel
 from drivers.qcom import chips
 from drivers.qcom.kgsl import KGSL_DEVICE, device_info, open_device
+from drivers.probe import CapturedTree, VendorProbeCLI, emulated_kernel, run
 from drivers.qcom.sysfs import KGSL_SYSFS, read_kgsl_sysfs
 
 VENDOR = "qcom"
@@ -162,63 +160,29 @@ def find_sysfs_root(path):
                          "kgsl-3d0 and /sys/devices/soc0 as the README's Qualcomm section makes one)")
 
 
-def _emulated_kernel(target):
-    from drivers.emu import UnknownTarget, make_kernel, parse_target, targets
-    base = parse_target(target)[0]
-    vendor = targets()[base]
-    if vendor != VENDOR:
-        raise UnknownTarget(f"{target!r} is a virtual {vendor.upper()} GPU, not a Qualcomm one; probe it with "
-                         f"python -m drivers.{vendor}.probe, or every vendor with python -m drivers.probe")
-    return make_kernel(target)
-
-
 def rows(emulate=None):
     """This vendor's rows for `python -m drivers.probe`: {vendor, index, name, arch, clock_mhz,
     usable, reason, details} per GPU. Raises NoGPU or MalformedInput as probe() does."""
-    report = probe(_emulated_kernel(emulate) if emulate else RealKernel())
+    report = probe(emulated_kernel(VENDOR, emulate) if emulate else RealKernel())
     return [{"vendor": VENDOR, "index": d["index"], "name": d["name"],
              "arch": f"a{d['gpu_id']}" if d["gpu_id"] else d["chip_id"], "clock_mhz": d["max_clock_mhz"],
              "usable": d["usable"], "reason": d["reason"], "details": d} for d in report["devices"]]
 
 
+def _probe(kernel, check_devices, stand_ins):
+    return probe(kernel, check_devices=check_devices, query=not stand_ins)
+
+
+CLI = VendorProbeCLI(
+    vendor=VENDOR, doc=__doc__, probe=_probe, format_table=format_table, no_gpu=NoGPU,
+    emulate_help="probe the virtual Adreno (a630); also GPU_EMULATE",
+    tree=CapturedTree("--sysfs-root", "sysfs", "/sys", "read KGSL's sysfs from a captured /sys tree",
+                      find_sysfs_root))
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m drivers.qcom.probe", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--json", action="store_true", help="print the report as JSON")
-    ap.add_argument("--emulate", metavar="TARGET", help="probe the virtual Adreno (a630); also GPU_EMULATE")
-    ap.add_argument("--sysfs-root", metavar="DIR", help="read KGSL's sysfs from a captured /sys tree")
-    ap.add_argument("--dev-root", metavar="DIR", help="open device nodes below DIR instead of /dev")
-    args = ap.parse_args(argv)
-    from drivers.emu import UnknownTarget, emulation_target
-    target = emulation_target(args.emulate)
-    try:
-        if target and not (args.sysfs_root or args.dev_root):
-            kernel, source, check, query = _emulated_kernel(target), f"emulated {target}", True, True
-        else:
-            sysfs = find_sysfs_root(args.sysfs_root) if args.sysfs_root else "/sys"
-            kernel = RealKernel(sysfs_root=sysfs, dev_root=args.dev_root or "/dev")
-            check = not (args.sysfs_root and not args.dev_root)
-            query = args.dev_root is None
-            source = f"sysfs {sysfs}" + (f", devices {args.dev_root}" if args.dev_root else "")
-        report = probe(kernel, check_devices=check, query=query)
-    except (UnknownTarget, MalformedInput) as e:
-        print(f"probe: error: {e}", file=sys.stderr)
-        return 2
-    except NoGPU as e:
-        if args.json:
-            print(json.dumps({"devices": [], "usable": 0, "reason": str(e)}, indent=2))
-        print(f"probe: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(report, indent=2) if args.json else format_table(report, source))
-    if report["usable"]:
-        return 0
-    reasons = "; ".join(d["reason"] for d in report["devices"] if d["reason"])
-    print(f"probe: no usable GPU: {reasons}", file=sys.stderr)
-    return 1
+    return CLI.main(argv)
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:                  # `probe | head`: the reader left; that is not an error
-        sys.stderr.close()
-        sys.exit(0)
+    run(main)

@@ -18,6 +18,7 @@ from drivers.device import dims
 from drivers.errors import GPUError
 from drivers.qcom import pm4
 from drivers.qcom.compute import ALWAYS_ON_HZ, dispatch_words, ibo_words, program_words
+from drivers.replay import CommandBuffer as CommandBufferBase
 
 
 class _Recorded:
@@ -28,26 +29,20 @@ class _Recorded:
         self.consts_off = self.ibo_off = self.nibo = 0
 
 
-class CommandBuffer:
+class CommandBuffer(CommandBufferBase):
     def __init__(self, device):
-        self.device = device
-        self.launches = []
-        self.buffer = None
-        self.last_value = 0
+        super().__init__(device)
         self._private = None
 
     def add(self, kernel, *args, grid=(1, 1, 1), block=None):
         """Record one launch (its arguments are checked now, as a direct launch checks them)."""
-        if self.buffer is not None:
-            raise GPUError("this command buffer was already finalized; record into a new one")
+        self._check_recording()
         if kernel.program.device is not self.device:
             raise GPUError(f"kernel {kernel.name} was loaded on another device")
         grid = dims(grid, "grid")
         block = kernel.localsize if block is None else dims(block, "block")
         kernel.pack(args, grid)
-        self.launches.append(_Recorded(kernel, args, grid, block))
-        self.description = f"replay of {len(self.launches)} recorded launch(es) ({self.launches[0].kernel.name}...)"
-        return self
+        return self._record(_Recorded(kernel, args, grid, block))
 
     def _layout(self):
         off = 0
@@ -59,11 +54,7 @@ class CommandBuffer:
             off += r.nibo * 64
         return off
 
-    def finalize(self):
-        if self.buffer is not None:
-            return self
-        if not self.launches:
-            raise GPUError("empty command buffer: add() at least one launch")
+    def _finalize(self):
         data_bytes = self._layout()
         ib_bound = sum(400 for _ in self.launches) * 4           # words per launch, generously
         self.ib_offset = -(-data_bytes // 256) * 256
@@ -72,7 +63,6 @@ class CommandBuffer:
         for r in self.launches:
             self._pack(r)
         self._build()
-        return self
 
     def _pack(self, r):
         words, buffers = r.kernel.pack(r.args, r.grid)
@@ -123,22 +113,14 @@ class CommandBuffer:
 
     def update(self, index, *args):
         """New arguments for recorded launch ``index`` (same count and kinds)."""
-        if not 0 <= index < len(self.launches):
-            raise IndexError(f"launch {index} out of range: {len(self.launches)} recorded")
-        r = self.launches[index]
+        r = self._recorded(index)
         r.kernel.pack(args, r.grid)
         r.args = list(args)
         if self.buffer is None:
             return
-        t = self.device.timeline
-        if t.value < self.last_value:                     # the previous replay still reads them
-            self.device._wait(self.last_value)
+        self._idle()                                      # the previous replay still reads them
         self._pack(r)
 
-    def free(self):
-        if self.buffer is not None:
-            t = self.device.timeline
-            if not self.device.closed and t.value < self.last_value:
-                self.device._wait(self.last_value)
-            self.buffer.free()
-            self.buffer = None
+    def _idle(self):
+        if self.device.timeline.value < self.last_value:
+            self.device._wait(self.last_value)

@@ -8,7 +8,7 @@ from hw_tests.nv.common import kernel
 from hw_tests.programs import Buffers
 from hw_tests.runner import check
 from hw_tests.stages.isa import compare
-from hw_tests.units import rate, size
+from hw_tests.units import rate, share_of_peak, size
 
 FLOPS_PER_ITERATION = 16              # 8 FFMA per thread per loop round
 BLOCK = 256
@@ -22,13 +22,10 @@ def _share(ctx, r, key, measured, peak, unit, scale):
     if peak is None:
         r.note(f"no quoted peak for PCI device 0x{dev.pci_device_id:04x}")
         return f"{rate(measured / scale, unit)} (no quoted peak for this board)"
-    pct = 100 * measured / peak
+    pct, text = share_of_peak(measured, peak, unit, scale, f"{dev.sku.model}'s quoted", ctx.emulated)
     r.measure(f"{key}_peak_quoted", peak / scale, unit)
     r.measure(f"{key}_percent_of_peak", pct, "%")
-    where, tail = ("virtual GPU: ", " -- this measures the simulator") if ctx.emulated else ("", "")
-    shown = f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
-    return f"{where}{rate(measured / scale, unit)}, {shown} of the {dev.sku.model}'s quoted " \
-           f"{rate(peak / scale, unit)}{tail}"
+    return text
 
 
 def peak_fp32(ctx, r):

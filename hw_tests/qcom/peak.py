@@ -8,7 +8,7 @@ from hw_tests.programs import Buffers
 from hw_tests.qcom.common import program
 from hw_tests.runner import check
 from hw_tests.stages.isa import compare
-from hw_tests.units import rate, size
+from hw_tests.units import rate, share_of_peak, size
 
 QUOTED_PEAKS = {630: (727e9, 29.9e9)}      # FP32 FLOP/s, bytes/s
 FLOPS_PER_ITERATION = 16                   # 8 mad.f32 per fiber per loop round
@@ -25,12 +25,10 @@ def _share(ctx, r, key, measured, which, unit, scale):
         r.note(f"no quoted peak for the {chip.name}")
         return f"{rate(measured / scale, unit)} (no quoted peak for the {chip.name})"
     peak = peaks[which]
-    pct = 100 * measured / peak
+    pct, text = share_of_peak(measured, peak, unit, scale, f"{chip.name}'s quoted", ctx.emulated)
     r.measure(f"{key}_peak_quoted", peak / scale, unit)
     r.measure(f"{key}_percent_of_peak", pct, "%")
-    where, tail = ("virtual GPU: ", " -- this measures the simulator") if ctx.emulated else ("", "")
-    shown = f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
-    return f"{where}{rate(measured / scale, unit)}, {shown} of the {chip.name}'s quoted {rate(peak / scale, unit)}{tail}"
+    return text
 
 
 def peak_fp32(ctx, r):

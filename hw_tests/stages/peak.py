@@ -7,7 +7,7 @@ from hw_tests.peaks import compute_peak, memory_peak
 from hw_tests.programs import Buffers, run
 from hw_tests.runner import check
 from hw_tests.stages.isa import compare
-from hw_tests.units import rate, size
+from hw_tests.units import rate, share_of_peak, size
 
 BLOCK = 256
 FMA_PER_ITERATION = 16                    # 8 VOPD instructions of 2 FMAs per work-item
@@ -34,12 +34,9 @@ def _share(ctx, r, key, measured, peak, unit, scale):
         r.note(f"no per-CU rate is known for {ctx.node.family}: no theoretical peak to compare with")
         return f"{rate(measured / scale, unit)} (no theoretical peak for {ctx.node.family})"
     r.measure(f"{key}_peak", peak / scale, unit)
-    pct = 100 * measured / peak
+    pct, text = share_of_peak(measured, peak, unit, scale, f"{name}'s", ctx.emulated)
     r.measure(f"{key}_percent_of_peak", pct, "%")
-    where = "virtual GPU: " if ctx.emulated else ""
-    tail = " -- this measures the simulator" if ctx.emulated else ""
-    shown = f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
-    return f"{where}{rate(measured / scale, unit)}, {shown} of the {name}'s {rate(peak / scale, unit)}{tail}"
+    return text
 
 
 def peak_fp32(ctx, r):

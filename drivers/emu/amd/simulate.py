@@ -114,120 +114,177 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     co = _parsed(bytes(code_object)) if isinstance(code_object, (bytes, bytearray, memoryview)) \
         else code_object
     kl = _kernel_launch(co, kernel)
-    kd, meta = kl.kd, kl.meta
     grid3, ndims = _dims3(grid, "grid")
     block3, _ = _dims3(block, "block")
     if block3[0] * block3[1] * block3[2] > 1024:
         raise LaunchError(f"workgroup {block3} has more than 1024 work-items")
     args = list(args)
-    explicit = kl.explicit if kl.explicit is not None else _opaque_layout(args, meta, kernel)
+    explicit = kl.explicit if kl.explicit is not None else _opaque_layout(args, kl.meta, kernel)
     if len(args) != len(explicit):
         raise LaunchError(f"kernel {kernel} takes {len(explicit)} arguments, {len(args)} given")
+    plan, arrays = _plan(explicit, args)
+    if executor is None:
+        executor = WaveExecutor(valu=valu, batch_waves=batch_waves) if valu is not None or batch_waves \
+            else _DEFAULT_EXECUTOR
+    # a launch of the same shape reuses the VM and Dispatch of the previous one, its writable
+    # memory restored to what a new launch starts from; it is taken out of the cache while it
+    # runs, so a launch running at the same time (another thread) builds its own
+    key = (grid3, ndims, block3, dynamic_lds, executor.batch_waves, plan)
+    launch = kl.launches.pop(key, None)
+    if launch is None:
+        launch = _Launch(kl, kernel, grid3, ndims, block3, dynamic_lds, executor.batch_waves, explicit, plan)
+    launch.load(arrays)
+    try:
+        stats = executor(launch.dispatch, budget=budget)
+        for array, mem in zip(arrays, launch.buffers):
+            data = mem[:array.nbytes]
+            if array.flags.writeable:
+                array.reshape(-1).view(np.uint8)[:] = data
+            elif not np.array_equal(array.reshape(-1).view(np.uint8), data):
+                raise LaunchError(f"the kernel wrote to a read-only array argument ({array.dtype}{array.shape})")
+    finally:
+        if len(kl.launches) >= MAX_LAUNCHES:
+            kl.launches.pop(next(iter(kl.launches)))
+        kl.launches[key] = launch
+    return stats
 
-    vm = GpuVM()
-    heap = _Heap(vm, DATA_VA)
-    vm.map(CODE_VA, kl.code_mem, writable=False, executable=True)
 
-    kernarg = bytearray(max(meta.kernarg_segment_size, 8))
-    copies = []
-    lds = kd.group_segment_fixed_size
+MAX_LAUNCHES = 8              # launch shapes kept per kernel
+
+
+def _plan(explicit, args):
+    """What each argument puts in the kernarg segment and the VM, checked: a tuple (part of the
+    launch cache key) of ("buffer", bytes) for arrays (listed in ``arrays``), ("pointer", VA),
+    ("lds", bytes, alignment) and ("value", bytes)."""
+    plan, arrays = [], []
     for i, (arg, value) in enumerate(zip(explicit, args)):
         if arg.value_kind == "dynamic_shared_pointer":
             # the value is the byte size of the dynamic LDS array; the kernel gets its LDS offset
             if not isinstance(value, (int, np.integer)) or value < 0:
                 raise LaunchError(f"argument {i} is dynamic LDS: pass its size in bytes")
             align = max(1, int(arg.raw.get(".pointee_align", 4)) if arg.raw else 4)
-            lds = -(-lds // align) * align
-            raw = struct.pack("<I", lds)[:arg.size]
-            lds += int(value)
+            plan.append(("lds", int(value), align))
         elif arg.value_kind == "global_buffer":
             if isinstance(value, np.ndarray):
                 if not value.flags.c_contiguous:
                     raise LaunchError(f"argument {i}: the array must be C-contiguous")
-                va, mem = heap.alloc(value.nbytes, filled=value.nbytes)
-                mem[:value.nbytes] = value.reshape(-1).view(np.uint8)
-                copies.append((value, mem))
-                ptr = va
+                plan.append(("buffer", value.nbytes))
+                arrays.append(value)
             elif value is None:
-                ptr = 0
+                plan.append(("pointer", 0))
             elif isinstance(value, (int, np.integer)):
-                ptr = int(value)                    # a raw GPU VA the caller knows is mapped
+                plan.append(("pointer", int(value)))    # a raw GPU VA the caller knows is mapped
             else:
                 raise LaunchError(f"argument {i} is a pointer ({arg.type_name}); pass a numpy array")
-            raw = struct.pack("<Q", ptr)[:arg.size]
         elif arg.value_kind == "by_value":
-            raw = _scalar_bytes(value, arg, i)
+            plan.append(("value", _scalar_bytes(value, arg, i)))
         else:
             raise LaunchError(f"argument {i}: value kind {arg.value_kind} is not supported")
-        kernarg[arg.offset:arg.offset + arg.size] = raw
+    return tuple(plan), arrays
 
-    queue_va, _ = heap.alloc(256)
-    packet_va, packet = heap.alloc(64)
-    grid_items = tuple(g * b for g, b in zip(grid3, block3))
-    private_size = max(kd.private_segment_fixed_size, meta.private_segment_fixed_size)
-    dynamic_lds += lds - kd.group_segment_fixed_size
-    lds = kd.group_segment_fixed_size + dynamic_lds
-    hidden = {
-        "hidden_block_count_x": grid3[0], "hidden_block_count_y": grid3[1], "hidden_block_count_z": grid3[2],
-        "hidden_group_size_x": block3[0], "hidden_group_size_y": block3[1], "hidden_group_size_z": block3[2],
-        "hidden_remainder_x": 0, "hidden_remainder_y": 0, "hidden_remainder_z": 0,
-        "hidden_global_offset_x": 0, "hidden_global_offset_y": 0, "hidden_global_offset_z": 0,
-        "hidden_grid_dims": ndims,
-        "hidden_dynamic_lds_size": dynamic_lds, "hidden_queue_ptr": queue_va,
-        "hidden_private_base": PRIVATE_APERTURE >> 32, "hidden_shared_base": SHARED_APERTURE >> 32,
-    }
-    for arg in kl.hidden:
-        value = hidden.get(arg.value_kind, 0)
-        kernarg[arg.offset:arg.offset + arg.size] = (value & ((1 << (8 * arg.size)) - 1)).to_bytes(arg.size, "little")
-    kernarg_va, kernarg_mem = heap.alloc(len(kernarg), writable=False)
-    kernarg_mem[:len(kernarg)] = np.frombuffer(bytes(kernarg), np.uint8)
 
-    kd_va = kl.kd_va
-    struct.pack_into("<HHHHHHIIIIIQQQQ", packet, 0,
-                     AQL_KERNEL_DISPATCH | (1 << 8), ndims, *block3, 0, *grid_items,
-                     private_size, lds, kd_va, kernarg_va, 0, 0)
+class _Launch:
+    """The private GPU VM of one launch shape (kernel, grid, block, argument sizes and values)
+    and its Dispatch.  ``load(arrays)`` puts a launch's array arguments in their buffers and
+    returns every writable mapping to its initial contents."""
 
-    total_waves = grid3[0] * grid3[1] * grid3[2] * -(-(block3[0] * block3[1] * block3[2]) // 32)
-    if executor is None:
-        executor = WaveExecutor(valu=valu, batch_waves=batch_waves) if valu is not None or batch_waves \
-            else _DEFAULT_EXECUTOR
-    scratch_base, tmpring = 0, 0
-    if private_size or kd.compute_pgm_rsrc2 & 1:
-        per_lane = -(-max(private_size, 4) // 4) * 4
-        wg_waves = -(-(block3[0] * block3[1] * block3[2]) // 32)
-        slots = min(total_waves, max(executor.batch_waves, wg_waves), 0xFFF)  # TMPRING_SIZE.WAVES
-        wave_units = -(-(per_lane * 32) // 256)                  # .WAVESIZE, 256-byte units
-        scratch_base, _ = heap.alloc(slots * wave_units * 256)
-        tmpring = slots | wave_units << 12
+    def __init__(self, kl, kernel, grid3, ndims, block3, dynamic_lds, batch_waves, explicit, plan):
+        kd, meta = kl.kd, kl.meta
+        vm = GpuVM()
+        heap = _Heap(vm, DATA_VA)
+        vm.map(CODE_VA, kl.code_mem, writable=False, executable=True)
+        kernarg = bytearray(max(meta.kernarg_segment_size, 8))
+        self.buffers = []                  # the mapping of each array argument, in order
+        lds = kd.group_segment_fixed_size
+        for arg, p in zip(explicit, plan):
+            if p[0] == "lds":
+                _, size, align = p
+                lds = -(-lds // align) * align
+                raw = struct.pack("<I", lds)[:arg.size]
+                lds += size
+            elif p[0] == "buffer":
+                va, mem = heap.alloc(p[1], filled=p[1])
+                self.buffers.append(mem)
+                raw = struct.pack("<Q", va)[:arg.size]
+            elif p[0] == "pointer":
+                raw = struct.pack("<Q", p[1])[:arg.size]
+            else:
+                raw = p[1]
+            kernarg[arg.offset:arg.offset + arg.size] = raw
 
-    values = {"private_segment_buffer": (0, 0, 0, 0), "dispatch_ptr": _pair(packet_va),
-              "queue_ptr": _pair(queue_va), "kernarg_segment_ptr": _pair(kernarg_va),
-              "dispatch_id": (0, 0), "flat_scratch_init": _pair(scratch_base),
-              "private_segment_size": (private_size,)}
-    props = kd.kernel_code_properties
-    sgprs = []
-    for bit, name, _n in KD_USER_SGPRS:
-        if props & (1 << bit):
-            sgprs.extend(values[name])
-    count = kd.user_sgpr_count
-    if len(sgprs) > count:
-        raise LaunchError(f"kernel {kernel} enables {len(sgprs)} user SGPRs but USER_SGPR_COUNT is {count}")
-    sgprs += [0] * (count - len(sgprs))
-    rsrc2 = (kd.compute_pgm_rsrc2 & ~(0x1FF << 15)) | (-(-lds // LDS_GRANULE) << 15)
-    d = Dispatch(source="simulate", code_va=kd_va + kd.kernel_code_entry_byte_offset,
-                 rsrc1=kd.compute_pgm_rsrc1, rsrc2=rsrc2, rsrc3=kd.compute_pgm_rsrc3,
-                 user_sgprs=tuple(sgprs), grid_workgroups=grid3, workgroup_size=block3,
-                 grid_size=grid_items, lds_bytes=lds, wave32=bool(props & KD_WAVEFRONT_SIZE32), vm=vm,
-                 scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
-                 kernarg_va=kernarg_va, kernel_object=kd_va, packet_va=packet_va)
-    stats = executor(d, budget=budget)
-    for i, (array, mem) in enumerate(copies):
-        data = mem[:array.nbytes]
-        if array.flags.writeable:
-            array.reshape(-1).view(np.uint8)[:] = data
-        elif not np.array_equal(array.reshape(-1).view(np.uint8), data):
-            raise LaunchError(f"the kernel wrote to a read-only array argument ({array.dtype}{array.shape})")
-    return stats
+        queue_va, self.queue = heap.alloc(256)
+        packet_va, packet = heap.alloc(64)
+        grid_items = tuple(g * b for g, b in zip(grid3, block3))
+        private_size = max(kd.private_segment_fixed_size, meta.private_segment_fixed_size)
+        dynamic_lds += lds - kd.group_segment_fixed_size
+        lds = kd.group_segment_fixed_size + dynamic_lds
+        hidden = {
+            "hidden_block_count_x": grid3[0], "hidden_block_count_y": grid3[1], "hidden_block_count_z": grid3[2],
+            "hidden_group_size_x": block3[0], "hidden_group_size_y": block3[1], "hidden_group_size_z": block3[2],
+            "hidden_remainder_x": 0, "hidden_remainder_y": 0, "hidden_remainder_z": 0,
+            "hidden_global_offset_x": 0, "hidden_global_offset_y": 0, "hidden_global_offset_z": 0,
+            "hidden_grid_dims": ndims,
+            "hidden_dynamic_lds_size": dynamic_lds, "hidden_queue_ptr": queue_va,
+            "hidden_private_base": PRIVATE_APERTURE >> 32, "hidden_shared_base": SHARED_APERTURE >> 32,
+        }
+        for arg in kl.hidden:
+            value = hidden.get(arg.value_kind, 0)
+            kernarg[arg.offset:arg.offset + arg.size] = \
+                (value & ((1 << (8 * arg.size)) - 1)).to_bytes(arg.size, "little")
+        kernarg_va, kernarg_mem = heap.alloc(len(kernarg), writable=False)
+        kernarg_mem[:len(kernarg)] = np.frombuffer(bytes(kernarg), np.uint8)
+
+        kd_va = kl.kd_va
+        struct.pack_into("<HHHHHHIIIIIQQQQ", packet, 0,
+                         AQL_KERNEL_DISPATCH | (1 << 8), ndims, *block3, 0, *grid_items,
+                         private_size, lds, kd_va, kernarg_va, 0, 0)
+        self.packet, self.packet_bytes = packet, packet.copy()
+
+        total_waves = grid3[0] * grid3[1] * grid3[2] * -(-(block3[0] * block3[1] * block3[2]) // 32)
+        scratch_base, tmpring, self.scratch = 0, 0, None
+        if private_size or kd.compute_pgm_rsrc2 & 1:
+            per_lane = -(-max(private_size, 4) // 4) * 4
+            wg_waves = -(-(block3[0] * block3[1] * block3[2]) // 32)
+            slots = min(total_waves, max(batch_waves, wg_waves), 0xFFF)     # TMPRING_SIZE.WAVES
+            wave_units = -(-(per_lane * 32) // 256)                          # .WAVESIZE, 256-byte units
+            scratch_base, self.scratch = heap.alloc(slots * wave_units * 256)
+            tmpring = slots | wave_units << 12
+
+        values = {"private_segment_buffer": (0, 0, 0, 0), "dispatch_ptr": _pair(packet_va),
+                  "queue_ptr": _pair(queue_va), "kernarg_segment_ptr": _pair(kernarg_va),
+                  "dispatch_id": (0, 0), "flat_scratch_init": _pair(scratch_base),
+                  "private_segment_size": (private_size,)}
+        props = kd.kernel_code_properties
+        sgprs = []
+        for bit, name, _n in KD_USER_SGPRS:
+            if props & (1 << bit):
+                sgprs.extend(values[name])
+        count = kd.user_sgpr_count
+        if len(sgprs) > count:
+            raise LaunchError(f"kernel {kernel} enables {len(sgprs)} user SGPRs but USER_SGPR_COUNT is {count}")
+        sgprs += [0] * (count - len(sgprs))
+        rsrc2 = (kd.compute_pgm_rsrc2 & ~(0x1FF << 15)) | (-(-lds // LDS_GRANULE) << 15)
+        self.dispatch = Dispatch(
+            source="simulate", code_va=kd_va + kd.kernel_code_entry_byte_offset,
+            rsrc1=kd.compute_pgm_rsrc1, rsrc2=rsrc2, rsrc3=kd.compute_pgm_rsrc3,
+            user_sgprs=tuple(sgprs), grid_workgroups=grid3, workgroup_size=block3,
+            grid_size=grid_items, lds_bytes=lds, wave32=bool(props & KD_WAVEFRONT_SIZE32), vm=vm,
+            scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
+            kernarg_va=kernarg_va, kernel_object=kd_va, packet_va=packet_va)
+        self._fresh = True
+
+    def load(self, arrays):
+        for array, mem in zip(arrays, self.buffers):
+            n = array.nbytes
+            mem[:n] = array.reshape(-1).view(np.uint8)
+            if not self._fresh:
+                mem[n:] = 0                 # the page tail a kernel may have written
+        if not self._fresh:
+            self.queue[:] = 0
+            self.packet[:] = self.packet_bytes
+            if self.scratch is not None:
+                self.scratch[:] = 0
+        self._fresh = False
 
 
 _DEFAULT_EXECUTOR = WaveExecutor()      # keeps decoded programs between simulate() calls
@@ -265,6 +322,7 @@ class _KernelLaunch:
         self.explicit = meta.explicit_args if ".args" in meta.raw else None   # None: per call
         self.hidden = meta.hidden_args
         self.kd_va = CODE_VA + k.kd_offset
+        self.launches = {}          # launch shape -> _Launch (simulate())
         image = co.relocated_image(CODE_VA)
         code_mem = np.zeros(max(PAGE_SIZE, -(-len(image) // PAGE_SIZE) * PAGE_SIZE), np.uint8)
         code_mem[:len(image)] = np.frombuffer(image, np.uint8)

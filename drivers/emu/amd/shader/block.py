@@ -36,9 +36,10 @@ its PC and count exactly the instructions that ran.
 """
 import numpy as np
 
-from .operands import constant_lanes, constant_value
-from .state import EXEC_HI, EXEC_LO, FULL_EXEC, LANE_BITS, NULL, SGPR_CODES, VCC_LO, WAVE32
-from .vector import DualOp, VectorOp, write_vgpr
+from .block_runtime import HELPERS, constant, readonly
+from .operands import constant_value
+from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
+from .vector import DualOp, VectorOp
 
 U32, U64, I32 = np.uint32, np.uint64, np.int32
 MAX_INSTRUCTIONS = 400
@@ -84,111 +85,7 @@ class Block:
         return index
 
 
-# -- helpers the generated code calls ---------------------------------------------------------
-def _lanes(x):
-    """(w,) -> read-only (w, 32) repeating each wave's value over its lanes (x is not copied:
-    the VALU functions never write into their sources)."""
-    x = np.ascontiguousarray(x)
-    v = np.ndarray((x.shape[0], WAVE32), x.dtype, buffer=x, strides=(x.itemsize, 0))
-    v.flags.writeable = False
-    return v
-
-
-_UNPACKED = {}              # lane-mask bytes of a small group -> read-only bool (w, 32)
-_CACHED_WAVES = 64          # groups up to this many waves cache their unpacked masks
-
-
-def _unpack(bits):
-    """uint32 (w,) lane masks -> bool (w, 32), read-only.  A small group's masks repeat (EXEC
-    inside a loop, carries that are mostly clear), so they are unpacked once per bit pattern."""
-    if bits.shape[0] > _CACHED_WAVES:
-        return (bits[:, None] & LANE_BITS) != 0
-    key = bits.tobytes()
-    m = _UNPACKED.get(key)
-    if m is None:
-        if len(_UNPACKED) >= 4096:
-            _UNPACKED.clear()
-        m = _UNPACKED[key] = (bits[:, None] & LANE_BITS) != 0
-        m.flags.writeable = False
-    return m
-
-
-def _exec_mask(ex, full):
-    """None when every lane is active (``full``: the bytes of an all-ones EXEC for the group),
-    else the lanes as bool (w, 32)."""
-    return None if ex.tobytes() == full else _unpack(ex)
-
-
-def _join(V, r, sel):
-    """A VGPR pair as uint64 (w, 32): the two dwords interleaved, viewed as one."""
-    lo = V[r, sel]
-    pair = np.empty(lo.shape + (2,), U32)
-    pair[..., 0] = lo
-    pair[..., 1] = V[r + 1, sel]
-    return pair.view(U64)[..., 0]
-
-
-def _join_s(S, c, sel):
-    return S[c, sel].astype(U64) | S[c + 1, sel].astype(U64) << U64(32)
-
-
-def _put64(V, r, sel, value, em):
-    """Write a 64-bit result to a VGPR pair under the EXEC mask ``em``."""
-    v = value if type(value) is np.ndarray and value.dtype == U64 and value.flags.c_contiguous \
-        else np.ascontiguousarray(value, U64)
-    halves = v.view(U32).reshape(v.shape + (2,))          # [..., 0] low dword, [..., 1] high
-    if type(sel) is slice:                                # both registers in one call
-        if em is None:
-            V[r:r + 2, sel] = halves.transpose(2, 0, 1)
-        else:
-            np.copyto(V[r:r + 2, sel], halves.transpose(2, 0, 1), where=em)
-        return
-    lo, hi = halves[..., 0], halves[..., 1]
-    if em is None:
-        V[r, sel] = lo
-        V[r + 1, sel] = hi
-    else:
-        V[r, sel] = np.where(em, lo, V[r, sel])
-        V[r + 1, sel] = np.where(em, hi, V[r + 1, sel])
-
-
-def _put64_s(S, c, sel, value):
-    v = np.asarray(value, U64)
-    S[c, sel] = v.astype(U32)
-    S[c + 1, sel] = (v >> U64(32)).astype(U32)
-
-
-def _mask(mask, n, em):
-    """A lane-mask result as bool (w, 32) with the lanes EXEC leaves off cleared (what the
-    SGPR receives)."""
-    if not (type(mask) is np.ndarray and mask.dtype == bool and mask.shape == (n, WAVE32)):
-        mask = np.broadcast_to(np.asarray(mask, bool), (n, WAVE32))
-    return mask if em is None else mask & em
-
-
-def _pack_bits(mask):
-    return np.packbits(mask, bitorder="little").view(U32)
-
-
-def _pack(mask, n, em):
-    """A lane mask result as SGPR bits, EXEC-masked (lanes with EXEC clear write 0)."""
-    if not (type(mask) is np.ndarray and mask.dtype == bool and mask.shape == (n, WAVE32)):
-        mask = np.broadcast_to(np.asarray(mask, bool), (n, WAVE32))
-    if em is not None:
-        mask = mask & em
-    return np.packbits(mask, bitorder="little").view(U32)
-
-
-def _constant(v, n):
-    """A constant operand for n waves, as the one-instruction path lays it out."""
-    return constant_lanes(v, n)
-
-
-def _readonly(a):
-    a.flags.writeable = False
-    return a
-
-
+# -- the compiler -----------------------------------------------------------------------------
 def _reads_old(fn):
     """Whether an op function can look at its ``old`` argument (the destination's previous
     bits): False only when its code never loads the name and no inner function captures it."""
@@ -204,17 +101,11 @@ def _raw(fn):
     return getattr(fn, "__wrapped__", fn)
 
 
-_HELPERS = {"np": np, "U32": U32, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
-            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64S": _put64_s,
-            "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
-
-
-# -- the compiler -----------------------------------------------------------------------------
 class _Emitter:
     def __init__(self, env):
         self.env = env
         self.lines = []
-        self.globals = dict(_HELPERS)
+        self.globals = dict(HELPERS)
         self.prepare = []          # make(float_mode, n, lanes) -> an entry of C
         self._names = {}
         self.em_valid = False      # whether ``em`` holds the current EXEC at this point
@@ -394,7 +285,7 @@ def _vector_source(e, op, o, bits, reader):
         value = (U64 if bits == 64 else U32)(constant_value(o, bits, op.mnemonic))
         if "med3" in op.mnemonic:          # a clamp's bounds: fmed3 clips when two are uniform
             return e.slot(lambda fm, n, lane, v=value: np.broadcast_to(v, (n, WAVE32)))
-        return e.slot(lambda fm, n, lane, v=value: _constant(v, n))
+        return e.slot(lambda fm, n, lane, v=value: constant(v, n))
     if o.kind == "sgpr" and bits == 32 and o.value < SGPR_CODES:
         return f"LS(S[{o.value}, sel])"
     return f"{e.name(reader, 'r')}(st, sel)"
@@ -415,6 +306,23 @@ def _emit_valu(e, op, tag):
         for line in lines:
             e.emit(line)
         return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+    post = _inline_wide(e, op, v)
+    if post is not None:
+        return post
+    fast = _float_fast(e, op)
+    if fast is None:
+        return _emit_call(e, op, v)
+    flag, expr = fast
+    e.emit(f"if {flag}: d{v} = {expr}")
+    e.emit("else:")
+    mark = len(e.lines)
+    post = _emit_call(e, op, v)
+    e.lines[mark:] = ["    " + line for line in e.lines[mark:]]
+    return post
+
+
+def _emit_call(e, op, v):
+    """Emit a call of the op's VALU library function; return the lines that write its results."""
     srcs = [_vector_source(e, op, o, bits, r) for o, bits, r in zip(op.sources, op.op.src_bits, op.readers)]
     kw = op.kw
 
@@ -454,6 +362,86 @@ def _emit_valu(e, op, tag):
     if op.op.mask_out:
         post += _mask_lines(e, op, v)
     return post
+
+
+_SHIFTS64 = {"v_lshlrev_b64": "np.left_shift", "v_lshrrev_b64": "np.right_shift"}
+
+
+def _inline_wide(e, op, v):
+    """The 64-bit address arithmetic of compiled kernels written out: v_lshlrev_b64 /
+    v_lshrrev_b64 (the library's S1 shifted by S0[5:0], a constant count folded) and
+    v_mad_u64_u32 without clamp (S0 * S1 in uint64, exact, plus S2, the carry where the sum
+    wrapped).  Emits the computation of d{v} (and m{v}); returns the lines writing the
+    results, or None for any other op or a replaced registry."""
+    from .valu import VALU
+    m = op.mnemonic
+    if m not in _SHIFTS64 and m != "v_mad_u64_u32" or VALU.get(m) is not op.op or any(op.kw.values()):
+        return None
+    if not all(o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)
+               for o in op.sources):
+        return None
+    if m in _SHIFTS64:
+        count, value = op.sources
+        if count.kind in ("const", "literal"):
+            n = e.name(U64(int(constant_value(count, 32, m)) & 63), "shift")
+        else:
+            n = f"np.bitwise_and({_inline_source(e, op, 0)}, U32(63)).astype(U64)"
+        src = _vector_source(e, op, value, 64, op.readers[1])
+        e.emit(f"d{v} = {_SHIFTS64[m]}({src}, {n})")
+        return [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    a, b = _inline_source(e, op, 0), _inline_source(e, op, 1)
+    c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
+    e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
+    post = [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    if op.mask_dst != NULL:
+        e.emit(f"m{v} = np.less(d{v}, p{v})")
+        post += _mask_lines(e, op, v)
+    return post
+
+
+# f32 ops whose library function, under round-to-nearest-even with f32 denormals kept (inputs
+# and results) and without modifiers, is the numpy expression below of the operands viewed as
+# float32 (the library's reads are then plain views and its finish only takes the bits back):
+# add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
+# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).
+_FLOAT_FAST = {
+    "v_add_f32": "np.add({0}, {1})", "v_sub_f32": "np.add({0}, np.negative({1}))",
+    "v_subrev_f32": "np.add({1}, np.negative({0}))", "v_mul_f32": "np.multiply({0}, {1})",
+    "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
+    "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
+    "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
+}
+
+
+def _f32_plain(fm):
+    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f32 ops."""
+    from .valu.fp import F32
+    return fm.round_f32 == 0 and bool(F32.keep(fm)) and bool(F32.keep_in(fm))
+
+
+def _float_fast(e, op):
+    """(the per-MODE flag, the expression of the result bits) of an f32 op of _FLOAT_FAST
+    without modifiers, or None."""
+    form = _FLOAT_FAST.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    if "FMA" not in e.globals:
+        from .valu.fp import F32, fma_narrow, fmax, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32)
+    args = [f"{a}.view(F32)" for a in args]
+    ctx = ""
+    if "{ctx}" in form:
+        kw = op.kw
+
+        def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
+            return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
+        ctx = e.slot(make_ctx)
+    flag = e.slot(lambda fm, n, lane: _f32_plain(fm))
+    expr = form.format(*args, d=f"V[{op.vdst}, sel].view(F32)", ctx=ctx)
+    return flag, f"{expr}.view(U32)"
 
 
 def _mask_lines(e, op, v):
@@ -566,6 +554,14 @@ def _inline_form(op):
     return form or ("", None)
 
 
+def _inline_source(e, op, i):
+    """Source i of an inlined op read as 32 bits (a VGPR, a constant or an SGPR column)."""
+    o = op.sources[i]
+    if o.kind == "sgpr" and o.value < SGPR_CODES:
+        return f"S[{o.value}, sel][:, None]"
+    return _vector_source(e, op, o, 32, op.readers[i])
+
+
 def _inline_sources(e, op):
     """The sources of an inlined op: VGPRs and constants as the compiler reads them, an SGPR as
     a column (w, 1) the ufunc or the write broadcasts over the lanes; None for other operands."""
@@ -644,7 +640,7 @@ def _scalar_source(e, o, width, m):
     if o.kind in ("const", "literal"):
         dt = U64 if width == 64 else U32
         value = dt(constant_value(o, width, m))
-        return e.slot(lambda fm, n, lane, v=value, dt=dt: _readonly(np.full(n, v, dt)))
+        return e.slot(lambda fm, n, lane, v=value, dt=dt: readonly(np.full(n, v, dt)))
     from .operands import scalar_reader
     return f"{e.name(scalar_reader(o, width, m), 'r')}(st, sel)"
 

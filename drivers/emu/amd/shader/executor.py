@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from drivers.emu.faults import PacketError, Preempted, ShaderHang
+from drivers.emu.faults import MissingWait, PacketError, Preempted, ShaderHang
 from drivers.emu.amd.gpu import log
 
 from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
 from .program import Program
 from .state import LANE_IDS, WAVE32
+from .waits import WaveStates
 
 DEFAULT_BUDGET = 50_000_000          # wave-instructions per dispatch
 DEFAULT_BATCH_WAVES = 4096
@@ -244,16 +245,24 @@ def run_waves(st, program, budget, blocks=True):
     shared by the batches of a dispatch.  blocks: run compiled blocks (block.py) where they
     apply; False executes one instruction at a time (the reference the blocks must match)."""
     env = program.env
+    waits = program.waits
+    states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
     while True:
         group = _next_group(st)
         if group is None:
             return
         pc, sel, n, whole = group
+        ws, sel, n, same = states.enter(sel, n)
+        whole = whole and same
+        entry, stepping = ws, False
         while True:
-            if blocks and st.mode_uniform:
+            if blocks and st.mode_uniform and not stepping:
                 block = program.block(pc)
                 cost = n * block.count
-                if budget[0] >= cost:
+                after = ws.blocks.get(pc) or waits.after_block(ws, block)
+                if after is None:                 # a missing wait in it: one instruction at a time
+                    stepping = True
+                elif budget[0] >= cost:
                     budget[0] -= cost
                     base, lanes = st.wave_instructions, st.lane_ops
                     st.wave_instructions = base + cost
@@ -268,6 +277,7 @@ def run_waves(st, program, budget, blocks=True):
                         budget[0] += n * (block.count - i - 1)
                         st.pc[sel] = block.pcs[i]
                         raise
+                    ws = after
                     if not (block.sets_pc or block.ends):
                         pc = block.next_pc
                         continue
@@ -283,6 +293,11 @@ def run_waves(st, program, budget, blocks=True):
             st.wave_instructions += n
             if step.vector:
                 st.lane_ops += n * WAVE32
+            try:
+                ws = ws.steps.get(pc) or waits.after_step(ws, pc)
+            except MissingWait:
+                st.pc[sel] = pc
+                raise
             if step.sets_pc or step.ends:
                 st.pc[sel] = pc
                 target = step.fn(st, sel)
@@ -297,6 +312,8 @@ def run_waves(st, program, budget, blocks=True):
                     st.pc[sel] = pc
                     raise
             pc = step.next_pc
+        if ws is not entry:
+            states.leave(sel, n, ws)
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists

@@ -11,8 +11,8 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
-from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, to_lanes,
-                     write_lane_values)
+from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
+                     to_lanes, write_lane_values)
 from .state import M0, WAVE32
 
 U32, I64 = np.uint32, np.int64
@@ -45,9 +45,9 @@ def lds_word_index(st, acc, off, nbytes):
         return None
     words = st.lds_bytes >> 2
     if acc.dense:
-        n = st.pc[acc.sel].shape[0]
-        base = st.wg[acc.sel] * words
-        return np.add((off >> np.uint32(2)).reshape(n, WAVE32), base[:, None], dtype=np.intp).reshape(-1)
+        w = (off >> np.uint32(2)).astype(np.intp).reshape(-1, WAVE32)
+        w += (st.wg[acc.sel] * words)[:, None]
+        return w.reshape(-1)
     return np.add(off >> np.uint32(2), st.wg[acc.rows] * words, dtype=np.intp)
 
 
@@ -162,6 +162,9 @@ def build_ds(ins, pc, vgprs):
                 acc = active_lanes(st, sel)
                 if acc is not None:
                     off = lds_address32(st, acc, addr, offset)
+                    w = lds_word_index(st, acc, off, nbytes) if acc.flat is None else None
+                    if w is not None and take_into(st.lds32, w, st, acc, vdst, range(nbytes // 4)):
+                        return
                     write_lane_values(st, acc, vdst, lds_read_words(st, acc, off, nbytes // 4))
             return load_words
 
@@ -237,6 +240,7 @@ def _build_2addr(m, ops, o0, o1):
         # the dword steps of both results from the lower offset, in destination order: one
         # gather fills every destination register
         steps = np.concatenate([((o - lo) >> 2) + np.arange(k) for o in offs]).astype(np.intp)
+        step_list = steps.tolist()
 
         def load2(st, sel):
             acc = active_lanes(st, sel)
@@ -247,6 +251,8 @@ def _build_2addr(m, ops, o0, o1):
             # as one access (no lane then wraps around 2**32 at either offset)
             w = lds_word_index(st, acc, base + np.uint32(lo) if lo else base, span + 4 * k)
             if w is not None:
+                if take_into(st.lds32, w, st, acc, vdst, step_list):
+                    return
                 got = np.take(st.lds32, w[:, None] + steps)          # (lanes, 2k), vdst.. in order
                 if acc.flat is None:
                     st.vregs[vdst:vdst + 2 * k, acc.sel] = got.T.reshape(2 * k, -1, WAVE32)

@@ -13,7 +13,7 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .vmaccess import gather, gather_words, locate, scatter, scatter_words
+from .vmaccess import gather, gather_words, locate, scatter, scatter_words, word_offsets
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -89,17 +89,49 @@ class LaneAccess:
 
 
 _FULL = {}                # group size -> the bytes of an all-ones EXEC
+_PARTIAL = {}             # (EXEC bytes, the group's waves) -> (flat, rows, lanes) or None
+_CACHED_WAVES = 64        # groups up to this many waves keep the lanes of each EXEC pattern
 
 
 def active_lanes(st, sel):
-    """LaneAccess (without addresses) of the lanes with EXEC set, or None when there are none."""
+    """LaneAccess (without addresses) of the lanes with EXEC set, or None when there are none.
+    A small group's EXEC patterns repeat (loops, the halves of a branch): their lane indices
+    are worked out once per pattern and kept, read-only."""
     ex = st.sregs[EXEC_LO, sel]
     n = ex.shape[0]
     full = _FULL.get(n)
     if full is None:
         full = _FULL[n] = b"\xff" * (4 * n)
-    if ex.tobytes() == full:
+    bits = ex.tobytes()
+    if bits == full:
         return LaneAccess(st, sel)
+    if n > _CACHED_WAVES:
+        flat = _active_flat(ex, sel)
+        return None if flat is None else LaneAccess(st, sel, flat)
+    key = (bits, sel.start or 0) if type(sel) is slice else (bits, sel.tobytes())
+    hit = _PARTIAL.get(key, False)
+    if hit is False:
+        if len(_PARTIAL) >= 4096:
+            _PARTIAL.clear()
+        flat = _active_flat(ex, sel)
+        hit = None
+        if flat is not None:
+            hit = tuple(_frozen(a) for a in (flat, flat >> 5, flat & (WAVE32 - 1)))
+        _PARTIAL[key] = hit
+    if hit is None:
+        return None
+    acc = LaneAccess(st, sel, hit[0])
+    acc._rows, acc._lanes = hit[1], hit[2]
+    return acc
+
+
+def _frozen(a):
+    a.flags.writeable = False
+    return a
+
+
+def _active_flat(ex, sel):
+    """Indices of the active lanes into a register of the whole batch viewed as (W * 32,)."""
     active = (ex[:, None] & LANE_BITS) != 0
     flat = np.flatnonzero(active)
     if flat.size == 0:
@@ -109,7 +141,7 @@ def active_lanes(st, sel):
     else:
         w = flat >> 5
         flat = (sel[w] << 5) | (flat & (WAVE32 - 1))
-    return LaneAccess(st, sel, flat)
+    return flat
 
 
 def lane_regs(st, acc, reg):
@@ -126,6 +158,17 @@ def lane_values(st, acc, reg, k):
     if k == 1:
         return st.vregs[reg].reshape(-1)[acc.flat][:, None]
     return st.vregs[reg:reg + k].reshape(k, -1)[:, acc.flat].T
+
+
+def take_into(words, w, st, acc, vdst, steps):
+    """Dwords ``words[w + steps[j]]`` into VGPR vdst + j of a group whose every lane accesses
+    and whose waves are a slice of the batch (``w`` checked to be in range): straight into the
+    registers, no lane matrix.  False (nothing done) for any other group."""
+    if acc.flat is not None or type(acc.sel) is not slice:
+        return False
+    for j, step in enumerate(steps):
+        np.take(words, w + step if step else w, out=st.vregs[vdst + j, acc.sel].reshape(-1), mode="clip")
+    return True
 
 
 def write_lane_values(st, acc, reg, values):
@@ -160,6 +203,11 @@ def build_flat(ins, pc, vgprs):
             if acc is None:
                 return
             if words:                      # whole dwords: no byte matrix
+                if acc.flat is None and type(sel) is slice:
+                    r, w = word_offsets(st.vm, acc.addrs, nbytes, False)
+                    if r is not None:      # every lane in one mapping: straight into the VGPRs
+                        take_into(r.mem.view(U32), w, st, acc, vdst, range(words))
+                        return
                 write_lane_values(st, acc, vdst, gather_words(st.vm, acc.addrs, words))
                 return
             raw = _read(st, acc, nbytes, seg)

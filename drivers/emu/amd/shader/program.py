@@ -15,6 +15,8 @@ from drivers.emu.faults import NO_EXECUTE, NOT_PRESENT, IllegalInstruction, Memo
 from drivers.emu.amd.gpu import log
 from drivers.errors import AssemblerError
 
+from .waits import WaitModel
+
 
 MAX_INSTRUCTION_BYTES = 16
 VALU_FAMILIES = ("VOP1", "VOP2", "VOP3", "VOP3SD", "VOP3P", "VOPC")
@@ -40,6 +42,7 @@ class Program:
         self.vm, self.vgprs, self.env = vm, vgprs, env
         self.steps = {}
         self.blocks = {}
+        self.waits = WaitModel(self)          # the memory counters of its waves (waits.py)
         self._span_of, self._span_cache = 0, None
 
     def block(self, pc):

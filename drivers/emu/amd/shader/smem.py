@@ -11,6 +11,7 @@ from .state import NULL
 from .vmaccess import gather_dwords
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
+_ADDR_MASK = (1 << 64) - 4        # the address wraps at 2**64; its low two bits are ignored
 _WIDTHS = {"b32": 1, "b64": 2, "b128": 4, "b256": 8, "b512": 16}
 
 
@@ -25,8 +26,18 @@ def build_smem(ins, pc):
     soff = ops.get("soffset")
     soff_read = scalar_reader(soff, 32, m) if soff is not None and not (soff.kind == "sgpr" and soff.value == NULL) else None
     buffer = m.startswith("s_buffer")
+    uniform = not buffer and soff_read is None and sbase + 1 < NULL and sdata + dwords <= NULL
 
     def load(st, sel):
+        if uniform:
+            # the base pair is one value in every wave (the kernarg pointer, typically): one
+            # address, one read, computed on Python ints as the uint64 sum below wraps
+            lo, hi = st.sregs[sbase, sel], st.sregs[sbase + 1, sel]
+            a, b = lo.tobytes(), hi.tobytes()
+            if a == a[:4] * lo.shape[0] and b == b[:4] * hi.shape[0]:
+                va = ((int(hi[0]) << 32 | int(lo[0])) + offset) & _ADDR_MASK
+                st.sregs[sdata:sdata + dwords, sel] = st.vm.translate(va, 4 * dwords).view(U32)[:, None]
+                return
         off = np.full(st.pc[sel].shape[0], offset, I64)
         if soff_read is not None:
             off = off + soff_read(st, sel).astype(I64)

@@ -43,7 +43,7 @@ def gather(vm, addrs, nbytes):
     return out
 
 
-def _word_offsets(vm, addrs, nbytes, write):
+def word_offsets(vm, addrs, nbytes, write):
     """Dword indices into one mapping's words when every address is dword-aligned and every
     access lies inside the mapping of the first one (the common case), else None (the byte
     paths then decide, faults included)."""
@@ -61,7 +61,7 @@ def gather_words(vm, addrs, dwords):
     """(N,) VAs -> (N, dwords) uint32 (a copy)."""
     n = addrs.shape[0]
     if n:
-        r, w = _word_offsets(vm, addrs, 4 * dwords, False)
+        r, w = word_offsets(vm, addrs, 4 * dwords, False)
         if r is not None:
             words = r.mem.view(np.uint32)
             if dwords == 1:
@@ -74,7 +74,7 @@ def scatter_words(vm, addrs, data):
     """Write (N, dwords) uint32 at addrs (the last lane wins on duplicates)."""
     n, dwords = data.shape
     if n:
-        r, w = _word_offsets(vm, addrs, 4 * dwords, True)
+        r, w = word_offsets(vm, addrs, 4 * dwords, True)
         if r is not None:
             words = r.mem.view(np.uint32)
             if dwords == 1:

@@ -91,8 +91,13 @@ def bf16_to_f32(bits16):
     return (bits16.astype(U32) << U32(16)).view(np.float32)
 
 
+_BITWISE_COUNT = getattr(np, "bitwise_count", None)      # numpy >= 2.0
+
+
 def popcount(x):
     """Set bits of each unsigned integer (up to 64 bits wide), as int64."""
+    if _BITWISE_COUNT is not None:
+        return _BITWISE_COUNT(np.asarray(x).astype(U64, copy=False)).astype(np.int64)
     v = x.astype(U64)
     v = v - ((v >> U64(1)) & U64(0x5555555555555555))
     v = (v & U64(0x3333333333333333)) + ((v >> U64(2)) & U64(0x3333333333333333))

@@ -220,16 +220,19 @@ def _signed_zeros(fmt, a, b, r, is_max):
 
 
 def fmin(ctx, fmt, a, b):
-    if _nan_free(a, b):
-        return _signed_zeros(fmt, a, b, np.minimum(a, b), False)
+    r = np.minimum(a, b)
+    if not np.count_nonzero(np.isnan(r)):        # numpy's minimum propagates a NaN operand
+        # equal values have equal bits except zeros; two zeros give a zero result
+        return _signed_zeros(fmt, a, b, r, False) if np.count_nonzero(r == 0) else r
     sa = np.signbit(a)
     lt = (a < b) | ((a == b) & sa)               # -0 is below +0
     return _nan_pick(ctx, fmt, a, b, np.where(lt, a, b))
 
 
 def fmax(ctx, fmt, a, b):
-    if _nan_free(a, b):
-        return _signed_zeros(fmt, a, b, np.maximum(a, b), True)
+    r = np.maximum(a, b)
+    if not np.count_nonzero(np.isnan(r)):
+        return _signed_zeros(fmt, a, b, r, True) if np.count_nonzero(r == 0) else r
     sb = np.signbit(b)
     ge = (a > b) | ((a == b) & ~(np.signbit(a) & ~sb))
     return _nan_pick(ctx, fmt, a, b, np.where(ge, a, b))
@@ -237,6 +240,18 @@ def fmax(ctx, fmt, a, b):
 
 def fmed3(ctx, fmt, a, b, c):
     """V_MED3_F*: with any NaN it is min3; otherwise the max of the two not-largest."""
+    xs = (a, b, c)
+    per_wave = [i for i, x in enumerate(xs) if x.ndim == 2 and x.strides[1] == 0]
+    if len(per_wave) >= 2:
+        # two operands one value per wave (a clamp's bounds: constants, SGPRs): with neither
+        # bound a NaN or a zero, no two operands are zeros of different signs, and a NaN-free
+        # third operand is clipped between them, zeros included (a zero can only tie another
+        # zero)
+        i, j = per_wave[:2]
+        x = xs[3 - i - j]
+        if _ordinary(xs[i], xs[j]) and not np.count_nonzero(np.isnan(x)):
+            p, q = xs[i][:, :1], xs[j][:, :1]
+            return np.minimum(np.maximum(x, np.minimum(p, q)), np.maximum(p, q))
     if _ordinary(a, b, c):
         # the median is symmetric: two operands that are one value each (a clamp's bounds) make
         # it a clip of the third between them
@@ -323,7 +338,15 @@ def fma_narrow(fmt, a, b, c):
     if k:
         boundary = lambda v: (np.bitwise_and(v, tie_bits) == half) | ((np.bitwise_and(v, _ABS64) - _ONE64) < tiny)  # noqa: E731
         if k * 8 > candidates.size:   # many (exact sums of short values, saturated lanes): all lanes
-            i = np.flatnonzero(boundary(u))
+            lanes = boundary(u)
+            if np.count_nonzero(lanes) * 8 > lanes.size:
+                # many boundaries too: the sum's error and the rounding to odd on whole arrays
+                # (only the boundary lanes change) costs less than gathering them
+                with np.errstate(invalid="ignore", over="ignore"):
+                    total, err = two_sum(np.multiply(a, b, dtype=np.float64), c)
+                    s = _to_odd(total, err, lanes)
+                return s.astype(fmt.dtype)
+            i = np.flatnonzero(lanes)
         else:
             i = np.flatnonzero(candidates)
             i = i[boundary(u.ravel()[i])]
@@ -372,8 +395,19 @@ def fma64(a, b, c):
         r = th + v
         ea = np.abs(a)
         eb = np.abs(b)
-        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         prod = ea * eb
+        ec = np.abs(c)
+        # every lane ordinary (finite non-zero factors, a finite addend, nothing near the ends
+        # of the range; NaNs compare false): the error-free result, with an exact zero's sign
+        # taken from the plain sum
+        if np.all((ea <= 2.0 ** 995) & (eb <= 2.0 ** 995) & (prod <= 2.0 ** 1000) & (prod >= 2.0 ** -900)
+                  & (ec <= 2.0 ** 1000) & ((ec >= 2.0 ** -900) | (c == 0))):
+            zero = r == 0
+            if np.count_nonzero(zero):
+                s = ph + c
+                r = np.where(zero & (s == 0), s, r)
+            return r
+        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         risky = finite & (a != 0) & (b != 0) & (
             (ea > 2.0 ** 995) | (eb > 2.0 ** 995) | (prod > 2.0 ** 1000) | (prod < 2.0 ** -900)
             | ((np.abs(c) < 2.0 ** -900) & (c != 0)) | (np.abs(c) > 2.0 ** 1000))

@@ -282,18 +282,17 @@ _ternop("v_alignbyte_b32", lambda ctx, a, b, c:
 @op("v_perm_b32", (32, 32, 32))
 def v_perm_b32(ctx, srcs, old):
     """Each result byte picks by selector S2 byte from {S0, S1} (S1 = bytes 0..3): 0-7 a byte,
-    8-11 the sign of byte 1/3/5/7 replicated, 12 -> 0x00, >= 13 -> 0xff."""
-    data = srcs[0].astype(U64) << U64(32) | srcs[1].astype(U64)
-    out = np.zeros_like(srcs[0])
-    for k in range(4):
-        sel = (srcs[2] >> U32(8 * k)) & U32(0xFF)
-        picked = (data >> (np.minimum(sel, 7).astype(U64) * U64(8))) & U64(0xFF)
-        sign_byte = (data >> ((np.clip(sel, 8, 11).astype(U64) - U64(8)) * U64(16) + U64(15))) \
-            & U64(1)
-        b = np.select([sel < 8, sel < 12, sel == 12],
-                      [picked, sign_byte * U64(0xFF), U64(0)], U64(0xFF))
-        out |= b.astype(U32) << U32(8 * k)
-    return out
+    8-11 the sign of byte 1/3/5/7 replicated, 12 -> 0x00, >= 13 -> 0xff.  One table of the 14
+    bytes a selector can name per lane, indexed by the four selectors."""
+    s0, s1, s2 = (np.ascontiguousarray(x, U32) for x in np.broadcast_arrays(*srcs))
+    shape = s0.shape
+    table = np.empty(shape + (14,), np.uint8)
+    table[..., 0:4] = s1.view(np.uint8).reshape(shape + (4,))       # little-endian bytes
+    table[..., 4:8] = s0.view(np.uint8).reshape(shape + (4,))
+    table[..., 8:12] = (table[..., 1:8:2] >> np.uint8(7)) * np.uint8(0xFF)
+    table[..., 12], table[..., 13] = 0, 0xFF
+    pick = np.minimum(s2.view(np.uint8).reshape(shape + (4,)), np.uint8(13)).astype(np.intp)
+    return np.take_along_axis(table, pick, axis=-1).view(U32)[..., 0]
 
 
 # ---- byte arithmetic: lerp and sums of absolute differences ---------------------------------
