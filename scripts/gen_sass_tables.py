@@ -7,10 +7,13 @@ Run:  python scripts/gen_sass_tables.py [sm_86 sm_89 sm_90]   (needs ptxas and n
 
 1. ptxas compiles every PTX file of tests/sass_kernels for the arch (those whose .target allows
    it); nvdisasm's listing gives each instruction word ptxas wrote.
-2. The words are grouped by opcode class (low 12 bits) and scripts/sass_learn.py learns every
-   format of every class by flipping bits and asking nvdisasm (see its docstring).
+2. The words are grouped by opcode class (low 12 bits) and scripts/sass_learn.py and
+   scripts/sass_learn_class.py learn every format of every class by flipping bits and asking
+   nvdisasm (see their docstrings).
 3. Bits nvdisasm does not print keep the value ptxas gives them (the most common one in the
    corpus for that format), so assembling nvdisasm's text of a ptxas word gives the word back.
+4. scripts/sass_validity.py asks which scoreboards each format takes and which pairs of
+   modifier values nvdisasm refuses together.
 
 The encoder, decoder and operand syntax in assembler/sass are ours; only these facts come from
 the oracle. The tables are written as Python literals with a header saying how to regenerate.
@@ -27,8 +30,10 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
-from sass_learn import CONTROL_BITS, Learner, Oracle, getbits, learn_class, node_dict, run_all  # noqa: E402
+from sass_learn import CONTROL_BITS, Learner, Oracle, getbits, run_all  # noqa: E402
+from sass_learn_class import learn_class, node_dict  # noqa: E402
 from sass_oracle import ARCHS, Nvdisasm, archs_for, ptxas  # noqa: E402
+import sass_validity  # noqa: E402
 
 KERNELS = os.path.join(ROOT, "tests", "sass_kernels")
 OUT = os.path.join(ROOT, "assembler", "sass", "tables")
@@ -92,6 +97,7 @@ def learn_arch(arch, nvd, log=print):
             mine = [w for w in by_class[opclass] if getbits(w, r.fbits) == key]
             formats[key] = node_dict(fmt, mine)
         classes[opclass] = {"fbits": r.fbits, "formats": formats}
+    sass_validity.learn(oracle, classes, by_class, log)
     return classes, problems, corpus
 
 

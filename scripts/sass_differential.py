@@ -19,7 +19,9 @@ varying number of blanks. --freeze writes tests/data/sass/<arch>/mutations.txt (
 for tests/test_sass_differential.py.
 """
 import argparse
+import collections
 import os
+import re
 import random
 import sys
 
@@ -115,6 +117,7 @@ def differential(arch, n, seed, nvd=None):
                  disasm_equal=0, reassembled=0)
     problems = []
     reasm = []
+    accepted = collections.Counter()     # words nvdisasm refuses and we print, by opcode
     for i, (w, t) in enumerate(zip(words, theirs)):
         pc = 16 * i
         try:
@@ -125,6 +128,8 @@ def differential(arch, n, seed, nvd=None):
         if t is None:
             stats["refused"] += 1
             stats["refused_by_us_too"] += ours is None
+            if ours is not None:
+                accepted[ours.split()[1 if ours.startswith("@") else 0].split(".")[0]] += 1
             continue
         if "???" in t:
             stats["unnamed_skipped"] += 1
@@ -158,7 +163,16 @@ def differential(arch, n, seed, nvd=None):
                 stats["reassembled"] += 1
     if own:
         nvd.close()
+    stats["refused_accepted"] = stats["refused"] - stats["refused_by_us_too"]
+    stats["accepted_by_opcode"] = dict(accepted.most_common())
     return stats, problems, [(w, t, 16 * i) for i, (w, t) in enumerate(zip(words, theirs))]
+
+
+def problem_class(line):
+    """The opcode (with its first modifier) a problem line is about."""
+    m = re.search(r"nvdisasm '(?:@!?U?P\w+ )?([A-Z0-9_]+(?:\.[A-Z0-9_]+)?)", line) or \
+        re.search(r": '(?:@!?U?P\w+ )?([A-Z0-9_]+(?:\.[A-Z0-9_]+)?)", line)
+    return m.group(1) if m else "?"
 
 
 def main(argv=None):
@@ -174,18 +188,41 @@ def main(argv=None):
         stats, problems, seen = differential(arch, args.n, args.seed)
         for line in problems[:40]:
             print(arch, line)
+        by_op = stats.pop("accepted_by_opcode")
         print(arch, stats, "mismatches:", len(problems))
+        print(arch, "mismatches by class:", dict(collections.Counter(map(problem_class, problems)).most_common()))
+        print(arch, "refused by nvdisasm, printed by us, by opcode:", by_op)
         bad += len(problems)
         if args.freeze:
-            path = os.path.join(ROOT, "tests", "data", "sass", arch, "mutations.txt")
-            keep = [(w, t, pc) for w, t, pc in seen if t is not None and "???" not in t][:args.freeze]
-            with open(path, "w") as f:
-                f.write("# %s: words made from the corpus and nvdisasm's text of each, at the address given "
-                        "(python scripts/sass_differential.py --arch %s -n %d --seed %d --freeze %d)\n"
-                        % (arch, arch, args.n, args.seed, args.freeze))
-                for w, t, pc in keep:
-                    f.write("%04x %032x ; %s\n" % (pc, w, t))
+            freeze(arch, seen, args)
     return 1 if bad else 0
+
+
+def freeze(arch, seen, args):
+    """Write the first N decoded words (mutations.txt) and the first N words nvdisasm refuses
+    (refused.txt) with nvdisasm's verdict, for tests/test_sass_differential.py."""
+    from assembler.sass.decoder import decode_word
+    cmd = "python scripts/sass_differential.py --arch %s -n %d --seed %d --freeze %d" % (
+        arch, args.n, args.seed, args.freeze)
+    keep = [(w, t, pc) for w, t, pc in seen if t is not None and "???" not in t][:args.freeze]
+    with open(os.path.join(ROOT, "tests", "data", "sass", arch, "mutations.txt"), "w") as f:
+        f.write("# %s: words made from the corpus and nvdisasm's text of each, at the address given (%s)\n"
+                % (arch, cmd))
+        for w, t, pc in keep:
+            f.write("%04x %032x ; %s\n" % (pc, w, t))
+    refused = [(w, pc) for w, t, pc in seen if t is None][:args.freeze]
+    printed = []
+    for w, pc in refused:
+        try:
+            printed.append(decode_word(w, arch, pc).text)
+        except Exception:               # noqa: BLE001 -- refused, as nvdisasm does
+            pass
+    with open(os.path.join(ROOT, "tests", "data", "sass", arch, "refused.txt"), "w") as f:
+        f.write("# %s: words made from the corpus that nvdisasm refuses, at the address given (%s)\n"
+                % (arch, cmd))
+        f.write("# printed by the tables when frozen: %d\n" % len(printed))
+        for w, pc in refused:
+            f.write("%04x %032x\n" % (pc, w))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Frozen: tests/data/sass/ARCH/mutations.txt holds words made by mutating corpus words (new
 registers, immediates, modifiers, decorations, control ...) and nvdisasm's text of each; we must
 print the same text, and assembling that text must give a word we decode to it again.
+tests/data/sass/ARCH/refused.txt holds mutated words nvdisasm refuses: we refuse them too.
 Live (skips without nvdisasm): a fresh seeded sample through scripts/sass_differential.py, both
 directions checked by nvdisasm itself. `python scripts/sass_differential.py -n 20000` runs more.
 """
@@ -11,12 +12,16 @@ import sys
 
 import pytest
 
+from assembler.errors import AssemblerError
 from assembler.sass import assemble_program, decode_word
 from assembler.sass.control import Control
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 ARCHS = ("sm_86", "sm_89", "sm_90")
+
+
+KNOWN = {"sm_89": {"0329e6120b90ff44dfb5559996ff7fae"}}
 
 
 def frozen(arch):
@@ -55,11 +60,39 @@ def test_frozen_mutations_both_ways(arch):
             back = "error: %s" % e
         if back != text:
             bad.append(("assemble", hex(pc), "%032x" % w, text, back))
-    # a few words per thousand hide or show an operand at values the tables never saw do so
-    # (scripts/sass_differential.py lists them); the rest must agree exactly
-    assert len(bad) <= len(cases) // 1000, "%d of %d: %s" % (len(bad), len(cases), bad[:5])
-    # the blank before ';' follows a rule we only know in part (assembler.sass.decoder.semicolon)
-    assert len(blank) <= len(cases) // 1000, blank
+    # the one word left that the tables print differently: an LDGSTS address that is only an
+    # offset, which nvdisasm prints signed in this format (scripts/sass_differential.py lists
+    # what is left); any other disagreement fails
+    assert {b[2] for b in bad} <= KNOWN.get(arch, set()), "%d of %d: %s" % (len(bad), len(cases), bad[:5])
+    assert not blank, blank                 # the blank before ';' (assembler.sass.decoder.semicolon)
+
+
+def frozen_refused(arch):
+    words, printed = [], None
+    with open(os.path.join(ROOT, "tests", "data", "sass", arch, "refused.txt")) as f:
+        for line in f:
+            if line.startswith("# printed by the tables when frozen:"):
+                printed = int(line.split(":")[1])
+            elif not line.startswith("#"):
+                pc, word = line.split()
+                words.append((int(pc, 16), int(word, 16)))
+    return words, printed
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_frozen_refused_words_are_refused(arch):
+    """Words nvdisasm refuses (a scoreboard on a branch, I2F.U32 in the 64-bit class ...) are
+    refused by the decoder too, but for the few the tables cannot tell (no more than when the
+    sample was frozen), and the refusal names the word."""
+    words, printed = frozen_refused(arch)
+    assert len(words) >= 500 and printed is not None
+    accepted = []
+    for pc, w in words:
+        try:
+            accepted.append((hex(pc), "%032x" % w, decode_word(w, arch, pc).text))
+        except AssemblerError as e:
+            assert "0x%016x 0x%016x" % (w & (2 ** 64 - 1), w >> 64) in str(e)
+    assert len(accepted) <= printed, accepted
 
 
 def _nvdisasm():

@@ -74,6 +74,31 @@ def test_reuse_needs_the_yield_bit():
     assert ".reuse needs the yield bit" in e.reason
 
 
+@pytest.mark.parametrize("arch", ["sm_86", "sm_90"])
+def test_what_nvdisasm_refuses_beyond_single_fields(arch):
+    # a branch names no scoreboard, a store no write scoreboard (nvdisasm refuses both)
+    e = err("BRA 0x0 ;  // [B------:R-:W2:-:S05]", arch)
+    assert "BRA takes no write scoreboard" in e.reason or "a write scoreboard (W2)" in e.reason
+    e = err("EXIT ;  // [B------:R1:W-:-:S05]", arch)
+    assert "a read scoreboard (R1)" in e.reason
+    w = int.from_bytes(assemble("BRA 0x0 ;  // [B------:R-:W-:-:S05]", arch), "little")
+    with pytest.raises(AssemblerError, match=r"offset 0x0 .*a write scoreboard \(W3\)"):
+        decode((w & ~(7 << 110) | 3 << 110).to_bytes(16, "little"), arch)
+    # I2F from a 32-bit integer to f32 is the narrow class's; in the 64-bit class nvdisasm
+    # refuses it, so the assembler writes the narrow class and the decoder refuses the other
+    w = int.from_bytes(assemble("I2F.U32.RP R3, R2 ;", arch), "little")
+    assert w & 0xfff != 0x312
+    wide = int.from_bytes(assemble("I2F.F64.U32 R4, R2 ;", arch), "little")
+    assert wide & 0xfff == 0x312
+    bad = wide & ~(3 << 75) | 2 << 75                   # F64 -> F32 result, in the 64-bit class
+    with pytest.raises(AssemblerError, match="refuses together"):
+        decode(bad.to_bytes(16, "little"), arch)
+    # .reuse on a slot that holds an immediate
+    w = int.from_bytes(assemble("FMUL R3, R6.reuse, 16777216 ;  // [B------:R-:W-:-:S04]", arch), "little")
+    with pytest.raises(AssemblerError, match="reuse flag 0x4 on an operand slot that takes none"):
+        decode((w | 1 << 124).to_bytes(16, "little"), arch)
+
+
 def test_guard_from_the_wrong_register_file():
     e = err("@UP0 FADD R0, R1, R2 ;")
     assert e.reason == "FADD cannot take a @UP guard" and e.line == 1

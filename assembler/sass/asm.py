@@ -30,7 +30,7 @@ from assembler.errors import AssemblerError
 
 from . import aliases
 from .control import CONTROL_MASK, Control, parse_control
-from .decoder import decode_word, semicolon
+from .decoder import decode_word
 from .encoder import EncodeError, encode
 from .syntax import Operand, SyntaxProblem, parse_operand, split_statement
 from .tables import canonical_arch
@@ -260,9 +260,9 @@ def _indirect(w, st, ops, arch, pc):
     if st.opcode == "IMAD" and not (w >> 109) & 1 and (w >> 105) & 15 and aliases.strip(tokens) == tokens \
             and aliases.add(tokens, ops) != tokens:
         w |= 3 << 122
-    if st.semicolon and semicolon(w) != st.semicolon:
+    if st.semicolon and (" ;" if decode_word(w, arch, pc).text.endswith(" ;") else ";") != st.semicolon:
         if st.semicolon == ";":
-            w &= ~(3 << 102 | 3 << 126)
+            w &= ~(3 << 102)
         else:
             want = decode_word(w, arch, pc).text[:-1].rstrip()
             for b in (103, 102):

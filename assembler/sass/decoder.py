@@ -6,7 +6,8 @@
 The format of a word is chosen by its opcode class (low 12 bits) and the class's format bits;
 every field is then read as the learned tables say (assembler/sass/tables). A word whose class,
 format, modifier value, decoration or reserved bits the tables do not know is refused with an
-AssemblerError naming the offset and the word, never printed as something else.
+AssemblerError naming the offset and the word, never printed as something else; so are
+scoreboards a format takes none of and pairs of modifier values nvdisasm refuses together.
 """
 import struct
 
@@ -32,9 +33,10 @@ class Instruction:
     operands  [Operand] in print order (assembler.sass.syntax.Operand)
     control   Control (stall, yield, scoreboards, wait mask); reuse: 4 reuse bits
     text      nvdisasm's text of the statement
+    nosb      "w" / "r" / "wr": the scoreboards this instruction cannot name ("" none)
     """
     __slots__ = ("pc", "word", "arch", "opclass", "fkey", "guard", "opcode", "modifiers", "operands",
-                 "control", "reuse", "text")
+                 "control", "reuse", "text", "nosb")
 
     def __repr__(self):
         return "<%s %04x: %s>" % (self.arch, self.pc, self.text)
@@ -67,34 +69,69 @@ def _getbits(w, bits):
     return v
 
 
-def semicolon(word, variable=False):
-    """nvdisasm writes ';' without the blank only when bits 102..103 and 126..127 are clear, the
-    stall is 0, the yield bit is 0 and no scoreboard is waited on (those set do not matter)."""
+def semicolon(word, variable=False, blank=False):
+    """nvdisasm writes ';' without the blank only when bits 102..103 are clear, the stall is 0,
+    the yield bit is 0 and no scoreboard is waited on (the other control bits and 126..127 do
+    not matter); a variable-latency instruction with a scoreboard, and some formats (`blank`
+    in the tables: DSETP, DFMA ...), print the blank always."""
     c = word >> 105
-    if variable and (c >> 5) & 63 != 63:
+    if blank or (variable and (c >> 5) & 63 != 63):
         return " ;"
-    return ";" if (word >> 102) & 3 == 0 and word >> 126 == 0 and c & 0x1f == 0 and (c >> 11) & 63 == 0 \
-        else " ;"
+    return ";" if (word >> 102) & 3 == 0 and c & 0x1f == 0 and (c >> 11) & 63 == 0 else " ;"
 
 
 def _bf16_view(op):
-    """HFMA2.MMA.BF16_V2 reads 32-bit immediate fields but nvdisasm prints them truncated to
-    bf16 (their upper 16 bits)."""
+    """HFMA2.BF16_V2, HFMA2.MMA.BF16_V2, HMNMX2.BF16_V2 ... and MUFU.*.BF16 read 32-bit immediate
+    fields but nvdisasm prints them truncated to bf16 (their upper 16 bits)."""
     if op.kind != "imm" or op.shape != ("float",) or not isinstance(op.holes[0], float):
         return op
     raw = struct.unpack("<I", struct.pack("<f", op.holes[0]))[0] & 0xffff0000
     return Operand("imm", op.shape, (struct.unpack("<f", struct.pack("<I", raw))[0],))
 
 
-def decode_word(word, arch, pc=0):
+def control_problem(word):
+    """Why nvdisasm refuses the word's control bits whatever the instruction, or None."""
     stall, reuse = (word >> 105) & 15, (word >> 122) & 15
     if (word >> 109) & 1:
         if stall == 0 or stall >= 12:
-            raise _bad(word, pc, "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11"
-                       % stall)
+            return "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11" % stall
     elif reuse and (stall == 0 or reuse & 6 == 6):
         # reuse flags with the yield bit clear (where nvdisasm does not print them)
-        raise _bad(word, pc, "reuse flags 0x%x with yield and a stall of %d, which nvdisasm refuses" % (reuse, stall))
+        return "reuse flags 0x%x with yield and a stall of %d, which nvdisasm refuses" % (reuse, stall)
+    return None
+
+
+def format_problem(word, fmt):
+    """Why nvdisasm refuses a word of this format whose every field it knows (the tables'
+    "noreuse", "nosb" and "forbid"), or None."""
+    reuse = (word >> 122) & 15
+    if (word >> 109) & 1 and reuse:
+        stray = reuse & fmt.get("noreuse", 0)
+        for i, v, mask in fmt.get("noreuse_by", ()):
+            if reuse & mask and _getbits(word, fmt["groups"][i][0]) == v:
+                stray |= reuse & mask
+        if stray:
+            return "reuse flag 0x%x on an operand slot that takes none, which nvdisasm refuses" % stray
+    nosb = fmt.get("nosb")
+    if nosb is not None:
+        if "w" in nosb and (word >> 110) & 7 != 7:
+            return "a write scoreboard (W%d) on an instruction that takes none" % ((word >> 110) & 7)
+        if "r" in nosb and (word >> 113) & 7 != 7:
+            return "a read scoreboard (R%d) on an instruction that takes none" % ((word >> 113) & 7)
+    forbid = fmt.get("forbid")
+    if forbid is not None:
+        groups = fmt["groups"]
+        for i, vi, j, vj in forbid:
+            if _getbits(word, groups[i][0]) == vi and _getbits(word, groups[j][0]) == vj:
+                return "modifier fields %s = %d and %s = %d, which nvdisasm refuses together" \
+                    % (list(groups[i][0]), vi, list(groups[j][0]), vj)
+    return None
+
+
+def decode_word(word, arch, pc=0):
+    why = control_problem(word)
+    if why:
+        raise _bad(word, pc, why)
     tables = load(arch)
     cls = tables.CLASSES.get(word & 0xfff)
     if cls is None:
@@ -115,8 +152,12 @@ def decode_word(word, arch, pc=0):
         bad = strict[0] & (word ^ strict[1])
         raise _bad(word, pc, "bits %s, which nvdisasm does not print, hold values it refuses"
                    % [b for b in range(128) if bad >> b & 1])
+    why = format_problem(word, fmt)
+    if why:
+        raise _bad(word, pc, why)
+    nosb = fmt.get("nosb")
     ins = decode_with_format(word, fmt, pc, var)
-    ins.arch, ins.fkey = tables.ARCH, fkey
+    ins.arch, ins.fkey, ins.nosb = tables.ARCH, fkey, nosb or ""
     return ins
 
 
@@ -127,7 +168,7 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
     """Decode a word with a given format entry of the tables (the table generator checks
     formats it is learning with this)."""
     ins = Instruction()
-    ins.pc, ins.word, ins.arch, ins.opclass, ins.fkey = pc, word, None, word & 0xfff, None
+    ins.pc, ins.word, ins.arch, ins.opclass, ins.fkey, ins.nosb = pc, word, None, word & 0xfff, None, ""
     g = fmt["guard"]
     num, neg = (word >> 12) & 7, (word >> 15) & 1
     ins.guard = None if (g is None or (num == 7 and not neg)) else (g, num, bool(neg))
@@ -151,8 +192,14 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
     oword = word if (word >> 109) & 1 else word & ~(0xf << 122)
     for spec in fmt["ops"]:
         hide = spec.get("hide")
-        if hide is not None and _getbits(oword, hide[0]) == hide[1]:
-            continue
+        if hide is not None:
+            shown = None
+            for i, v, show in spec.get("hide_by", ()):
+                if _getbits(word, groups[i][0]) == v:
+                    shown = show
+                    break
+            if shown == 0 or (shown is None and _getbits(oword, hide[0]) == hide[1]):
+                continue
         dbits = spec.get("dbits")
         dv = _getbits(oword, dbits) if dbits else 0
         shape = spec["shapes"].get(dv)
@@ -169,7 +216,7 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
             if h[0] == "bits" and h[2]:
                 holes = holes[:3] + (holes[3] + (1 << h[2]),)
         ops.append(Operand(spec["kind"], shape, holes))
-    if (tokens[:2] == ["HFMA2", "MMA"] and "BF16_V2" in tokens) or (tokens[0] == "MUFU" and "BF16" in tokens):
+    if "BF16_V2" in tokens or (tokens[0] == "MUFU" and "BF16" in tokens):
         ops = [_bf16_view(o) for o in ops]
     tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
     ins.opcode, ins.modifiers, ins.operands = tokens[0], tuple(tokens[1:]), ops
@@ -181,7 +228,7 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
     text = head + ".".join(tokens)
     if ops:
         text += " " + ", ".join(o.render() for o in ops)
-    ins.text = text + semicolon(word, tokens[0] in variable_ops)
+    ins.text = text + semicolon(word, tokens[0] in variable_ops, fmt.get("blank", 0))
     return ins
 
 

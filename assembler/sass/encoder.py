@@ -10,6 +10,7 @@ Problems raise EncodeError with the 0-based column of the offending part.
 import functools
 
 from . import aliases
+from .decoder import control_problem, format_problem
 from .holes import HoleError, hole_bits, write_hole
 from .syntax import Operand, SyntaxProblem, format_hex, parse_operand
 from .tables import canonical_arch, load
@@ -162,24 +163,50 @@ def _same_base(kind, shape, op):
     return not op.shape[i] or shape[j] == op.shape[j]
 
 
-def _match_ops(specs, ops):
+def _shown(fmt, gv):
+    """{operand index: 1 printed always / 0 never} for the modifier values gv."""
+    out = {}
+    for k, spec in enumerate(fmt["ops"]):
+        for i, v, show in spec.get("hide_by", ()):
+            if gv.get(i) == v:
+                out[k] = show
+                break
+    return out
+
+
+def _match_ops(specs, ops, shown=None):
     """[(spec, fit or None when hidden)] covering all operands, or None."""
+    shown = shown or {}
+
     def rec(k, m):
         if k == len(specs):
             return [] if m == len(ops) else None
         spec = specs[k]
+        if shown.get(k) == 0:
+            r = rec(k + 1, m)
+            return None if r is None else [(spec, None, None)] + r
         if m < len(ops):
             f = _fit(spec, ops[m])
             if f is not None:
                 r = rec(k + 1, m + 1)
                 if r is not None:
                     return [(spec, f, m)] + r
-        if "hide" in spec:
+        if "hide" in spec and shown.get(k) != 1:
             r = rec(k + 1, m)
             if r is not None:
                 return [(spec, None, None)] + r
         return None
     return rec(0, 0)
+
+
+def _forbidden(fmt, word):
+    forbid = fmt.get("forbid")
+    if forbid:
+        groups = fmt["groups"]
+        for i, vi, j, vj in forbid:
+            if _getbits(word, groups[i][0]) == vi and _getbits(word, groups[j][0]) == vj:
+                return True
+    return False
 
 
 def _write_operand(word, spec, fit, pc):
@@ -247,10 +274,10 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
                 raise EncodeError(str(e), col) from None
     mnem_ok = _forms(idx, toks, arch)
     errors = []
-    bf16_view = (toks[:2] == ("HFMA2", "MMA") and "BF16_V2" in toks) or \
+    bf16_view = "BF16_V2" in toks or \
         (toks[0] == "MUFU" and "BF16" in toks)                          # see decoder._bf16_view
     for opclass, fbits, key, fmt, gv, fixed, word in mnem_ok:
-        assign = _match_ops(fmt["ops"], operands)
+        assign = _match_ops(fmt["ops"], operands, _shown(fmt, gv))
         if assign is None:
             continue
         if st.guard is not None:
@@ -282,8 +309,16 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
             continue
         if any(_getbits(word, bits) != v for bits, v in fixed) or _getbits(word, fbits) != key:
             continue        # an operand's decoration moved the word into another format
+        if _forbidden(fmt, word):
+            continue        # modifiers this class does not take together (I2F.U32 in the 64-bit class)
         if control_bits is not None:
             word = (word & ~(((1 << 17) - 1) << 105)) | control_bits
+            # a scoreboard the instruction takes none of, a .reuse on a slot that takes none, or
+            # a format told apart by a reuse bit this control refuses
+            why = control_problem(word) or format_problem(word, fmt)
+            if why:
+                errors.append(("%s: %s" % (".".join(toks), why), 0))
+                continue
         return word
     if errors:
         raise EncodeError(errors[0][0], errors[0][1])

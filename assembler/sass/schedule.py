@@ -137,7 +137,8 @@ def schedule(words, arch, controls, labels=()):
         else:
             st.release(wait)
             c = Control(stall=max(1, min_stall.get(op, 1)), wait=sum(1 << b for b in wait))
-            if writes and (op in var_w or max(model.schedule_latency(lop, r[0], True) for r in writes) > 15):
+            if writes and "w" not in ins.nosb and \
+                    (op in var_w or max(model.schedule_latency(lop, r[0], True) for r in writes) > 15):
                 # a latency no stall can cover (stalls stop at 15; unknown opcodes get the
                 # largest one measured) is waited for on a scoreboard instead
                 c.wbar = st.allocate(wait)
@@ -148,7 +149,7 @@ def schedule(words, arch, controls, labels=()):
                 for r in writes:
                     st.pending(r, t, model, lop)
                     st.wsb.pop(r, None)
-            if op in var_r and reads:
+            if op in var_r and reads and "r" not in ins.nosb:       # (BMOV B0, R2 takes none)
                 c.rbar = st.allocate(wait)
                 for r in reads:
                     st.rsb[r] = c.rbar

@@ -18,9 +18,17 @@ The value of the word's `fbits` selects a format:
                                      the instruction's address
                           ("const", value)
                 hide    (bits, value): the operand is not printed when these bits hold value
+                hide_by ((group, value, shown), ...), optional: with that modifier value the
+                        operand is printed always (1) or never (0), whatever `hide` says
     default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
     strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
               value (the decoder refuses it too)
+    nosb      optional: "w" / "r" / "wr": nvdisasm refuses a write / read scoreboard here
+    forbid    optional: ((group i, value, group j, value), ...): modifier values nvdisasm takes
+              alone but refuses together
+    blank     optional: 1 when nvdisasm ends the statement with ' ;' whatever the control
+    noreuse   optional: the reuse flags (4-bit mask) nvdisasm refuses with bit 109 set
+    noreuse_by optional: ((group, value, mask), ...): reuse flags refused with that modifier value
     uses      how many corpus words ptxas wrote in this format
     spellings the mnemonics (opcode.MODIFIERS) ptxas wrote in it: the assembler prefers, among
               formats of several classes that print the same text, one ptxas wrote it with

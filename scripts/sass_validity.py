@@ -1,0 +1,281 @@
+"""What nvdisasm refuses beyond single fields: learned after the formats (scripts/sass_learn.py).
+
+Used by scripts/gen_sass_tables.py. The format learner finds every value a modifier field can
+print, one field at a time; nvdisasm also refuses some words whose every field is known:
+
+  scoreboards   branches, barriers, stores ... take no write scoreboard (bits 110..112 must be
+                7), and branches no read scoreboard either (113..115). Each format is asked with
+                a write and a read scoreboard; the ones refused are written as "nosb": "w",
+                "r" or "wr".
+  field pairs   two modifier fields whose values are each fine alone but not together
+                (I2F in the 64-bit class: a 32-bit source with a 32-bit result belongs to the
+                narrow class, and nvdisasm refuses it here). Each pair of groups of a format is
+                asked with every pair of values, the other fields at a sample word's values; a
+                pair refused where each value is taken with some other value of the other field
+                is written to "forbid" as (group i, value, group j, value).
+  operands      an operand printed only off its default value can be printed always (BAR.ARV's
+                thread count) or never (UBLKCP.MULTICAST's desc[]) with some modifier value:
+                "hide_by" on the operand.
+
+  blank         formats that print ' ;' even under a quiet control: "blank".
+  reuse flags   which of the four reuse flags nvdisasm refuses (an immediate in that slot):
+                "noreuse".
+
+The decoder refuses such words and the assembler does not produce them.
+"""
+import itertools
+
+from sass_learn import CONTROL_BITS, getbits, setbits
+
+CTRL_MASK = sum(1 << b for b in CONTROL_BITS)
+# stall 1, '-', no scoreboards, no waits: a control nvdisasm takes with every instruction
+NEUTRAL = (1 | 1 << 4 | 7 << 5 | 7 << 8) << 105
+
+
+def _sb(wbar=7, rbar=7):
+    return (1 | 1 << 4 | wbar << 5 | rbar << 8) << 105
+
+
+def leaf_formats(formats):
+    """(format key, leaf format dict, [(bits, value)] its split path fixes)."""
+    for key, node in formats.items():
+        stack = [(node, ())]
+        while stack:
+            n, path = stack.pop()
+            if "split" in n:
+                for v, sub in n["formats"].items():
+                    stack.append((sub, path + ((n["split"], v),)))
+            else:
+                yield key, n, path
+
+
+def _plain(t):
+    return "INVALID" not in t and "???" not in t
+
+
+def built_word(opclass, fbits, key, fmt, path):
+    """A word of the format when the corpus has none: ptxas's usual unprinted bits, each
+    group's preferred (or first printable) value, no guard."""
+    w = setbits(opclass, fbits, key)
+    dmask, dval = fmt["default"]
+    w = (w & ~dmask) | dval
+    for bits, v in path:
+        w = setbits(w, bits, v)
+    for g in fmt["groups"]:
+        bits, table = g[0], g[1]
+        pref = g[2] if len(g) > 2 and g[2] in table else None
+        if pref is None:
+            plain = [v for v, t in sorted(table.items()) if _plain(t)]
+            pref = plain[0] if plain else min(table)
+        w = setbits(w, bits, pref)
+    return setbits(w, (12, 13, 14, 15), 7)
+
+
+def _in_format(w, fbits, key, path):
+    return getbits(w, fbits) == key and all(getbits(w, bits) == v for bits, v in path)
+
+
+def samples(opclass, cls, corpus):
+    """{id(leaf format): (leaf format, [candidate words])}, corpus words first."""
+    out = {}
+    for key, fmt, path in leaf_formats(cls["formats"]):
+        mine = [w for w in corpus if _in_format(w, cls["fbits"], key, path)]
+        cands = list(dict.fromkeys((w & ~CTRL_MASK) | NEUTRAL for w in mine[:4]))
+        cands.append((built_word(opclass, cls["fbits"], key, fmt, path) & ~CTRL_MASK) | NEUTRAL)
+        out[id(fmt)] = (fmt, cands)
+    return out
+
+
+def _pair_words(fmt, s):
+    """[(i, vi, j, vj, word)] for every pair of groups and every pair of their values."""
+    out = []
+    groups = fmt["groups"]
+    for i, j in itertools.combinations(range(len(groups)), 2):
+        bi, ti = groups[i][0], groups[i][1]
+        bj, tj = groups[j][0], groups[j][1]
+        for vi in sorted(ti):
+            for vj in sorted(tj):
+                out.append((i, vi, j, vj, setbits(setbits(s, bi, vi), bj, vj)))
+    return out
+
+
+def learn(oracle, classes, corpus_by_class, log=print):
+    """Add "nosb" and "forbid" to the leaf formats of `classes` (in place)."""
+    chosen = {}
+    for opclass, cls in classes.items():
+        for fid, (fmt, cands) in samples(opclass, cls, corpus_by_class.get(opclass, ())).items():
+            chosen[fid] = (fmt, cands)
+    # a sample word nvdisasm takes, per format
+    oracle.fetch([w for _, cands in chosen.values() for w in cands])
+    picked, alts = {}, {}
+    for fid, (fmt, cands) in chosen.items():
+        ok = [w for w in cands if oracle.memo[w] is not None]
+        if ok:
+            picked[fid] = (fmt, ok[0])
+            alts[fid] = ok
+    log("  validity: %d of %d formats have a word nvdisasm takes" % (len(picked), len(chosen)))
+    # scoreboards
+    asks = {}
+    for fid, (fmt, s) in picked.items():
+        base = s & ~CTRL_MASK
+        asks[fid] = ([base | _sb(wbar=v) for v in (0, 5)], [base | _sb(rbar=v) for v in (0, 5)])
+    oracle.fetch([w for ws, rs in asks.values() for w in ws + rs])
+    nosb = 0
+    for fid, (ws, rs) in asks.items():
+        fmt = picked[fid][0]
+        flag = ("w" if all(oracle.memo[w] is None for w in ws) else "") + \
+            ("r" if all(oracle.memo[w] is None for w in rs) else "")
+        fmt.pop("nosb", None)
+        if flag:
+            fmt["nosb"] = flag
+            nosb += 1
+    # pairs of modifier fields
+    pairs = {fid: _pair_words(fmt, s) for fid, (fmt, s) in picked.items() if len(fmt["groups"]) > 1}
+    oracle.fetch([p[4] for ps in pairs.values() for p in ps])
+    nforbid = 0
+    for fid, ps in pairs.items():
+        fmt = picked[fid][0]
+        forbid = []
+        by_pair = {}
+        for i, vi, j, vj, w in ps:
+            by_pair.setdefault((i, j), []).append((vi, vj, oracle.memo[w] is not None))
+        for (i, j), res in sorted(by_pair.items()):
+            live_i = {vi for vi, vj, ok in res if ok}
+            live_j = {vj for vi, vj, ok in res if ok}
+            for vi, vj, ok in res:
+                if not ok and vi in live_i and vj in live_j:
+                    forbid.append((i, vi, j, vj))
+        fmt.pop("forbid", None)
+        if forbid:
+            fmt["forbid"] = tuple(forbid)
+            nforbid += len(forbid)
+    log("  validity: %d formats without some scoreboard, %d forbidden pairs of modifier values"
+        % (nosb, nforbid))
+    log("  validity: %d operands shown or hidden by a modifier value" % _learn_hide_by(oracle, picked, alts))
+    log("  validity: %d formats always print a blank before ';'" % _learn_blank(oracle, picked))
+    log("  validity: %d formats refuse some reuse flag" % _learn_reuse(oracle, picked, alts))
+    log("  validity: %d rules dropped that a ptxas word contradicts" % _prune(classes, corpus_by_class))
+    return classes
+
+
+def _prune(classes, corpus_by_class):
+    """nvdisasm takes every word ptxas wrote: a rule that refuses one was learned from a sample
+    too narrow (a reuse flag refused next to that sample's operands only); drop it."""
+    from assembler.sass.decoder import format_problem
+    n = 0
+    for opclass, cls in classes.items():
+        for w in corpus_by_class.get(opclass, ()):
+            fmt = cls["formats"].get(getbits(w, cls["fbits"]))
+            while fmt is not None and "split" in fmt:
+                fmt = fmt["formats"].get(getbits(w, fmt["split"]))
+            if fmt is None:
+                continue
+            while format_problem(w, fmt):
+                for key in ("noreuse_by", "noreuse", "forbid", "nosb"):
+                    if key in fmt:
+                        saved = fmt.pop(key)
+                        if not format_problem(w, fmt):
+                            n += 1
+                            break
+                        fmt[key] = saved
+                else:
+                    break
+    return n
+
+
+def _learn_hide_by(oracle, picked, alts):
+    """Operands printed only off a default value (a barrier's thread count, R2UR's predicate)
+    that some modifier value prints always (BAR.ARV 0x0, 0x0; R2UR.OR PT, ...) or never
+    (UBLKCP.MULTICAST has no desc[]): "hide_by" ((group, value, 1 shown / 0 hidden), ...).
+    Every sample word of the format is asked (a value may be refused next to another's)."""
+    asks = []
+    for fid, (fmt, _) in picked.items():
+        for k, spec in enumerate(fmt["ops"]):
+            if "hide" not in spec:
+                continue
+            hbits, hval = spec["hide"]
+            for si, s in enumerate(alts[fid]):
+                for i, g in enumerate(fmt["groups"]):
+                    for v in sorted(g[1]):
+                        w = setbits(s, g[0], v)
+                        asks.append((fid, k, si, i, v, setbits(w, hbits, hval), setbits(w, hbits, hval ^ 1)))
+    oracle.fetch([w for a in asks for w in a[5:]])
+    base = {}
+    for fid, k, si, i, v, wh, ws in asks:
+        if getbits(alts[fid][si], picked[fid][0]["groups"][i][0]) == v:
+            h, sh = oracle.memo[wh], oracle.memo[ws]
+            if h is not None and sh is not None and len(sh.operands) == len(h.operands) + 1:
+                base[(fid, k, si, i)] = (len(h.operands), len(sh.operands))
+    found = {}
+    for fid, k, si, i, v, wh, ws in asks:
+        b = base.get((fid, k, si, i))
+        h, sh = oracle.memo[wh], oracle.memo[ws]
+        if b is None or h is None or sh is None or len(h.operands) != len(sh.operands):
+            continue
+        n = len(h.operands)
+        if n in b:
+            found.setdefault((fid, k), {}).setdefault((i, v), 1 if n == b[1] else 0)
+    for fid, (fmt, s) in picked.items():
+        for spec in fmt["ops"]:
+            spec.pop("hide_by", None)
+    for (fid, k), hb in found.items():
+        picked[fid][0]["ops"][k]["hide_by"] = tuple((i, v, show) for (i, v), show in sorted(hb.items()))
+    return len(found)
+
+
+def _learn_blank(oracle, picked):
+    """nvdisasm ends a statement with ';' (no blank) when the stall, the wait mask and bits
+    102..103 are clear, except in some formats (DSETP, DFMA ...), which print ' ;' always:
+    "blank": 1."""
+    quiet = {fid: s & ~(((1 << 26) - 1) << 102) | (7 << 110 | 7 << 113) for fid, (fmt, s) in picked.items()}
+    oracle.fetch(list(quiet.values()))
+    n = 0
+    for fid, w in quiet.items():
+        fmt = picked[fid][0]
+        fmt.pop("blank", None)
+        p = oracle.memo[w]
+        if p is not None and p.semicolon == " ;":
+            fmt["blank"] = 1
+            n += 1
+    return n
+
+
+def _learn_reuse(oracle, picked, alts):
+    """Reuse flags (bits 122..125) nvdisasm refuses, with bit 109 set, where the operand in that
+    slot is an immediate or missing (FMUL R3, R6, 16777216 takes none on its third slot):
+    "noreuse", a 4-bit mask of the flags every sample word of the format is refused with; and
+    "noreuse_by" ((group, value, mask), ...) for flags refused only with one modifier value
+    (HADD2.F32 takes none on its first source)."""
+    asks = {fid: [[(s & ~(15 << 122)) | 1 << (122 + k) for s in alts[fid]] for k in range(4)]
+            for fid in picked}
+    oracle.fetch([w for per in asks.values() for ws in per for w in ws])
+    n = 0
+    by = []
+    for fid, per in asks.items():
+        fmt, s = picked[fid]
+        fmt.pop("noreuse", None)
+        fmt.pop("noreuse_by", None)
+        m = sum(1 << k for k, ws in enumerate(per) if all(oracle.memo[w] is None for w in ws))
+        if m:
+            fmt["noreuse"] = m
+            n += 1
+        for i, g in enumerate(fmt["groups"]):
+            for v in sorted(g[1]):
+                for s in alts[fid]:
+                    w = setbits(s & ~(15 << 122), g[0], v)
+                    by.append((fid, i, v, w, [(k, w | 1 << (122 + k)) for k in range(4) if not m >> k & 1]))
+    oracle.fetch([w for a in by for w in [a[3]] + [x for _, x in a[4]]])
+    masks = {}
+    for fid, i, v, w, ks in by:
+        if oracle.memo[w] is None:
+            continue
+        mask = sum(1 << k for k, x in ks if oracle.memo[x] is None)
+        key = (fid, i, v)
+        masks[key] = masks.get(key, 15) & mask
+    found = {}
+    for (fid, i, v), mask in sorted(masks.items(), key=lambda kv: kv[0][1:]):
+        if mask:
+            found.setdefault(fid, []).append((i, v, mask))
+    for fid, lst in found.items():
+        picked[fid][0]["noreuse_by"] = tuple(lst)
+    return n + len(found)
