@@ -27,6 +27,8 @@ import itertools
 
 from sass_learn import CONTROL_BITS, getbits, setbits
 
+from assembler.sass.encoder import leaf_formats
+
 CTRL_MASK = sum(1 << b for b in CONTROL_BITS)
 # stall 1, '-', no scoreboards, no waits: a control nvdisasm takes with every instruction
 NEUTRAL = (1 | 1 << 4 | 7 << 5 | 7 << 8) << 105
@@ -34,19 +36,6 @@ NEUTRAL = (1 | 1 << 4 | 7 << 5 | 7 << 8) << 105
 
 def _sb(wbar=7, rbar=7):
     return (1 | 1 << 4 | wbar << 5 | rbar << 8) << 105
-
-
-def leaf_formats(formats):
-    """(format key, leaf format dict, [(bits, value)] its split path fixes)."""
-    for key, node in formats.items():
-        stack = [(node, ())]
-        while stack:
-            n, path = stack.pop()
-            if "split" in n:
-                for v, sub in n["formats"].items():
-                    stack.append((sub, path + ((n["split"], v),)))
-            else:
-                yield key, n, path
 
 
 def _plain(t):

@@ -47,7 +47,7 @@ class _Index:
         self.tables = load(arch)
         self.by_name = {}
         for opclass, cls in self.tables.CLASSES.items():
-            for key, fmt, fixed in _leaf_formats(cls["formats"]):
+            for key, fmt, fixed in leaf_formats(cls["formats"]):
                 names = set()
                 first = fmt["mnem"][0] if fmt["mnem"] else None
                 if isinstance(first, str):
@@ -64,7 +64,7 @@ class _Index:
         self.cache = {}
 
 
-def _leaf_formats(formats):
+def leaf_formats(formats):
     """(format key, leaf format, [(bits, value)] its split path fixes)."""
     for key, node in formats.items():
         stack = [(node, ())]
@@ -81,7 +81,7 @@ def _options(fmt):
     """Per group: [(value, tokens)] with the preferred value first among equal spellings."""
     out = []
     for g in fmt["groups"]:
-        bits, table = g[0], g[1]
+        table = g[1]
         pref = g[2] if len(g) > 2 else None
         opts = sorted(table.items(), key=lambda kv: (kv[0] != pref, kv[0]))
         out.append([(v, tuple(t.split(".")) if t else ()) for v, t in opts])
