@@ -264,8 +264,25 @@ def constant_statements(names=None):
     takes."""
     from assembler.errors import AssemblerError
     from assembler.rdna3 import assemble, decode
-    from drivers.emu.amd.shader.valu import VALU
     out = []
+    for name, slot, bits, mnem, operands, reg in _register_sources(names):
+        for text in CONSTANTS:
+            stmt = mnem + " " + ", ".join(text if o == reg else o for o in operands)
+            try:
+                ins = decode(assemble(stmt))[0]
+            except AssemblerError:
+                continue                          # not an operand this form takes
+            const = [o for o in ins.operands if o.kind in ("const", "literal")]
+            v = constant_operand(const[0].kind, const[0].value, const[0].dtype, 64 if bits == 64 else 32)
+            if v is not None:
+                out.append((name, slot, stmt, v))
+    return out
+
+
+def _register_sources(names=None):
+    """(op, source slot, its bits, mnemonic, operand texts, the slot's register text) for each
+    of the first two register sources of every op the kernel path builds."""
+    from drivers.emu.amd.shader.valu import VALU
     for name in sorted(names or R.OPS):
         op = R.OPS[name]
         if not op.srcs:
@@ -275,23 +292,11 @@ def constant_statements(names=None):
             continue
         mnem, _, rest = base.partition(" ")
         operands = rest.split(", ")
-        sop = VALU[name]
-        for slot in range(min(2, len(sop.src_bits))):
-            reg = _reg(10 + 4 * slot, sop.src_bits[slot])
-            if reg not in operands:
-                continue
-            for text in CONSTANTS:
-                stmt = mnem + " " + ", ".join(text if o == reg else o for o in operands)
-                try:
-                    ins = decode(assemble(stmt))[0]
-                except AssemblerError:
-                    continue                      # not an operand this form takes
-                const = [o for o in ins.operands if o.kind in ("const", "literal")]
-                v = constant_operand(const[0].kind, const[0].value, const[0].dtype,
-                                     64 if sop.src_bits[slot] == 64 else 32)
-                if v is not None:
-                    out.append((name, slot, stmt, v))
-    return out
+        src_bits = VALU[name].src_bits
+        for slot in range(min(2, len(src_bits))):
+            reg = _reg(10 + 4 * slot, src_bits[slot])
+            if reg in operands:
+                yield name, slot, src_bits[slot], mnem, operands, reg
 
 
 def sgpr_statements(rng, names=None):
@@ -300,33 +305,17 @@ def sgpr_statements(rng, names=None):
     same for every lane), the case's other modifiers kept as kernel_statement spells them."""
     from assembler.errors import AssemblerError
     from assembler.rdna3 import assemble
-    from drivers.emu.amd.shader.valu import VALU
     out = []
-    for name in sorted(names or R.OPS):
-        op = R.OPS[name]
-        if not op.srcs:
+    for name, slot, bits, mnem, operands, reg in _register_sources(names):
+        wide = bits == 64
+        stmt = mnem + " " + ", ".join(("s[24:25]" if wide else "s24") if o == reg else o for o in operands)
+        try:
+            assemble(stmt)
+        except AssemblerError:
             continue
-        base = kernel_statement(Case(name, R.Mode.of().reg, [0] * len(op.srcs)))
-        if base is None:
-            continue
-        mnem, _, rest = base.partition(" ")
-        operands = rest.split(", ")
-        sop = VALU[name]
-        for slot in range(min(2, len(sop.src_bits))):
-            reg = _reg(10 + 4 * slot, sop.src_bits[slot])
-            if reg not in operands:
-                continue
-            wide = sop.src_bits[slot] == 64
-            stmt = mnem + " " + ", ".join(("s[24:25]" if wide else "s24") if o == reg else o
-                                          for o in operands)
-            try:
-                assemble(stmt)
-            except AssemblerError:
-                continue
-            v = _fit_edge(rng, op.srcs[slot])
-            movs = "s_mov_b32 s24, 0x%x\n" % (v & R.M32) + (
-                "s_mov_b32 s25, 0x%x\n" % (v >> 32) if wide else "")
-            out.append((name, slot, movs + stmt, v))
+        v = _fit_edge(rng, R.OPS[name].srcs[slot])
+        movs = "s_mov_b32 s24, 0x%x\n" % (v & R.M32) + ("s_mov_b32 s25, 0x%x\n" % (v >> 32) if wide else "")
+        out.append((name, slot, movs + stmt, v))
     return out
 
 
