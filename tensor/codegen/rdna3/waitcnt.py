@@ -155,22 +155,21 @@ def _ahead(state, code, n, vm, lg):
     return vm, lg
 
 
-def insert_waits(code, loops):
+def _back_edges(code, loops, start, step):
+    """(loop heads by instruction id, loop id -> the state at its back edge): one pass over the
+    code per round, the state at each loop head merged with its back edge's, until no back-edge
+    state changes (at most 8 rounds).  ``step(state, mi)`` is the state after ``mi``."""
     heads = {id(lp.head): lp for lp in loops}
     latches = {id(lp.latch): lp for lp in loops}
-    back = {}                                  # loop -> state at its back edge
+    back = {}
     for _ in range(8):
         changed = False
-        state = _State()
-        entry = {}
+        state = start()
         for mi in code:
             lp = heads.get(id(mi))
-            if lp is not None:
-                entry[id(lp)] = state
-                if id(lp) in back:
-                    state = state.merge(back[id(lp)])
-            vm, lg, vs = _needs(state, mi)
-            state = _issue(_apply(state, vm, lg, vs), mi)
+            if lp is not None and id(lp) in back:
+                state = state.merge(back[id(lp)])
+            state = step(state, mi)
             lp = latches.get(id(mi))
             if lp is not None:
                 old = back.get(id(lp))
@@ -180,6 +179,16 @@ def insert_waits(code, loops):
                     changed = True
         if not changed:
             break
+    return heads, back
+
+
+def _wait_step(state, mi):
+    vm, lg, vs = _needs(state, mi)
+    return _issue(_apply(state, vm, lg, vs), mi)
+
+
+def insert_waits(code, loops):
+    heads, back = _back_edges(code, loops, _State, _wait_step)
     out = []
     state = _State()
     for n, mi in enumerate(code):
@@ -281,26 +290,7 @@ def _hazard_step(st, mi, emit):
 
 
 def fix_hazards(code, loops):
-    heads = {id(lp.head): lp for lp in loops}
-    latches = {id(lp.latch): lp for lp in loops}
-    back = {}
-    for _ in range(8):
-        changed = False
-        st = _Hz()
-        for mi in code:
-            lp = heads.get(id(mi))
-            if lp is not None and id(lp) in back:
-                st = st.merge(back[id(lp)])
-            st = _hazard_step(st, mi, lambda fix: None)
-            lp = latches.get(id(mi))
-            if lp is not None:
-                old = back.get(id(lp))
-                new = st if old is None else old.merge(st)
-                if old is None or new.key() != old.key():
-                    back[id(lp)] = new
-                    changed = True
-        if not changed:
-            break
+    heads, back = _back_edges(code, loops, _Hz, lambda st, mi: _hazard_step(st, mi, lambda fix: None))
     out = []
     st = _Hz()
     for mi in code:
