@@ -329,7 +329,7 @@ class ComputeQueue:
         timeline.last_submitted = value            # TimelineSignal.next_value, inline
         in_flight = timeline.in_flight
         in_flight[value] = description
-        if len(in_flight) > 4096:
+        if len(in_flight) > timeline.RECORD_LIMIT:
             timeline.forget(timeline.value)
         return value
 
@@ -438,7 +438,7 @@ class ComputeQueue:
         timeline.last_submitted = value            # TimelineSignal.next_value, inline
         in_flight = timeline.in_flight
         in_flight[value] = description
-        if len(in_flight) > 4096:
+        if len(in_flight) > timeline.RECORD_LIMIT:
             timeline.forget(timeline.value)
         return value
 
