@@ -169,14 +169,19 @@ class MathMixin:
         r = self.valu("v_ldexp_f64", [p, k], 2)
         return self.nan_fix64(r, x)
 
-    def fdiv64(self, num, den):
-        """num / den to about 0.5 ulp for den in [1, 3] (no special cases)."""
+    def _quotient64(self, num, den):
+        """(q, r, rem): 1/den refined by two Newton steps (r), q = num * r, rem = num - den * q;
+        q + rem * r is the quotient to about 0.5 ulp."""
         r = self.valu("v_rcp_f64", [den], 2)
         for _ in range(2):
             e = self.fma64(Neg(den), r, "1.0")
             r = self.fma64(r, e, r)
         q = self.valu("v_mul_f64", [num, r], 2)
-        rem = self.fma64(Neg(den), q, num)
+        return q, r, self.fma64(Neg(den), q, num)
+
+    def fdiv64(self, num, den):
+        """num / den to about 0.5 ulp for den in [1, 3] (no special cases)."""
+        q, r, rem = self._quotient64(num, den)
         return self.fma64(rem, r, q)
 
     def log2_f64(self, x):
@@ -252,12 +257,7 @@ class MathMixin:
         self.E("v_div_scale_f64", num, "vcc_lo", "1.0", x, "1.0", ndef=2)
         den = self.new("v", 2)
         self.E("v_div_scale_f64", den, "null", x, x, "1.0", ndef=2)
-        r = self.valu("v_rcp_f64", [den], 2)
-        for _ in range(2):
-            e = self.fma64(Neg(den), r, "1.0")
-            r = self.fma64(r, e, r)
-        q = self.valu("v_mul_f64", [num, r], 2)
-        rem = self.fma64(Neg(den), q, num)
+        q, r, rem = self._quotient64(num, den)
         f = self.new("v", 2)
         self.E("v_div_fmas_f64", f, rem, r, q, imp_use=("vcc_lo",))
         return self.valu("v_div_fixup_f64", [f, x, "1.0"], 2)
