@@ -44,6 +44,7 @@ _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIA
 _SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
 _PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
 _DISPATCH_DWORD0 = aql.DISPATCH_HEADER              # | setup (dimensions) << 16
+_SIGNAL_DWORD0 = int(aql.pm4_indirect(0, 1)[0])     # the header of the signal's PM4-IB packet
 
 
 def user_sgpr_plan(kernel):
@@ -97,6 +98,8 @@ class ComputeQueue:
             mem = device.memory
             self.kernarg_buf = mem.alloc(KERNARG_ARENA_BYTES, GTT)
             self.ib_buf = mem.alloc(IB_ARENA_BYTES, GTT)
+            if use_aql:
+                self._signal_packet(0)      # the signal slots exist before the first launch needs them
         except BaseException:
             self.destroy()
             raise
@@ -252,7 +255,7 @@ class ComputeQueue:
         self.dispatch_id += 1
         if self.use_aql:
             value = self._launch_aql(kernel, kernarg_va, grid, block, lds, timed, description)
-            self.kernargs.tag(value)
+            _tag(self.kernargs, value)
             return value
         t = kernel.templates.get((self.generation, self.device.scratch_va, self.device.tmpring_size, lds)) \
             or self.dispatch_template(kernel, lds)
@@ -282,7 +285,7 @@ class ComputeQueue:
             post = self.pm4_timestamp(ts + 8) if ts is not None else []
             self.hw.submit_words(w, value, timeline, pre, post, t.body)
         timeline.next_value(description)
-        self.kernargs.tag(value)
+        _tag(self.kernargs, value)
         return value
 
     def submit_ib(self, ib_va, ib_dwords, timed, description, template=None):
@@ -481,20 +484,17 @@ class ComputeQueue:
         hw, timeline = self.hw, self.timeline
         wptr, cap = hw.wptr, hw.capacity
         pos = wptr & (cap - 1)
-        if timed or pos + 2 > cap or hw.debug >= 2 or self.copy_busy():
+        signal, copy = self._signal_mv, self.copy_timeline
+        if timed or pos + 2 > cap or hw.debug >= 2 or signal is None or \
+                (copy is not None and copy._mv[0] < copy.last_submitted):
             packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
             return self.submit_packets((packet,), timed, description)
         value = timeline.last_submitted + 1
         if wptr + 2 - hw.retired > cap:               # room first: the signal slot is free only then
             hw.make_room(2, timeline)
-        signal = self._signal_mv
-        if signal is None:
-            last = self._signal_packet(value)
-        else:                                         # _signal_packet, inline
-            slot = (value & (cap - 1)) * 16
-            signal[slot + _SIGNAL_VALUE] = value & _M32
-            signal[slot + _SIGNAL_VALUE + 1] = value >> 32
-            last = self._signal_aql_mv[slot:slot + 16]
+        slot = (value & (cap - 1)) * 16               # _signal_packet, inline
+        signal[slot + _SIGNAL_VALUE] = value & _M32
+        signal[slot + _SIGNAL_VALUE + 1] = value >> 32
         bx, by, bz = block
         gx, gy, gz = grid
         dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
@@ -502,9 +502,9 @@ class ComputeQueue:
         _PACK_DISPATCH(hw.ring_bytes, base * 4, aql.INVALID_PACKET_DWORD0, dims, bx, by, bz, 0, gx * bx, gy * by,
                        gz * bz, kernel.private_segment_size, lds, kernel.kd_va, kernarg_va, 0, 0)
         ring = hw.ring_mv
-        ring[base + 17:base + 32] = last[1:]
+        ring[base + 17:base + 32] = self._signal_aql_mv[slot + 1:slot + 16]
         ring[base] = _DISPATCH_DWORD0 | dims << 16
-        ring[base + 16] = last[0]
+        ring[base + 16] = _SIGNAL_DWORD0
         hw.wptr = wptr = wptr + 2
         hw.wptr_mv[0] = wptr
         hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
@@ -530,3 +530,12 @@ class ComputeQueue:
 
 def _split(x):
     return [x & 0xFFFFFFFF, (x >> 32) & 0xFFFFFFFF]
+
+
+def _tag(arena, value):
+    """Arena.tag, inline on the launch paths: what was allocated so far is read by ``value``."""
+    pending, head = arena.pending, arena.head
+    if pending and pending[-1][1] == head:
+        pending[-1] = (value, head)
+    else:
+        pending.append((value, head))

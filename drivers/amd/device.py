@@ -96,6 +96,7 @@ class AMDDevice(Device):
         self.flush_hdp_on_submit, self.hdp_flush_word, self.mmio = False, None, None
         self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
         self._doorbells, self._buffers, self._timelines = {}, {}, 0
+        self._checked_shapes = set()       # (grid, block, workgroup limit) a launch has passed check_shape with
         self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
         self.process = KFDProcess.acquire(kernel)
         try:
@@ -277,14 +278,28 @@ class AMDDevice(Device):
             self._check_open()
         if kernel.refusal is not None:
             raise kernel.refusal
-        grid, block = _dims(grid, "grid"), _dims(block, "block")
-        check_shape(kernel, grid, block)
+        shapes = self._checked_shapes
+        if type(grid) is not tuple or type(block) is not tuple or \
+                (grid, block, kernel.max_workgroup_items) not in shapes:
+            grid, block = _dims(grid, "grid"), _dims(block, "block")
+            check_shape(kernel, grid, block)
+            if len(shapes) >= 256:
+                shapes.clear()
+            shapes.add((grid, block, kernel.max_workgroup_items))     # normalized and within that limit
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
         q = self.compute
         layout = kernel.layout or kernel.layout_for(args)
         size = layout.launch_bytes
-        off = q.kernargs.alloc(size + aql.PACKET_BYTES if kernel.needs_dispatch_ptr else size, layout.launch_align)
+        arena = q.kernargs
+        align = layout.launch_align
+        start = -(-arena.head // align) * align
+        if kernel.needs_dispatch_ptr or start % arena.size + size > arena.size or \
+                start + size - arena.retired > arena.size:
+            off = arena.alloc(size + aql.PACKET_BYTES if kernel.needs_dispatch_ptr else size, align)
+        else:                                  # Arena.alloc's common case, inline
+            arena.head = start + size
+            off = start % arena.size
         lds = layout.pack_into(q.kernarg_mv, off, args, grid, block, q.hw.ctl.va, kernel.group_segment_size, self)
         if lds > self.node_lds_bytes:
             detail = f"{kernel.group_segment_size} static + {lds - kernel.group_segment_size} dynamic" \
