@@ -142,7 +142,77 @@ def _alu_form(plan, mnem):
                 return None
         out = word.to_bytes(size, "little")
         return out if lit is None else out + lit.to_bytes(4, "little")
-    return form
+    if limit is not None and implicit and len(implicit) > bus_limit:
+        return form
+    return _unrolled(slots, base, size, form)
+
+
+def _unrolled(slots, base, size, general):
+    """`general` with its loop unrolled for the commonest statements: every operand a VGPR, an
+    SGPR destination or an inline constant (a plain int from its cache: nothing on the constant
+    bus, no literal). Anything else goes to `general`, which finds the operands cached."""
+    n = len(slots)
+    if n == 2:
+        (c0, m0), (c1, m1) = slots
+
+        def form(toks):
+            if len(toks) != 2:
+                return None
+            t0, t1 = toks
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+            if v0.__class__ is int and v1.__class__ is int:
+                return (base | v0 | v1).to_bytes(size, "little")
+            return general(toks)
+        return form
+    if n == 3:
+        (c0, m0), (c1, m1), (c2, m2) = slots
+
+        def form(toks):
+            if len(toks) != 3:
+                return None
+            t0, t1, t2 = toks
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+            v2 = c2.get(t2)
+            if v2 is None:
+                v2 = m2(t2)
+            if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int:
+                return (base | v0 | v1 | v2).to_bytes(size, "little")
+            return general(toks)
+        return form
+    if n == 4:
+        (c0, m0), (c1, m1), (c2, m2), (c3, m3) = slots
+
+        def form(toks):
+            if len(toks) != 4:
+                return None
+            t0, t1, t2, t3 = toks
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+            v2 = c2.get(t2)
+            if v2 is None:
+                v2 = m2(t2)
+            v3 = c3.get(t3)
+            if v3 is None:
+                v3 = m3(t3)
+            if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int and v3.__class__ is int:
+                return (base | v0 | v1 | v2 | v3).to_bytes(size, "little")
+            return general(toks)
+        return form
+    return general
 
 
 def _compile_alu(mnem, cands, plain):

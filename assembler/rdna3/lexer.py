@@ -470,6 +470,17 @@ def parse_source(text, fp_mods, int_mods, is_reg, col0=0):
     """A source operand as llvm's parseRegOrImmWith{FP,Int}InputMods reads it.
     fp_mods: -x, |x|, neg(), abs() are allowed; int_mods: sext() is allowed; is_reg(name,
     bracket) tells register names. Returns a Source; raises LexError."""
+    if text.isalnum() and text.isascii():
+        # the commonest operands, a register name (v7, s12, vcc) or a short decimal, read as the
+        # tokens below would read them, without tokenizing
+        if is_reg(text, False):
+            src = Source()
+            src.reg, src.col = text, col0
+            return src
+        if text.isdigit() and len(text) <= 9 and (text[0] != "0" or len(text) == 1):
+            src = Source()
+            src.value, src.col = int(text), col0
+            return src
     toks = tokenize(text, col0)
     cur = Cursor(toks)
     src = Source()
