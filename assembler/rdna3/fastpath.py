@@ -75,6 +75,14 @@ def _negative_number(t):
     return t[:1] == "-" and (t[1:2].isdigit() or t[1:2] == ".")
 
 
+def _any_negative_number(toks):
+    for t in toks:
+        t = t.strip()
+        if t[:1] == "-" and (t[1:2].isdigit() or t[1:2] == "."):
+            return True
+    return False
+
+
 def _alu_slot(item, mnem):
     kind, flo, a, b, c, d = item
     if kind == 0:
@@ -112,15 +120,11 @@ def _alu_form(plan, mnem):
     n = len(items)
     bus_limit, implicit = limit if limit is not None else (0, None)
 
-    def form(toks):
-        if len(toks) != n:
-            return None
+    def finish(values):
+        """The statement from its operands' cached values."""
         word = base
         lit = scalars = None
-        for (cache, miss), tok in zip(slots, toks):
-            v = cache.get(tok)
-            if v is None:
-                v = miss(tok)
+        for v in values:
             if v.__class__ is int:
                 word |= v
             elif v is _BAIL:
@@ -142,15 +146,28 @@ def _alu_form(plan, mnem):
                 return None
         out = word.to_bytes(size, "little")
         return out if lit is None else out + lit.to_bytes(4, "little")
+
+    def form(toks):
+        if len(toks) != n:
+            return None
+        values = []
+        for (cache, miss), tok in zip(slots, toks):
+            v = cache.get(tok)
+            if v is None:
+                v = miss(tok)
+            if v is _BAIL:
+                return None
+            values.append(v)
+        return finish(values)
     if limit is not None and implicit and len(implicit) > bus_limit:
         return form
-    return _unrolled(slots, base, size, form)
+    return _unrolled(slots, base, size, form, finish)
 
 
-def _unrolled(slots, base, size, general):
-    """`general` with its loop unrolled for the commonest statements: every operand a VGPR, an
-    SGPR destination or an inline constant (a plain int from its cache: nothing on the constant
-    bus, no literal). Anything else goes to `general`, which finds the operands cached."""
+def _unrolled(slots, base, size, general, finish):
+    """`general` with its loop unrolled for two to four operands; statements whose operands are
+    all plain fields (VGPRs, SGPR destinations, inline constants: a plain int from the cache,
+    nothing on the constant bus, no literal) are put together here, the others by `finish`."""
     n = len(slots)
     if n == 2:
         (c0, m0), (c1, m1) = slots
@@ -167,7 +184,7 @@ def _unrolled(slots, base, size, general):
                 v1 = m1(t1)
             if v0.__class__ is int and v1.__class__ is int:
                 return (base | v0 | v1).to_bytes(size, "little")
-            return general(toks)
+            return finish((v0, v1))
         return form
     if n == 3:
         (c0, m0), (c1, m1), (c2, m2) = slots
@@ -187,7 +204,7 @@ def _unrolled(slots, base, size, general):
                 v2 = m2(t2)
             if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int:
                 return (base | v0 | v1 | v2).to_bytes(size, "little")
-            return general(toks)
+            return finish((v0, v1, v2))
         return form
     if n == 4:
         (c0, m0), (c1, m1), (c2, m2), (c3, m3) = slots
@@ -210,7 +227,7 @@ def _unrolled(slots, base, size, general):
                 v3 = m3(t3)
             if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int and v3.__class__ is int:
                 return (base | v0 | v1 | v2 | v3).to_bytes(size, "little")
-            return general(toks)
+            return finish((v0, v1, v2, v3))
         return form
     return general
 
@@ -226,6 +243,7 @@ def _compile_alu(mnem, cands, plain):
     forms = tuple(forms)
     first = _negative_form(mnem, cands, forms[0])
     with_mods = _vop3_mods_form(mnem, cands)
+    single = forms[0] if len(forms) == 1 else None
 
     def encode(rest):
         if "(" in rest or ":[" in rest or "\t" in rest:
@@ -233,8 +251,12 @@ def _compile_alu(mnem, cands, plain):
         toks = rest.split(",") if rest else []
         if toks and " " in toks[-1].strip():
             return with_mods(toks) if with_mods else None
-        if "-" in rest and any(_negative_number(t.strip()) for t in toks):
+        if "-" in rest and _any_negative_number(toks):
             out = first(toks) if first else None
+        elif single is not None:
+            out = single(toks)
+            if out is not None:
+                return out
         else:
             for form in forms:
                 out = form(toks)
