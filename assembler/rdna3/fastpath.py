@@ -581,6 +581,8 @@ def _compile_ds(mnem, op, entry):
     slots = tuple(slots)
     off_cache, off_miss = _offset_slot("DS", fields, "DS", 0, 0xFFFF)
     n = len(spec)
+    if n == 2:
+        return _ds2(slots, word, size, off_cache, off_miss)
 
     def encode(rest):
         split = _mem_split(rest, n)
@@ -595,6 +597,45 @@ def _compile_ds(mnem, op, entry):
             if v is _BAIL:
                 return None
             w |= v
+        if off is not None:
+            v = off_cache.get(off)
+            if v is None:
+                v = off_miss(off)
+            if v is _BAIL:
+                return None
+            w |= v
+        return w.to_bytes(size, "little")
+    return encode
+
+
+def _ds2(slots, word, size, off_cache, off_miss):
+    """The DS encoder of two register operands (ds_load_b32 v0, v1 / ds_store_b32 v1, v2), with
+    _mem_split and the operand loop written out."""
+    (c0, m0), (c1, m1) = slots
+
+    def encode(rest):
+        if "(" in rest or ":[" in rest or "|" in rest or "\t" in rest:
+            return None
+        toks = rest.split(",")
+        if len(toks) != 2:
+            return None
+        t0, t1 = toks
+        words = t1.split()
+        if len(words) == 1:
+            off = None
+        elif len(words) == 2 and words[1].startswith("offset:") and len(words[1]) != 7:
+            t1, off = words[0], words[1][7:]
+        else:
+            return None
+        v0 = c0.get(t0)
+        if v0 is None:
+            v0 = m0(t0)
+        v1 = c1.get(t1)
+        if v1 is None:
+            v1 = m1(t1)
+        if v0 is _BAIL or v1 is _BAIL:
+            return None
+        w = word | v0 | v1
         if off is not None:
             v = off_cache.get(off)
             if v is None:
@@ -636,6 +677,8 @@ def _compile_global(mnem, op, entry):
         by_width[width] = tuple(slots)
     off_cache, off_miss = _offset_slot("FLAT", fields, "GLOBAL", -0x1000, 0xFFF)
     n = len(spec)
+    if n == 3:
+        return _global3(by_width, (saddr_cache, saddr_miss), word, size, off_cache, off_miss)
 
     def encode(rest):
         split = _mem_split(rest, n)
@@ -656,6 +699,57 @@ def _compile_global(mnem, op, entry):
             if v is _BAIL:
                 return None
             w |= v
+        if off is not None:
+            v = off_cache.get(off)
+            if v is None:
+                v = off_miss(off)
+            if v is _BAIL:
+                return None
+            w |= v
+        return w.to_bytes(size, "little")
+    return encode
+
+
+def _global3(by_width, saddr, word, size, off_cache, off_miss):
+    """The GLOBAL encoder of three operands (global_load_b32 v0, v[2:3], off / global_store_b32
+    v1, v2, s[4:5]), with _mem_split and the operand loop written out."""
+    (sa_cache, sa_miss) = saddr
+    ((c0, m0), (c1, m1)), ((d0, n0), (d1, n1)) = by_width[1], by_width[2]
+
+    def encode(rest):
+        if "(" in rest or ":[" in rest or "|" in rest or "\t" in rest:
+            return None
+        toks = rest.split(",")
+        if len(toks) != 3:
+            return None
+        t0, t1, t2 = toks
+        words = t2.split()
+        if len(words) == 1:
+            off = None
+        elif len(words) == 2 and words[1].startswith("offset:") and len(words[1]) != 7:
+            t2, off = words[0], words[1][7:]
+        else:
+            return None
+        v2 = sa_cache.get(t2)
+        if v2 is None:
+            v2 = sa_miss(t2)
+        if t2.strip() == "off":            # the address is a VGPR pair without saddr
+            v0 = d0.get(t0)
+            if v0 is None:
+                v0 = n0(t0)
+            v1 = d1.get(t1)
+            if v1 is None:
+                v1 = n1(t1)
+        else:
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+        if v0 is _BAIL or v1 is _BAIL or v2 is _BAIL:
+            return None
+        w = word | v0 | v1 | v2
         if off is not None:
             v = off_cache.get(off)
             if v is None:

@@ -273,18 +273,33 @@ class ComputeQueue:
         w[i], w[i + 1], w[i + 2] = block
         i = t.grid
         w[i], w[i + 1], w[i + 2] = grid
-        timeline = self.timeline
+        timeline, hw = self.timeline, self.hw
         value = timeline.last_submitted + 1
         w[t.value] = value & _M32
         w[t.value + 1] = value >> 32
-        if not timed and not self.copy_busy():
-            self.hw.submit_words(w, value, timeline)
-        else:
+        copy = self.copy_timeline
+        n, cap, wptr = len(w), hw.capacity, hw.wptr
+        pos = wptr & (cap - 1)
+        if timed or (copy is not None and copy._mv[0] < copy.last_submitted):
             ts = self.device.timestamps_va if timed else None
             pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
             post = self.pm4_timestamp(ts + 8) if ts is not None else []
-            self.hw.submit_words(w, value, timeline, pre, post, t.body)
-        timeline.next_value(description)
+            hw.submit_words(w, value, timeline, pre, post, t.body)
+        elif pos + n > cap or hw.debug >= 2:
+            hw.submit_words(w, value, timeline)
+        else:                                       # PM4Queue.submit_words' common case, inline
+            if wptr + n - hw.retired > cap:
+                hw.make_room(n, timeline)
+            hw.ring_mv[pos:pos + n] = w
+            hw.wptr = wptr = wptr + n
+            hw.wptr_mv[0] = wptr
+            hw.doorbell.store64(hw.doorbell_offset, wptr)
+            hw.pending.append((value, wptr))
+        timeline.last_submitted = value             # TimelineSignal.next_value, inline
+        in_flight = timeline.in_flight
+        in_flight[value] = description
+        if len(in_flight) > timeline.RECORD_LIMIT:
+            timeline.forget(timeline.value)
         _tag(self.kernargs, value)
         return value
 
