@@ -15,6 +15,7 @@ dispatches it plus the completion signal, as one array of dwords with the slots 
 into the ring; the timeline value is taken only once the submission is in the ring, so a launch
 refused on the way leaves the queue exactly as it was.
 """
+import struct
 from array import array
 
 import numpy as np
@@ -43,6 +44,7 @@ _INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
 _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
 _SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
 _PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
+_PACK_U64 = struct.Struct("<Q").pack_into          # a 64-bit value at any 4-byte aligned offset
 _DISPATCH_DWORD0 = aql.DISPATCH_HEADER              # | setup (dimensions) << 16
 _SIGNAL_DWORD0 = int(aql.pm4_indirect(0, 1)[0])     # the header of the signal's PM4-IB packet
 
@@ -436,16 +438,11 @@ class ComputeQueue:
         if wptr + n - hw.retired > cap:
             hw.make_room(n, timeline)
         slot = value & (cap - 1)                     # the signal's IB slot (value % ring packets)
-        i = slot * 16 + _SIGNAL_VALUE
-        signal = self._signal_mv
-        signal[i] = value & _M32
-        signal[i + 1] = value >> 32
-        last = (n - 1) * 16
-        va = self._signal_va + slot * 64
-        block[last + 2] = va & _M32
-        block[last + 3] = va >> 32
+        _PACK_U64(self._signal_bytes, slot * 64 + _SIGNAL_VALUE * 4, value)
         ring, base = hw.ring_mv, pos * 16
         ring[base:base + 16 * n] = block
+        # the signal packet's IB address (dwords 2-3, 8-byte aligned), before any header is valid
+        self._ring_u64[(base + (n - 1) * 16 + 2) >> 1] = self._signal_va + slot * 64
         for h in headers:
             ring[base] = h
             base += 16
@@ -471,6 +468,8 @@ class ComputeQueue:
             slots = self._signal_slots.view(np.uint32).reshape(cap, 16)
             slots[:, :len(words)] = words                      # every slot signals; the value is patched
             self._signal_mv = memoryview(self._signal_slots.view(np.uint32))
+            self._signal_bytes = self._signal_mv.cast("B")
+            self._ring_u64 = self.hw.ring_bytes.cast("Q")
             # one ready-made PM4-IB packet per slot, pointing at that slot
             packets = np.tile(aql.pm4_indirect(0, len(words)), (cap, 1))
             slot_va = self._signal_slots.va + 64 * np.arange(cap, dtype=np.uint64)
@@ -508,8 +507,7 @@ class ComputeQueue:
         if wptr + 2 - hw.retired > cap:               # room first: the signal slot is free only then
             hw.make_room(2, timeline)
         slot = (value & (cap - 1)) * 16               # _signal_packet, inline
-        signal[slot + _SIGNAL_VALUE] = value & _M32
-        signal[slot + _SIGNAL_VALUE + 1] = value >> 32
+        _PACK_U64(self._signal_bytes, (slot + _SIGNAL_VALUE) * 4, value)
         bx, by, bz = block
         gx, gy, gz = grid
         dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
