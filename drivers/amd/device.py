@@ -96,7 +96,7 @@ class AMDDevice(Device):
         self.flush_hdp_on_submit, self.hdp_flush_word, self.mmio = False, None, None
         self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
         self._doorbells, self._buffers, self._timelines = {}, {}, 0
-        self._checked_shapes = set()       # (grid, block, workgroup limit) a launch has passed check_shape with
+        self._checked_shape = (None, None, 0)      # the (grid, block, workgroup limit) checked last
         self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
         self.process = KFDProcess.acquire(kernel)
         try:
@@ -278,14 +278,12 @@ class AMDDevice(Device):
             self._check_open()
         if kernel.refusal is not None:
             raise kernel.refusal
-        shapes = self._checked_shapes
-        if type(grid) is not tuple or type(block) is not tuple or \
-                (grid, block, kernel.max_workgroup_items) not in shapes:
+        last = self._checked_shape
+        if grid is not last[0] or block is not last[1] or kernel.max_workgroup_items != last[2]:
             grid, block = _dims(grid, "grid"), _dims(block, "block")
             check_shape(kernel, grid, block)
-            if len(shapes) >= 256:
-                shapes.clear()
-            shapes.add((grid, block, kernel.max_workgroup_items))     # normalized and within that limit
+            # these very tuple objects (immutable, and kept alive here) need no checking again
+            self._checked_shape = (grid, block, kernel.max_workgroup_items)
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
         q = self.compute
