@@ -343,8 +343,10 @@ def _next_group(st):
         first = pcs.index(pc)
         if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
             sel = slice(first, first + n)
+        elif idle:                                       # (a blocked wave may sit at pc too)
+            sel = np.flatnonzero((st.pc == pc) & ~(st.done | st.at_barrier))
         else:
-            sel = np.array([i for i in range(first, W) if pcs[i] == pc])
+            sel = np.flatnonzero(st.pc == pc)
         return pc, sel, n, n == W - idle
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
