@@ -7,6 +7,7 @@ group).  After a branch the waves are regrouped; waves that wait in s_barrier ar
 no wave can run any more (then every live wave of every workgroup has arrived).  An instruction
 budget turns an endless loop into ShaderHang.
 """
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +39,11 @@ class Stats:
     lane_ops: int = 0                # vector (VALU, memory, LDS) wave-instructions x 32 lanes
 
     def add(self, other):
-        for k in ("dispatches", "workgroups", "waves", "wave_instructions", "lane_ops"):
-            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.dispatches += other.dispatches
+        self.workgroups += other.workgroups
+        self.waves += other.waves
+        self.wave_instructions += other.wave_instructions
+        self.lane_ops += other.lane_ops
 
 
 class ValuEnv:
@@ -103,11 +107,22 @@ class ValuEnv:
         return ctx
 
 
+_BUDGETS = {}                        # GPU_EMULATE_BUDGET text -> its checked value
+
+
 def budget_from_env():
-    """GPU_EMULATE_BUDGET, checked (a SettingError naming it), or the default."""
-    from drivers.settings import env_int
-    return env_int(BUDGET_ENV, DEFAULT_BUDGET, 1, None, "expected a positive number of wave-instructions "
-                   f"one dispatch may execute (default {DEFAULT_BUDGET})")
+    """GPU_EMULATE_BUDGET, checked (a SettingError naming it), or the default (each text is
+    checked once; a bad one raises every time)."""
+    raw = os.environ.get(BUDGET_ENV)
+    value = _BUDGETS.get(raw)
+    if value is None:
+        from drivers.settings import env_int
+        value = env_int(BUDGET_ENV, DEFAULT_BUDGET, 1, None, "expected a positive number of wave-instructions "
+                        f"one dispatch may execute (default {DEFAULT_BUDGET})")
+        if len(_BUDGETS) >= 16:
+            _BUDGETS.clear()
+        _BUDGETS[raw] = value
+    return value
 
 
 class WaveExecutor:
