@@ -403,13 +403,18 @@ def _inline_wide(e, op, v):
 # and results) and without modifiers, is the numpy expression below of the operands viewed as
 # float32 (the library's reads are then plain views and its finish only takes the bits back):
 # add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
-# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).
+# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).  The f64
+# ones are the same under MODE's f16/f64 round and denormal fields (fma is fp.fma64), on the
+# register pairs read as the library reads them.
 _FLOAT_FAST = {
     "v_add_f32": "np.add({0}, {1})", "v_sub_f32": "np.add({0}, np.negative({1}))",
     "v_subrev_f32": "np.add({1}, np.negative({0}))", "v_mul_f32": "np.multiply({0}, {1})",
     "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
     "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
     "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
+    "v_add_f64": "np.add({0}, {1})", "v_mul_f64": "np.multiply({0}, {1})",
+    "v_fma_f64": "FMA64({0}, {1}, {2})",
+    "v_max_f64": "FMAX({ctx}, F64F, {0}, {1})", "v_min_f64": "FMIN({ctx}, F64F, {0}, {1})",
 }
 
 
@@ -419,29 +424,89 @@ def _f32_plain(fm):
     return fm.round_f32 == 0 and bool(F32.keep(fm)) and bool(F32.keep_in(fm))
 
 
+def _f64_plain(fm):
+    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f64 ops."""
+    from .valu.fp import F64
+    return fm.round_f16_64 == 0 and bool(F64.keep(fm)) and bool(F64.keep_in(fm))
+
+
 def _float_fast(e, op):
-    """(the per-MODE flag, the expression of the result bits) of an f32 op of _FLOAT_FAST
-    without modifiers, or None."""
+    """(the per-MODE flag, the expression of the result bits) of an f32 or f64 op of
+    _FLOAT_FAST without modifiers, or None."""
     form = _FLOAT_FAST.get(op.mnemonic)
-    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+    wide = op.mnemonic.endswith("_f64")
+    if form is None or op.dst_bits != (64 if wide else 32) or op.op.mask_in or op.op.mask_out \
+            or not _library_op(op, wide, signs=True):
         return None
-    args = _inline_sources(e, op)
+    neg, abs_ = op.kw.get("neg", 0), op.kw.get("abs", 0)
+    if "{d}" in form and (neg | abs_) >> 2 & 1:
+        return None
+    args = _wide_sources(e, op) if wide else _inline_sources(e, op)
     if args is None:
         return None
-    if "FMA" not in e.globals:
-        from .valu.fp import F32, fma_narrow, fmax, fmin
-        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32)
-    args = [f"{a}.view(F32)" for a in args]
+    _float_globals(e)
     ctx = ""
     if "{ctx}" in form:
-        kw = op.kw
-
-        def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
-            return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
-        ctx = e.slot(make_ctx)
-    flag = e.slot(lambda fm, n, lane: _f32_plain(fm))
+        ctx = _plain_ctx(e, op)
+    flag = e.slot(lambda fm, n, lane: _f64_plain(fm)) if wide else e.slot(lambda fm, n, lane: _f32_plain(fm))
+    if not (neg | abs_) and op.mnemonic in ("v_max_f32", "v_min_f32") and _same_vgpr(op):
+        # max(x, x) / min(x, x): clang's canonicalize; the library's choice between two equal
+        # operands is x itself, a signalling NaN quieted in IEEE mode
+        return flag, f"CANON({ctx}, {args[0]})"
+    # |x| and -x on the bits, as the library's operand reads apply them (abs first)
+    u = "U64" if wide else "U32"
+    for i in range(len(args)):
+        if abs_ >> i & 1:
+            args[i] = f"np.bitwise_and({args[i]}, {u}({(1 << (63 if wide else 31)) - 1}))"
+        if neg >> i & 1:
+            args[i] = f"np.bitwise_xor({args[i]}, {u}({1 << (63 if wide else 31)}))"
+    if wide:
+        return flag, f"{form.format(*(f'{a}.view(F64)' for a in args), ctx=ctx)}.view(U64)"
+    args = [f"{a}.view(F32)" for a in args]
     expr = form.format(*args, d=f"V[{op.vdst}, sel].view(F32)", ctx=ctx)
     return flag, f"{expr}.view(U32)"
+
+
+def _float_globals(e):
+    if "FMA" not in e.globals:
+        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32,
+                         FMA64=fma64, F64F=F64, F64=np.float64, CANON=_canonical32)
+
+
+def _plain_ctx(e, op):
+    kw = op.kw
+
+    def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
+        return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
+    return e.slot(make_ctx)
+
+
+def _same_vgpr(op):
+    a, b = op.sources[:2]
+    return a.kind == b.kind == "vgpr" and a.value == b.value
+
+
+_ABS32, _INF32, _QUIET32 = U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)
+
+
+def _canonical32(ctx, x):
+    """v_max_f32 / v_min_f32 of x and x (f32 bits) in a MODE that keeps denormals: x, with its
+    signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
+    if not ctx.mode.ieee:
+        return x
+    nan = np.bitwise_and(x, _ABS32) > _INF32
+    if not nan.any():
+        return x
+    return np.where(nan, np.bitwise_or(x, _QUIET32), x)
+
+
+def _wide_sources(e, op):
+    """The 64-bit sources of an f64 op read as the library's readers read them (a VGPR pair
+    joined, a constant's lanes, an SGPR pair through its reader)."""
+    if len(op.op.src_bits) != len(op.sources) or any(b != 64 for b in op.op.src_bits):
+        return None
+    return [_vector_source(e, op, o, 64, r) for o, r in zip(op.sources, op.readers)]
 
 
 def _mask_lines(e, op, v):
@@ -501,7 +566,14 @@ def _inline_lines(e, op, v):
         return None
     if op.op.mask_in:
         e.emit(f"c{v} = {_mask_in(e, op)}")
-    return [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
+    lines = [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
+    if op.mnemonic in ("v_add_co_u32", "v_add_co_ci_u32") and op.sources[0].kind != "vgpr" \
+            and op.sources[1].kind == "vgpr":
+        # the sum wraps iff it is below either addend: compare with the VGPR's lanes rather
+        # than with an SGPR column numpy broadcasts (the same bools, a cheaper loop)
+        first = "d" if op.mnemonic == "v_add_co_u32" else "t"
+        lines[-1] = lines[-1].replace(f"np.less({first}{v}, {args[0]})", f"np.less({first}{v}, {args[1]})")
+    return lines
 
 
 _COMPARES = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater", "ne": "np.not_equal",
@@ -576,11 +648,13 @@ def _inline_sources(e, op):
     return out
 
 
-def _library_op(op):
+def _library_op(op, wide=False, signs=False):
     """Whether ``op`` runs the VALU library's own function (a replacement registry decides
-    itself) without source or output modifiers, on 32-bit results or none."""
+    itself) without source or output modifiers (``signs``: but for the source abs and neg
+    bits), on 32-bit results or none (``wide``: 64-bit)."""
     from .valu import VALU
-    return VALU.get(op.mnemonic) is op.op and not any(op.kw.values()) and op.dst_bits in (0, 32)
+    mods = [v for k, v in op.kw.items() if not (signs and k in ("neg", "abs"))]
+    return VALU.get(op.mnemonic) is op.op and not any(mods) and op.dst_bits in ((64,) if wide else (0, 32))
 
 
 def _inline_call(e, op):

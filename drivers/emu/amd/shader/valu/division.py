@@ -146,14 +146,32 @@ def fma64_scaled(a, b, c, post, rm=fp_round.ROUND_NEAREST_EVEN):
     risky = (post != 0) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & \
         ((np.abs(r) < 2.0 ** -1020) | ~np.isfinite(r))
     if risky.any():
-        from fractions import Fraction
-        from .fp import exact_to_double
         r = np.array(r)
         for idx in zip(*np.nonzero(risky)):
-            exact = (Fraction(float(a[idx])) * Fraction(float(b[idx])) + Fraction(float(c[idx])))
-            r[idx] = exact_to_double(exact * Fraction(2) ** int(post[idx]),
-                                      float(a[idx]) * float(b[idx]) + float(c[idx]))
+            x, y, w = float(a[idx]), float(b[idx]), float(c[idx])
+            r[idx] = _scaled_exact(x, y, w, int(post[idx]))
     return r
+
+
+def _scaled_exact(x, y, w, post):
+    """(x * y + w) * 2**post of Python floats rounded once to nearest even: the exact value as a
+    ratio of integers (a float's own ratio has a power-of-two denominator), which int / int true
+    division rounds correctly, subnormal results included; an exact zero has the sign of the
+    plain x * y + w."""
+    nx, dx = x.as_integer_ratio()
+    ny, dy = y.as_integer_ratio()
+    nw, dw = w.as_integer_ratio()
+    num, den = nx * ny * dw + nw * dx * dy, dx * dy * dw
+    if num == 0:
+        return x * y + w
+    if post >= 0:
+        num <<= post
+    else:
+        den <<= -post
+    try:
+        return num / den
+    except OverflowError:
+        return float("inf") if num > 0 else float("-inf")
 
 
 class _RmCtx:
