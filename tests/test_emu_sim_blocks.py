@@ -359,7 +359,7 @@ join:
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
     for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "np.add(V[2, sel].view(F32), np.negative(",
-                 "np.left_shift(J(V, 2, sel), shift", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
+                 "np.left_shift(V[3, sel], U32(3)); xa |= np.right_shift(V[2, sel], U32(29))", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
                  "np.multiply(S[6, sel][:, None].view(F32), V[2, sel].view(F32))",
                  "np.less(d", "else:\n        ra = op"):
         assert form in source
@@ -489,3 +489,51 @@ join:
     got = a[0].reshape(4, 2, 32, 32)[0, 0, :, 16]
     nan = (x & 0x7FFFFFFF) > 0x7F800000
     assert nan.sum() >= 6 and got.tolist() == np.where(nan, x | 0x400000, x).tolist()
+
+
+def test_64_bit_shifts_by_constants_on_the_two_dwords():
+    """v_lshlrev_b64 / v_lshrrev_b64 of a VGPR pair by a constant, written out on the two
+    dwords: counts 0, 1, 31, 32, 33 and 63 (and 64 + 5, which is 5), a destination overlapping
+    the source either way, under a partial EXEC; the uint64 shift's bits on both paths."""
+    counts = (0, 1, 31, 32, 33, 63, 69)
+    lines = []
+    for i, c in enumerate(counts):
+        lines.append(f"v_lshlrev_b64 v[{10 + 4 * i}:{11 + 4 * i}], {c}, v[2:3]")
+        lines.append(f"v_lshrrev_b64 v[{12 + 4 * i}:{13 + 4 * i}], {c}, v[2:3]")
+    stores = "\n".join(f"  global_store_b128 v1, v[{10 + 4 * i}:{13 + 4 * i}], s[4:5] offset:{16 * i}"
+                       for i in range(len(counts)))
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 3, v0
+  global_load_b64 v[2:3], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_waitcnt vmcnt(0)
+  v_mov_b32_e32 v4, v2
+  v_mov_b32_e32 v5, v3
+  v_cmpx_gt_u32_e32 29, v0
+  {chr(10).join("  " + x for x in lines)}
+  v_lshlrev_b64 v[4:5], 7, v[4:5]
+  v_lshrrev_b64 v[5:6], 35, v[4:5]
+{stores}
+  global_store_b96 v1, v[4:6], s[4:5] offset:{16 * len(counts)}
+  s_endpgm
+"""), args=PTR + PTR, vgprs=48)
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 2**64, 32, dtype=np.uint64)
+    values[:4] = [0, 2**64 - 1, 1 << 63, 0x80000000]
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (32, 1, 1),
+                                         lambda: [np.zeros(32 * 32, np.uint32), values.copy()])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    assert "J(V, 2, sel)" not in source and "xa |= np.left_shift(V[3, sel], U32(31))" in source
+    got = a[0].view(np.uint64).reshape(32, 16)
+    for i, c in enumerate(counts):
+        assert got[:29, 2 * i].tolist() == (values[:29] << np.uint64(c & 63)).tolist()
+        assert got[:29, 2 * i + 1].tolist() == (values[:29] >> np.uint64(c & 63)).tolist()
+    assert not got[29:, :14].any()
+    shifted = values << np.uint64(7)
+    words = a[0].reshape(32, 32)[:, 28:31]
+    assert words[:29, 0].tolist() == (shifted & np.uint64(0xFFFFFFFF))[:29].tolist()
+    assert words[:29, 1:].view(np.uint64)[:, 0].tolist() == (shifted >> np.uint64(35))[:29].tolist()

@@ -112,6 +112,7 @@ class _Emitter:
         self.full = None
         self.fwd = {}              # SGPR -> the name holding its lane mask as bool (w, 32)
         self.dead = set()          # ids of VALU ops whose lane-mask write is overwritten unread
+        self.unread = set()        # ... and not even read as a carry-in before that
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -145,7 +146,7 @@ def compile_block(program, pc):
         except Exception:            # noqa: BLE001 - executing up to it raises it properly
             break
     e = _Emitter(program.env)
-    e.dead = _dead_mask_writes(steps)
+    e.dead, e.unread = _dead_mask_writes(steps)
     starts = []
     e.lines.append("def block(st, sel, n, C):")
     e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
@@ -201,23 +202,36 @@ def _dead_mask_writes(steps):
     """VALU lane-mask writes (VCC and other SGPRs; not EXEC) that a later VALU op of the block
     overwrites with nothing but inlined VALU ops in between that read the mask, if at all, as
     their carry-in (which the compiler forwards as the bool lanes): the usual carry chains of
-    64-bit address arithmetic.  Their packing into the SGPR is skipped."""
-    dead = set()
+    64-bit address arithmetic.  Their packing into the SGPR is skipped.  Returns (those, the
+    ones of them no op reads at all, whose lanes need not be computed either)."""
+    dead, unread = set(), set()
     for i, s in enumerate(steps):
         for op in _inline_valu(s) or ():
             k = op.mask_dst
             if not op.op.mask_out or k is None or k >= SGPR_CODES or k in (NULL, EXEC_LO, EXEC_HI):
                 continue
+            carried = False
             for t in steps[i + 1:]:
                 if t.body is None:
                     continue
                 later = _inline_valu(t)
                 if later is None or any(_reads_sgpr(o, k) for o in later):
                     break
+                carried = carried or any(_carries(o, k) for o in later)
                 if any(o.op.mask_out and o.mask_dst == k for o in later):
                     dead.add(id(op))
+                    if not carried:
+                        unread.add(id(op))
                     break
-    return dead
+    return dead, unread
+
+
+def _carries(op, k):
+    """Whether op reads SGPR k as its carry-in / select mask (VCC when it names none)."""
+    if not op.op.mask_in:
+        return False
+    m = op.mask_operand
+    return (VCC_LO if m is None else m.value if m.kind == "sgpr" else None) == k
 
 
 def _ends_block(step):
@@ -382,6 +396,8 @@ def _inline_wide(e, op, v):
         return None
     if m in _SHIFTS64:
         count, value = op.sources
+        if count.kind in ("const", "literal") and value.kind == "vgpr":
+            return _shift64_halves(e, op, v, int(constant_value(count, 32, m)) & 63)
         if count.kind in ("const", "literal"):
             n = e.name(U64(int(constant_value(count, 32, m)) & 63), "shift")
         else:
@@ -397,6 +413,29 @@ def _inline_wide(e, op, v):
         e.emit(f"m{v} = np.less(d{v}, p{v})")
         post += _mask_lines(e, op, v)
     return post
+
+
+def _shift64_halves(e, op, v, n):
+    """A 64-bit shift of a VGPR pair by a constant count n, on the two dwords: each result
+    dword is the source dword moved over plus the bits the other one passes across (the
+    library's uint64 shift, without joining and splitting the pair).  Emits the low result as
+    d{v} and the high one as h{v}; returns the lines writing them."""
+    lo, hi = f"V[{op.sources[1].value}, sel]", f"V[{op.sources[1].value + 1}, sel]"
+    left = op.mnemonic == "v_lshlrev_b64"
+    near, far = (lo, hi) if left else (hi, lo)        # the dword bits move away from / into
+    into, away = ("np.left_shift", "np.right_shift") if left else ("np.right_shift", "np.left_shift")
+    if n == 0:
+        moved, crossed = f"{near}.copy()", f"{far}.copy()"
+    elif n < 32:
+        e.emit(f"x{v} = {into}({far}, U32({n})); x{v} |= {away}({near}, U32({32 - n}))")
+        moved, crossed = f"{into}({near}, U32({n}))", f"x{v}"
+    else:
+        moved, crossed = f"np.zeros_like({near})", f"{into}({near}, U32({n - 32}))"
+    # the near dword of the result only receives zeros and shifted-in bits of itself
+    e.emit(f"n{v} = {moved}; f{v} = {crossed}")
+    d = op.vdst
+    low, high = (f"n{v}", f"f{v}") if left else (f"f{v}", f"n{v}")
+    return _write_lines(d, low) + _write_lines(d + 1, high)
 
 
 # f32 ops whose library function, under round-to-nearest-even with f32 denormals kept (inputs
@@ -514,6 +553,9 @@ def _mask_lines(e, op, v):
     EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins."""
     post = []
     k = op.mask_dst
+    if id(op) in e.unread:
+        e.fwd.pop(k, None)
+        return post
     if k != NULL:
         if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
             post.append(f"k{k} = MK(m{v}, n, em)")
@@ -567,6 +609,8 @@ def _inline_lines(e, op, v):
     if op.op.mask_in:
         e.emit(f"c{v} = {_mask_in(e, op)}")
     lines = [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
+    if id(op) in e.unread and lines[-1].startswith(f"m{v} = "):
+        return lines[:-1]                 # a carry-out nothing reads before it is overwritten
     if op.mnemonic in ("v_add_co_u32", "v_add_co_ci_u32") and op.sources[0].kind != "vgpr" \
             and op.sources[1].kind == "vgpr":
         # the sum wraps iff it is below either addend: compare with the VGPR's lanes rather

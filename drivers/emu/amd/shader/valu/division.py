@@ -44,33 +44,51 @@ def _div_scale(kind):
             below_normal = lambda v: (v != 0) & (np.abs(v) < np.finfo(fmt.dtype).tiny)
             rcp_denorm = below_normal(1.0 / s1.astype(np.float64))
             quot_denorm = below_normal(s2.astype(np.float64) / s1.astype(np.float64))
-        d = s0.copy()
-        vcc = np.zeros(s0.shape, bool)
-        done = np.zeros(s0.shape, bool)
-
-        def case(cond, value=None, set_vcc=False):
-            nonlocal d, vcc, done
-            hit = cond & ~done
-            if value is not None:
-                d = np.where(hit, value, d)
-            vcc |= hit & set_vcc
-            done |= hit
-
-        case((s2 == 0) | (s1 == 0), fmt.dtype(np.nan))
         near_max = (e2 - e1) >= gap                       # N/D near the largest float
-        case(near_max & (s0 == s1), up, True)
-        case(near_max, None, True)
-        case(is_denorm(fmt, s1), up)
         both = rcp_denorm & quot_denorm
-        case(both & (s0 == s1), down, True)
-        case(both, None, True)
-        case(rcp_denorm, down)
-        case(quot_denorm & (s0 == s2), up, True)
-        case(quot_denorm, None, True)
-        case(e2 <= tiny, up)                              # numerator is tiny
+        # the pseudocode's cases in order: (condition, D or None for S0 itself, VCC)
+        cases = ((s2 == 0) | (s1 == 0), fmt.dtype(np.nan), False), \
+            (near_max & (s0 == s1), up, True), (near_max, None, True), (is_denorm(fmt, s1), up, False), \
+            (both & (s0 == s1), down, True), (both, None, True), (rcp_denorm, down, False), \
+            (quot_denorm & (s0 == s2), up, True), (quot_denorm, None, True), (e2 <= tiny, up, False)
+        d, vcc = _first_case(s0, cases)
         # D is S0 (or S0 scaled): a NaN S0 is passed through, not quieted
         return kind.write(ctx, old, d, quiet_nans=False), vcc
     return run
+
+
+def _first_case(s0, cases, hit=None):
+    """(D, VCC) of the first case that holds in each lane (D = S0 and VCC clear where none
+    does; ``hit``: where any does, when known): lane by lane when a few lanes are special, else
+    case by case on whole arrays."""
+    if hit is None:
+        hit = np.logical_or.reduce([c for c, _, _ in cases])
+    lanes = np.flatnonzero(hit)
+    d = s0.copy()
+    vcc = np.zeros(s0.shape, bool)
+    if not lanes.size:
+        return d, vcc
+    if lanes.size <= 8:
+        flat_d, flat_vcc = d.reshape(-1), vcc.reshape(-1)
+        flat = [(np.broadcast_to(c, s0.shape).reshape(-1),
+                 None if v is None else np.broadcast_to(v, s0.shape).reshape(-1), f) for c, v, f in cases]
+        for k in lanes.tolist():
+            for cond, value, flag in flat:
+                if cond[k]:
+                    if value is not None:
+                        flat_d[k] = value[k]
+                    flat_vcc[k] = flag
+                    break
+        return d, vcc
+    done = np.zeros(s0.shape, bool)
+    for cond, value, flag in cases:
+        now = cond & ~done
+        if value is not None:
+            d = np.where(now, value, d)
+        if flag:
+            vcc |= now
+        done |= now
+    return d, vcc
 
 
 def _div_fmas(kind):
@@ -116,9 +134,10 @@ def _div_fixup(kind):
             under = {F32: -150, F64: -1075}[fmt]
             conds += [(e2 - e1) < under, exponent(fmt, s0) == fmt.emax]
             values += [signed(0.0), signed(np.inf)]
-        r = np.select(conds, values, np.where(neg, -np.abs(s0), np.abs(s0)))
-        # the default case only changes the sign of S0: a NaN quotient is passed through
         special = np.logical_or.reduce(conds)
+        r, _ = _first_case(np.where(neg, -np.abs(s0), np.abs(s0)),
+                           [(c, v, False) for c, v in zip(conds, values)], special)
+        # the default case only changes the sign of S0: a NaN quotient is passed through
         return kind.write(ctx, old, r.astype(fmt.dtype), quiet_nans=special)
     return run
 

@@ -33,12 +33,14 @@ class Fmt:
     u_quiet: object = field(init=False, repr=False, compare=False)
     u_one: object = field(init=False, repr=False, compare=False)
     u_denorm_max: object = field(init=False, repr=False, compare=False)  # largest denormal's bits
+    keep_in_attr: str = field(init=False, repr=False, compare=False)     # FloatMode's input field
 
     def __post_init__(self):
         u, sign = self.utype, 1 << (self.width - 1)
         for name, value in (("u_abs", sign - 1), ("u_sign", sign), ("u_quiet", 1 << (self.mant - 1)),
                             ("u_one", 1), ("u_denorm_max", (1 << self.mant) - 1)):
             object.__setattr__(self, name, u(value))
+        object.__setattr__(self, "keep_in_attr", "denorm_in_" + self.keep_attr[len("denorm_"):])
 
     @property
     def sign(self):
@@ -62,13 +64,15 @@ class Fmt:
 
     def keep_in(self, mode):
         """Denormal operands of this format are used as they are (else read as zero)."""
-        v = getattr(mode, "denorm_in_" + self.keep_attr[len("denorm_"):])
+        v = getattr(mode, self.keep_in_attr)
         return getattr(mode, self.keep_attr) if v is None else v
 
     def view(self, bits):
         return bits.astype(self.utype).view(self.dtype)
 
     def bits(self, x):
+        if type(x) is np.ndarray and x.dtype == self.dtype:
+            return x.view(self.utype)
         return np.asarray(x, self.dtype).view(self.utype)
 
 
