@@ -537,3 +537,46 @@ def test_64_bit_shifts_by_constants_on_the_two_dwords():
     words = a[0].reshape(32, 32)[:, 28:31]
     assert words[:29, 0].tolist() == (shifted & np.uint64(0xFFFFFFFF))[:29].tolist()
     assert words[:29, 1:].view(np.uint64)[:, 0].tolist() == (shifted >> np.uint64(35))[:29].tolist()
+
+
+def test_readfirstlane_and_lane_ids_written_out():
+    """v_readfirstlane_b32 (lane 0 of each wave with every lane on, the first EXEC lane under a
+    partial EXEC) and v_mbcnt_lo_u32_b32 of an all-ones mask (the lane number plus S1,
+    wrapping) give what one instruction at a time gives, in a group of waves."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mbcnt_lo_u32_b32 v1, -1, 0
+  v_mbcnt_lo_u32_b32 v2, -1, 0xfffffff0
+  v_mbcnt_lo_u32_b32 v3, -1, s2
+  v_mbcnt_lo_u32_b32 v4, 0x0f0f0f0f, 3
+  v_mul_lo_u32 v5, v1, 0x9e3779b9
+  v_add_nc_u32_e32 v5, s2, v5
+  v_readfirstlane_b32 s6, v5
+  v_cmpx_lt_u32_e32 6, v1
+  v_readfirstlane_b32 s7, v5
+  v_mov_b32_e32 v6, s6
+  v_mov_b32_e32 v7, s7
+  s_mov_b32 exec_lo, -1
+  v_lshlrev_b32_e32 v0, 5, v1
+  s_lshl_b32 s8, s2, 10
+  v_add_nc_u32_e32 v0, s8, v0
+  global_store_b128 v0, v[1:4], s[4:5]
+  global_store_b96 v0, v[5:7], s[4:5] offset:16
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (3, 1, 1), (32, 1, 1), lambda: [np.zeros(3 * 32 * 8, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].sregs, off.states[-1].sregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    assert "S[6, sel] = V[5, sel][:, 0]" in source and "da = np.add(C[" in source
+    got = a[0].reshape(3, 32, 8).astype(np.int64)
+    lanes = np.arange(32)
+    for g in range(3):
+        key = (lanes * 0x9E3779B9 + g) % 2**32
+        assert got[g, :, 0].tolist() == lanes.tolist()
+        assert got[g, :, 1].tolist() == ((lanes + 0xFFFFFFF0) % 2**32).tolist()
+        assert got[g, :, 2].tolist() == (lanes + g).tolist()
+        assert got[g, :, 3].tolist() == [bin(0x0F0F0F0F & ((1 << i) - 1)).count("1") + 3 for i in lanes]
+        assert got[g, :, 4].tolist() == key.tolist() and not got[g, :7, 5:7].any()
+        assert (got[g, 7:, 5] == key[0]).all() and (got[g, 7:, 6] == key[7]).all()

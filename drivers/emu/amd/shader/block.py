@@ -262,6 +262,8 @@ def _emit_step(e, s, i):
             e.emit("db = np.array(db)")
         _commit(e, px + py)
         return
+    if ins.mnemonic == "v_readfirstlane_b32" and _emit_readfirstlane(e, ins, fn):
+        return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
     if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and _emit_salu(e, ins):
@@ -271,6 +273,20 @@ def _emit_step(e, s, i):
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False
+
+
+def _emit_readfirstlane(e, ins, fn):
+    """v_readfirstlane_b32 of a VGPR into an SGPR: with every lane on, lane 0 of each wave; under
+    a partial EXEC the instruction's own closure.  False for other operands."""
+    dst, src = ins.operands
+    if dst.kind != "sgpr" or dst.value >= SGPR_CODES or dst.value in (NULL, EXEC_LO, EXEC_HI) \
+            or src.kind != "vgpr":
+        return False
+    e.need_em()
+    e.fwd.pop(dst.value, None)
+    e.emit(f"if em is None: S[{dst.value}, sel] = V[{src.value}, sel][:, 0]")
+    e.emit(f"else: {e.name(fn, 'f')}(st, sel)")
+    return True
 
 
 def _commit(e, lines):
@@ -315,6 +331,10 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v)
+    lane_count = _lane_count(e, op)
+    if lane_count is not None:
+        e.emit(f"d{v} = {lane_count}")
+        return _write_lines(op.vdst, f"d{v}")
     lines = _inline_lines(e, op, v)
     if lines is not None:
         for line in lines:
@@ -596,6 +616,21 @@ _CARRY_LINES = {
                            "m{v} = np.greater({a}, {b}) | np.less(t{v}, {c})"),
     "v_cndmask_b32": ("d{v} = np.where({c}, {b}, {a})",),
 }
+
+
+def _lane_count(e, op):
+    """v_mbcnt_lo_u32_b32 of an all-ones mask (clang's lane id): the bits of S0 below a lane
+    are as many as the lane's number, plus S1, wrapping; None for anything else."""
+    if op.mnemonic != "v_mbcnt_lo_u32_b32" or not _library_op(op):
+        return None
+    mask = op.sources[0]
+    if mask.kind not in ("const", "literal") or int(constant_value(mask, 32, op.mnemonic)) != 0xFFFFFFFF:
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    lanes = e.slot(lambda fm, n, lane: lane)          # uint32 lane numbers, read-only
+    return f"np.add({lanes}, {args[1]})"
 
 
 def _inline_lines(e, op, v):
