@@ -26,6 +26,7 @@ def _div_scale(kind):
     fmt = kind.fmt
     scale, gap, tiny = _SCALE[fmt]
     bits = kind.reg_bits
+    smallest_normal = np.float64(np.finfo(fmt.dtype).tiny)
 
     @op("v_div_scale_" + fmt.name, (bits, bits, bits), bits, mask_out=True)
     def run(ctx, srcs, old):
@@ -41,7 +42,7 @@ def _div_scale(kind):
                 down = fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), -scale), rm)
             # "1/S1 is denormal", "S2/S1 is denormal": magnitudes below the format's smallest
             # normal (computed in double, so a quotient that would underflow to 0 counts too)
-            below_normal = lambda v: (v != 0) & (np.abs(v) < np.finfo(fmt.dtype).tiny)
+            below_normal = lambda v: (v != 0) & (np.abs(v) < smallest_normal)
             rcp_denorm = below_normal(1.0 / s1.astype(np.float64))
             quot_denorm = below_normal(s2.astype(np.float64) / s1.astype(np.float64))
         near_max = (e2 - e1) >= gap                       # N/D near the largest float
@@ -70,8 +71,9 @@ def _first_case(s0, cases, hit=None):
         return d, vcc
     if lanes.size <= 8:
         flat_d, flat_vcc = d.reshape(-1), vcc.reshape(-1)
-        flat = [(np.broadcast_to(c, s0.shape).reshape(-1),
-                 None if v is None else np.broadcast_to(v, s0.shape).reshape(-1), f) for c, v, f in cases]
+        shape = s0.shape
+        whole = lambda x: (x if np.shape(x) == shape else np.broadcast_to(x, shape)).reshape(-1)  # noqa: E731
+        flat = [(whole(c), None if v is None else whole(v), f) for c, v, f in cases]
         for k in lanes.tolist():
             for cond, value, flag in flat:
                 if cond[k]:
