@@ -359,7 +359,7 @@ join:
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
     for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "np.add(V[2, sel].view(F32), np.negative(",
-                 "np.left_shift(J(V, 2, sel), shift", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
+                 "np.left_shift(V[3, sel], U32(3)); xa |= np.right_shift(V[2, sel], U32(29))", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
                  "np.multiply(S[6, sel][:, None].view(F32), V[2, sel].view(F32))",
                  "np.less(d", "else:\n        ra = op"):
         assert form in source
@@ -392,6 +392,194 @@ def test_64_bit_constants_of_written_out_shifts_and_mads():
     lanes = np.arange(32, dtype=np.uint64)
     assert got[:, 0].tolist() == [(0x3FE0000000000000 << int(n)) % 2**64 for n in lanes]
     assert got[:, 2].tolist() == (lanes * np.uint64(3) + np.uint64(0x3FE0000000000000)).tolist()
+
+
+F64_BODY = """
+  v_add_f64 v[10:11], v[2:3], v[4:5]
+  v_add_f64 v[12:13], -v[2:3], |v[4:5]|
+  v_mul_f64 v[14:15], v[2:3], s[6:7]
+  v_fma_f64 v[16:17], v[2:3], v[4:5], v[6:7]
+  v_fma_f64 v[18:19], -v[2:3], v[4:5], 1.0
+  v_max_f64 v[20:21], v[2:3], v[4:5]
+  v_min_f64 v[22:23], v[4:5], -|v[2:3]|
+  v_max_f64 v[24:25], v[2:3], v[2:3]
+  v_max_f32_e32 v26, v2, v2
+  v_min_f32_e32 v27, v3, v3
+  v_sub_f32_e64 v28, -v2, |v3|
+  v_fma_f32 v29, -v2, v3, -|v4|
+  global_store_b128 v1, v[10:13], s[4:5]
+  global_store_b128 v1, v[14:17], s[4:5] offset:16
+  global_store_b128 v1, v[18:21], s[4:5] offset:32
+  global_store_b128 v1, v[22:25], s[4:5] offset:48
+  global_store_b128 v1, v[26:29], s[4:5] offset:64
+"""
+
+
+def test_f64_ops_canonicalize_and_sign_modifiers_written_out_match_the_library_in_every_mode():
+    """The f64 add, mul, fma, min and max, the f32 max/min of a register with itself (clang's
+    canonicalize: a signalling NaN is quieted in IEEE mode) and the abs / neg source modifiers
+    of the written-out float ops give the library's bits on edge values (NaN payloads,
+    signalling NaNs, infinities, signed zeros, denormals, the ends of the f64 range, where fma
+    leaves its error-free path): under the kernel's MODE, where the written-out forms run,
+    and under a MODE that flushes denormals and rounds toward zero, where the block calls the
+    library; under a partial EXEC too."""
+    edges64 = np.array([0x7FF8000000000001, 0x7FF0000000000001, 0xFFF0000000000000, 0x7FF0000000000000,
+                        1 << 63, 0, 1, 0x800FFFFFFFFFFFFF, 0x3FF0000000000000, 0xBFF0000000000000,
+                        0x7FEFFFFFFFFFFFFF, 0x0010000000000000, 0x3CA0000000000000, 0x3FF0000000000001,
+                        0x7E00000000000000, 0x0200000000000000], np.uint64)
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 5, v0
+  s_lshl_b32 s8, s2, 10
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  global_load_b64 v[6:7], v1, s[6:7] offset:16
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_mul_i32 s8, s2, 0x2000
+  v_add_nc_u32_e32 v1, s8, v1
+  s_waitcnt vmcnt(0)
+  s_load_b64 s[6:7], s[6:7], 0x8
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{F64_BODY}
+  s_branch join
+odd:
+  v_cmpx_gt_u32_e32 27, v0
+{F64_BODY}
+  s_mov_b32 exec_lo, -1
+join:
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), 0x0f
+  v_add_nc_u32_e32 v1, 0x1000, v1
+{F64_BODY}
+  s_endpgm
+"""), args=PTR + PTR)
+    rng = np.random.default_rng(12)
+
+    def make_args():
+        # workgroups 0 and 1: ordinary doubles with a few edge lanes; 2 and 3: mostly edges
+        ordinary = rng.standard_normal(4 * 32 * 4).view(np.uint64)
+        edges = rng.choice(edges64, ordinary.shape)
+        pick = rng.random(ordinary.shape) < np.repeat([0.02, 0.05, 0.6, 0.9], 32 * 4)
+        inputs = np.where(pick, edges, ordinary)
+        inputs[::7] = rng.integers(0, 2**64, inputs[::7].shape, dtype=np.uint64)
+        inputs.view(np.uint32)[:32 * 8:8 * 3] = [0x7FA00001, 0xFF800002, 0x7FC00003, 0x00000005] * 2 \
+            + [0x80000000, 0x7F800000, 0xFFA00000]           # v2 of some lanes of workgroup 0: f32 NaNs, a denormal, -0
+        return [np.zeros(4 * 0x2000 // 4, np.uint32), inputs]
+    state = rng.bit_generator.state
+    runs = []
+    for blocks in (True, False):
+        rng.bit_generator.state = state
+        ex = WaveExecutor(blocks=blocks, keep_state=True)
+        args = make_args()
+        simulate(co, "k", (4, 1, 1), (32, 1, 1), args, executor=ex)
+        runs.append((ex, args))
+    (on, a), (off, b) = runs
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert on.last.wave_instructions == off.last.wave_instructions
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    for form in ("FMA64(J(V, 2, sel).view(F64)", "FMA64(np.bitwise_xor(J(V, 2, sel), U64(9223372036854775808))",
+                 "np.bitwise_and(J(V, 4, sel), U64(9223372036854775807))", "FMAX(C[", "FMIN(C[",
+                 "CANON(C[", "np.bitwise_xor(V[2, sel], U32(2147483648))", "else:\n        ra = op"):
+        assert form in source, form
+    # the IEEE-mode canonicalize quiets a signalling NaN and keeps everything else
+    x = b[1].view(np.uint32).reshape(4, 32, 8)[0, :, 0]
+    got = a[0].reshape(4, 2, 32, 32)[0, 0, :, 16]
+    nan = (x & 0x7FFFFFFF) > 0x7F800000
+    assert nan.sum() >= 6 and got.tolist() == np.where(nan, x | 0x400000, x).tolist()
+
+
+def test_64_bit_shifts_by_constants_on_the_two_dwords():
+    """v_lshlrev_b64 / v_lshrrev_b64 of a VGPR pair by a constant, written out on the two
+    dwords: counts 0, 1, 31, 32, 33 and 63 (and 64 + 5, which is 5), a destination overlapping
+    the source either way, under a partial EXEC; the uint64 shift's bits on both paths."""
+    counts = (0, 1, 31, 32, 33, 63, 69)
+    lines = []
+    for i, c in enumerate(counts):
+        lines.append(f"v_lshlrev_b64 v[{10 + 4 * i}:{11 + 4 * i}], {c}, v[2:3]")
+        lines.append(f"v_lshrrev_b64 v[{12 + 4 * i}:{13 + 4 * i}], {c}, v[2:3]")
+    stores = "\n".join(f"  global_store_b128 v1, v[{10 + 4 * i}:{13 + 4 * i}], s[4:5] offset:{16 * i}"
+                       for i in range(len(counts)))
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 3, v0
+  global_load_b64 v[2:3], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_waitcnt vmcnt(0)
+  v_mov_b32_e32 v4, v2
+  v_mov_b32_e32 v5, v3
+  v_cmpx_gt_u32_e32 29, v0
+  {chr(10).join("  " + x for x in lines)}
+  v_lshlrev_b64 v[4:5], 7, v[4:5]
+  v_lshrrev_b64 v[5:6], 35, v[4:5]
+{stores}
+  global_store_b96 v1, v[4:6], s[4:5] offset:{16 * len(counts)}
+  s_endpgm
+"""), args=PTR + PTR, vgprs=48)
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 2**64, 32, dtype=np.uint64)
+    values[:4] = [0, 2**64 - 1, 1 << 63, 0x80000000]
+    (on, a, _), (off, b, _) = both_paths(co, (1, 1, 1), (32, 1, 1),
+                                         lambda: [np.zeros(32 * 32, np.uint32), values.copy()])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    assert "J(V, 2, sel)" not in source and "xa |= np.left_shift(V[3, sel], U32(31))" in source
+    got = a[0].view(np.uint64).reshape(32, 16)
+    for i, c in enumerate(counts):
+        assert got[:29, 2 * i].tolist() == (values[:29] << np.uint64(c & 63)).tolist()
+        assert got[:29, 2 * i + 1].tolist() == (values[:29] >> np.uint64(c & 63)).tolist()
+    assert not got[29:, :14].any()
+    shifted = values << np.uint64(7)
+    words = a[0].reshape(32, 32)[:, 28:31]
+    assert words[:29, 0].tolist() == (shifted & np.uint64(0xFFFFFFFF))[:29].tolist()
+    assert words[:29, 1:].view(np.uint64)[:, 0].tolist() == (shifted >> np.uint64(35))[:29].tolist()
+
+
+def test_readfirstlane_and_lane_ids_written_out():
+    """v_readfirstlane_b32 (lane 0 of each wave with every lane on, the first EXEC lane under a
+    partial EXEC) and v_mbcnt_lo_u32_b32 of an all-ones mask (the lane number plus S1,
+    wrapping) give what one instruction at a time gives, in a group of waves."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mbcnt_lo_u32_b32 v1, -1, 0
+  v_mbcnt_lo_u32_b32 v2, -1, 0xfffffff0
+  v_mbcnt_lo_u32_b32 v3, -1, s2
+  v_mbcnt_lo_u32_b32 v4, 0x0f0f0f0f, 3
+  v_mul_lo_u32 v5, v1, 0x9e3779b9
+  v_add_nc_u32_e32 v5, s2, v5
+  v_readfirstlane_b32 s6, v5
+  v_cmpx_lt_u32_e32 6, v1
+  v_readfirstlane_b32 s7, v5
+  v_mov_b32_e32 v6, s6
+  v_mov_b32_e32 v7, s7
+  s_mov_b32 exec_lo, -1
+  v_lshlrev_b32_e32 v0, 5, v1
+  s_lshl_b32 s8, s2, 10
+  v_add_nc_u32_e32 v0, s8, v0
+  global_store_b128 v0, v[1:4], s[4:5]
+  global_store_b96 v0, v[5:7], s[4:5] offset:16
+  s_endpgm
+"""), args=PTR)
+    (on, a, _), (off, b, _) = both_paths(co, (3, 1, 1), (32, 1, 1), lambda: [np.zeros(3 * 32 * 8, np.uint32)])
+    assert a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].sregs, off.states[-1].sregs)
+    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    assert "S[6, sel] = V[5, sel][:, 0]" in source and "da = np.add(C[" in source
+    got = a[0].reshape(3, 32, 8).astype(np.int64)
+    lanes = np.arange(32)
+    for g in range(3):
+        key = (lanes * 0x9E3779B9 + g) % 2**32
+        assert got[g, :, 0].tolist() == lanes.tolist()
+        assert got[g, :, 1].tolist() == ((lanes + 0xFFFFFFF0) % 2**32).tolist()
+        assert got[g, :, 2].tolist() == (lanes + g).tolist()
+        assert got[g, :, 3].tolist() == [bin(0x0F0F0F0F & ((1 << i) - 1)).count("1") + 3 for i in lanes]
+        assert got[g, :, 4].tolist() == key.tolist() and not got[g, :7, 5:7].any()
+        assert (got[g, 7:, 5] == key[0]).all() and (got[g, 7:, 6] == key[7]).all()
 
 
 def test_a_group_runs_on_only_while_its_branch_lands_below_every_other_wave():

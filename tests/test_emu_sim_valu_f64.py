@@ -97,3 +97,43 @@ def test_omod_and_clamp_f64():
     assert got == [f64_bits(12.0), f64_bits(-8.0), f64_bits(1.0)]
     got = flat(run("v_mul_f64", [a, one], clamp=True))[:4]
     assert got == [f64_bits(1.0), 0, f64_bits(0.25), 0]
+
+
+def test_fma_f64_few_extreme_lanes_among_ordinary_ones():
+    """A wave of ordinary operands with a few lanes at the ends of the range, a zero or an
+    infinity (one by one past the error-free path), and waves of ordinary lanes only (exact
+    zeros and ties of the round-to-odd sum included): every lane correctly rounded."""
+    rng = random.Random(5)
+    rnd = lambda lo, hi: f64_bits(rng.choice((1, -1)) * (1 + rng.random()) * 2.0 ** rng.randrange(lo, hi))
+    for trial in range(12):
+        a = [rnd(-30, 30) for _ in range(32)]
+        b = [rnd(-30, 30) for _ in range(32)]
+        c = [rnd(-60, 60) for _ in range(32)]
+        if trial % 3 == 1:                     # exact cancellation: -0/+0 and tiny remainders
+            for i in range(0, 32, 4):
+                p = Fraction(bits_f64(a[i])) * Fraction(bits_f64(b[i]))
+                c[i] = f64_bits(-float(p))
+        if trial % 3 == 2:
+            for i in range(0, 32, 5):          # ties: 1 + 2**-53-ish products and addends
+                a[i], b[i], c[i] = f64_bits(1 + 2**-52), f64_bits(1 - 2**-52), f64_bits(-1.0 + 2**-52 * i)
+        if trial % 2:
+            for i in rng.sample(range(32), rng.randrange(1, 8)):
+                a[i], b[i], c[i] = rng.choice([(rnd(990, 1000), rnd(20, 30), rnd(-10, 10)),
+                                              (rnd(-1070, -1000), rnd(-20, 20), rnd(-1074, -1050)),
+                                              (rnd(-500, -400), rnd(-600, -560), DENORM),
+                                              (0, rnd(-5, 5), rnd(-5, 5)), (NEG_ZERO, rnd(-5, 5), 0),
+                                              (rnd(-5, 5), rnd(-5, 5), INF), (INF, 0, rnd(-5, 5))])
+        got = flat(run("v_fma_f64", [q(a), q(b), q(c)]))
+        for x, y, z, g in zip(a, b, c, got):
+            fx, fy, fz = bits_f64(x), bits_f64(y), bits_f64(z)
+            if not all(map(np.isfinite, (fx, fy, fz))):
+                with np.errstate(all="ignore"):
+                    want = f64_bits(fx * fy + fz)
+                if is_nan(want):
+                    assert is_nan(g), (hex(x), hex(y), hex(z), hex(g))
+                    continue
+            elif (fx == 0 or fy == 0) or Fraction(fx) * Fraction(fy) + Fraction(fz) == 0:
+                want = f64_bits(fx * fy + fz)                  # IEEE sign of an exact zero
+            else:
+                want = round_fraction(exact(x, "f64") * exact(y, "f64") + exact(z, "f64"), "f64")
+            assert g == want, (trial, hex(x), hex(y), hex(z), hex(g), hex(want))

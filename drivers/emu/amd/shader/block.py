@@ -112,6 +112,7 @@ class _Emitter:
         self.full = None
         self.fwd = {}              # SGPR -> the name holding its lane mask as bool (w, 32)
         self.dead = set()          # ids of VALU ops whose lane-mask write is overwritten unread
+        self.unread = set()        # ... and not even read as a carry-in before that
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -145,7 +146,7 @@ def compile_block(program, pc):
         except Exception:            # noqa: BLE001 - executing up to it raises it properly
             break
     e = _Emitter(program.env)
-    e.dead = _dead_mask_writes(steps)
+    e.dead, e.unread = _dead_mask_writes(steps)
     starts = []
     e.lines.append("def block(st, sel, n, C):")
     e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
@@ -201,23 +202,36 @@ def _dead_mask_writes(steps):
     """VALU lane-mask writes (VCC and other SGPRs; not EXEC) that a later VALU op of the block
     overwrites with nothing but inlined VALU ops in between that read the mask, if at all, as
     their carry-in (which the compiler forwards as the bool lanes): the usual carry chains of
-    64-bit address arithmetic.  Their packing into the SGPR is skipped."""
-    dead = set()
+    64-bit address arithmetic.  Their packing into the SGPR is skipped.  Returns (those, the
+    ones of them no op reads at all, whose lanes need not be computed either)."""
+    dead, unread = set(), set()
     for i, s in enumerate(steps):
         for op in _inline_valu(s) or ():
             k = op.mask_dst
             if not op.op.mask_out or k is None or k >= SGPR_CODES or k in (NULL, EXEC_LO, EXEC_HI):
                 continue
+            carried = False
             for t in steps[i + 1:]:
                 if t.body is None:
                     continue
                 later = _inline_valu(t)
                 if later is None or any(_reads_sgpr(o, k) for o in later):
                     break
+                carried = carried or any(_carries(o, k) for o in later)
                 if any(o.op.mask_out and o.mask_dst == k for o in later):
                     dead.add(id(op))
+                    if not carried:
+                        unread.add(id(op))
                     break
-    return dead
+    return dead, unread
+
+
+def _carries(op, k):
+    """Whether op reads SGPR k as its carry-in / select mask (VCC when it names none)."""
+    if not op.op.mask_in:
+        return False
+    m = op.mask_operand
+    return (VCC_LO if m is None else m.value if m.kind == "sgpr" else None) == k
 
 
 def _ends_block(step):
@@ -248,6 +262,8 @@ def _emit_step(e, s, i):
             e.emit("db = np.array(db)")
         _commit(e, px + py)
         return
+    if ins.mnemonic == "v_readfirstlane_b32" and _emit_readfirstlane(e, ins, fn):
+        return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
     if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and _emit_salu(e, ins):
@@ -257,6 +273,20 @@ def _emit_step(e, s, i):
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False
+
+
+def _emit_readfirstlane(e, ins, fn):
+    """v_readfirstlane_b32 of a VGPR into an SGPR: with every lane on, lane 0 of each wave; under
+    a partial EXEC the instruction's own closure.  False for other operands."""
+    dst, src = ins.operands
+    if dst.kind != "sgpr" or dst.value >= SGPR_CODES or dst.value in (NULL, EXEC_LO, EXEC_HI) \
+            or src.kind != "vgpr":
+        return False
+    e.need_em()
+    e.fwd.pop(dst.value, None)
+    e.emit(f"if em is None: S[{dst.value}, sel] = V[{src.value}, sel][:, 0]")
+    e.emit(f"else: {e.name(fn, 'f')}(st, sel)")
+    return True
 
 
 def _commit(e, lines):
@@ -301,6 +331,10 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v)
+    lane_count = _lane_count(e, op)
+    if lane_count is not None:
+        e.emit(f"d{v} = {lane_count}")
+        return _write_lines(op.vdst, f"d{v}")
     lines = _inline_lines(e, op, v)
     if lines is not None:
         for line in lines:
@@ -382,6 +416,8 @@ def _inline_wide(e, op, v):
         return None
     if m in _SHIFTS64:
         count, value = op.sources
+        if count.kind in ("const", "literal") and value.kind == "vgpr":
+            return _shift64_halves(e, op, v, int(constant_value(count, 32, m)) & 63)
         if count.kind in ("const", "literal"):
             n = e.name(U64(int(constant_value(count, 32, m)) & 63), "shift")
         else:
@@ -399,17 +435,45 @@ def _inline_wide(e, op, v):
     return post
 
 
+def _shift64_halves(e, op, v, n):
+    """A 64-bit shift of a VGPR pair by a constant count n, on the two dwords: each result
+    dword is the source dword moved over plus the bits the other one passes across (the
+    library's uint64 shift, without joining and splitting the pair).  Emits the low result as
+    d{v} and the high one as h{v}; returns the lines writing them."""
+    lo, hi = f"V[{op.sources[1].value}, sel]", f"V[{op.sources[1].value + 1}, sel]"
+    left = op.mnemonic == "v_lshlrev_b64"
+    near, far = (lo, hi) if left else (hi, lo)        # the dword bits move away from / into
+    into, away = ("np.left_shift", "np.right_shift") if left else ("np.right_shift", "np.left_shift")
+    if n == 0:
+        moved, crossed = f"{near}.copy()", f"{far}.copy()"
+    elif n < 32:
+        e.emit(f"x{v} = {into}({far}, U32({n})); x{v} |= {away}({near}, U32({32 - n}))")
+        moved, crossed = f"{into}({near}, U32({n}))", f"x{v}"
+    else:
+        moved, crossed = f"np.zeros_like({near})", f"{into}({near}, U32({n - 32}))"
+    # the near dword of the result only receives zeros and shifted-in bits of itself
+    e.emit(f"n{v} = {moved}; f{v} = {crossed}")
+    d = op.vdst
+    low, high = (f"n{v}", f"f{v}") if left else (f"f{v}", f"n{v}")
+    return _write_lines(d, low) + _write_lines(d + 1, high)
+
+
 # f32 ops whose library function, under round-to-nearest-even with f32 denormals kept (inputs
 # and results) and without modifiers, is the numpy expression below of the operands viewed as
 # float32 (the library's reads are then plain views and its finish only takes the bits back):
 # add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
-# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).
+# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).  The f64
+# ones are the same under MODE's f16/f64 round and denormal fields (fma is fp.fma64), on the
+# register pairs read as the library reads them.
 _FLOAT_FAST = {
     "v_add_f32": "np.add({0}, {1})", "v_sub_f32": "np.add({0}, np.negative({1}))",
     "v_subrev_f32": "np.add({1}, np.negative({0}))", "v_mul_f32": "np.multiply({0}, {1})",
     "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
     "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
     "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
+    "v_add_f64": "np.add({0}, {1})", "v_mul_f64": "np.multiply({0}, {1})",
+    "v_fma_f64": "FMA64({0}, {1}, {2})",
+    "v_max_f64": "FMAX({ctx}, F64F, {0}, {1})", "v_min_f64": "FMIN({ctx}, F64F, {0}, {1})",
 }
 
 
@@ -419,29 +483,89 @@ def _f32_plain(fm):
     return fm.round_f32 == 0 and bool(F32.keep(fm)) and bool(F32.keep_in(fm))
 
 
+def _f64_plain(fm):
+    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f64 ops."""
+    from .valu.fp import F64
+    return fm.round_f16_64 == 0 and bool(F64.keep(fm)) and bool(F64.keep_in(fm))
+
+
 def _float_fast(e, op):
-    """(the per-MODE flag, the expression of the result bits) of an f32 op of _FLOAT_FAST
-    without modifiers, or None."""
+    """(the per-MODE flag, the expression of the result bits) of an f32 or f64 op of
+    _FLOAT_FAST without modifiers, or None."""
     form = _FLOAT_FAST.get(op.mnemonic)
-    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+    wide = op.mnemonic.endswith("_f64")
+    if form is None or op.dst_bits != (64 if wide else 32) or op.op.mask_in or op.op.mask_out \
+            or not _library_op(op, wide, signs=True):
         return None
-    args = _inline_sources(e, op)
+    neg, abs_ = op.kw.get("neg", 0), op.kw.get("abs", 0)
+    if "{d}" in form and (neg | abs_) >> 2 & 1:
+        return None
+    args = _wide_sources(e, op) if wide else _inline_sources(e, op)
     if args is None:
         return None
-    if "FMA" not in e.globals:
-        from .valu.fp import F32, fma_narrow, fmax, fmin
-        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32)
-    args = [f"{a}.view(F32)" for a in args]
+    _float_globals(e)
     ctx = ""
     if "{ctx}" in form:
-        kw = op.kw
-
-        def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
-            return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
-        ctx = e.slot(make_ctx)
-    flag = e.slot(lambda fm, n, lane: _f32_plain(fm))
+        ctx = _plain_ctx(e, op)
+    flag = e.slot(lambda fm, n, lane: _f64_plain(fm)) if wide else e.slot(lambda fm, n, lane: _f32_plain(fm))
+    if not (neg | abs_) and op.mnemonic in ("v_max_f32", "v_min_f32") and _same_vgpr(op):
+        # max(x, x) / min(x, x): clang's canonicalize; the library's choice between two equal
+        # operands is x itself, a signalling NaN quieted in IEEE mode
+        return flag, f"CANON({ctx}, {args[0]})"
+    # |x| and -x on the bits, as the library's operand reads apply them (abs first)
+    u = "U64" if wide else "U32"
+    for i in range(len(args)):
+        if abs_ >> i & 1:
+            args[i] = f"np.bitwise_and({args[i]}, {u}({(1 << (63 if wide else 31)) - 1}))"
+        if neg >> i & 1:
+            args[i] = f"np.bitwise_xor({args[i]}, {u}({1 << (63 if wide else 31)}))"
+    if wide:
+        return flag, f"{form.format(*(f'{a}.view(F64)' for a in args), ctx=ctx)}.view(U64)"
+    args = [f"{a}.view(F32)" for a in args]
     expr = form.format(*args, d=f"V[{op.vdst}, sel].view(F32)", ctx=ctx)
     return flag, f"{expr}.view(U32)"
+
+
+def _float_globals(e):
+    if "FMA" not in e.globals:
+        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32,
+                         FMA64=fma64, F64F=F64, F64=np.float64, CANON=_canonical32)
+
+
+def _plain_ctx(e, op):
+    kw = op.kw
+
+    def make_ctx(fm, n, lane, kw=kw, Ctx=e.env.Ctx):
+        return Ctx(mode=fm, mask=None, lane=lane, wave32=True, **kw)
+    return e.slot(make_ctx)
+
+
+def _same_vgpr(op):
+    a, b = op.sources[:2]
+    return a.kind == b.kind == "vgpr" and a.value == b.value
+
+
+_ABS32, _INF32, _QUIET32 = U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)
+
+
+def _canonical32(ctx, x):
+    """v_max_f32 / v_min_f32 of x and x (f32 bits) in a MODE that keeps denormals: x, with its
+    signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
+    if not ctx.mode.ieee:
+        return x
+    nan = np.bitwise_and(x, _ABS32) > _INF32
+    if not nan.any():
+        return x
+    return np.where(nan, np.bitwise_or(x, _QUIET32), x)
+
+
+def _wide_sources(e, op):
+    """The 64-bit sources of an f64 op read as the library's readers read them (a VGPR pair
+    joined, a constant's lanes, an SGPR pair through its reader)."""
+    if len(op.op.src_bits) != len(op.sources) or any(b != 64 for b in op.op.src_bits):
+        return None
+    return [_vector_source(e, op, o, 64, r) for o, r in zip(op.sources, op.readers)]
 
 
 def _mask_lines(e, op, v):
@@ -449,6 +573,9 @@ def _mask_lines(e, op, v):
     EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins."""
     post = []
     k = op.mask_dst
+    if id(op) in e.unread:
+        e.fwd.pop(k, None)
+        return post
     if k != NULL:
         if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
             post.append(f"k{k} = MK(m{v}, n, em)")
@@ -491,6 +618,21 @@ _CARRY_LINES = {
 }
 
 
+def _lane_count(e, op):
+    """v_mbcnt_lo_u32_b32 of an all-ones mask (clang's lane id): the bits of S0 below a lane
+    are as many as the lane's number, plus S1, wrapping; None for anything else."""
+    if op.mnemonic != "v_mbcnt_lo_u32_b32" or not _library_op(op):
+        return None
+    mask = op.sources[0]
+    if mask.kind not in ("const", "literal") or int(constant_value(mask, 32, op.mnemonic)) != 0xFFFFFFFF:
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    lanes = e.slot(lambda fm, n, lane: lane)          # uint32 lane numbers, read-only
+    return f"np.add({lanes}, {args[1]})"
+
+
 def _inline_lines(e, op, v):
     """The lines of an inlined carry op or v_cndmask_b32 (see _CARRY_LINES), or None."""
     lines = _CARRY_LINES.get(op.mnemonic)
@@ -501,7 +643,16 @@ def _inline_lines(e, op, v):
         return None
     if op.op.mask_in:
         e.emit(f"c{v} = {_mask_in(e, op)}")
-    return [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
+    lines = [line.format(v=v, a=args[0], b=args[1], c=f"c{v}") for line in lines]
+    if id(op) in e.unread and lines[-1].startswith(f"m{v} = "):
+        return lines[:-1]                 # a carry-out nothing reads before it is overwritten
+    if op.mnemonic in ("v_add_co_u32", "v_add_co_ci_u32") and op.sources[0].kind != "vgpr" \
+            and op.sources[1].kind == "vgpr":
+        # the sum wraps iff it is below either addend: compare with the VGPR's lanes rather
+        # than with an SGPR column numpy broadcasts (the same bools, a cheaper loop)
+        first = "d" if op.mnemonic == "v_add_co_u32" else "t"
+        lines[-1] = lines[-1].replace(f"np.less({first}{v}, {args[0]})", f"np.less({first}{v}, {args[1]})")
+    return lines
 
 
 _COMPARES = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater", "ne": "np.not_equal",
@@ -576,11 +727,13 @@ def _inline_sources(e, op):
     return out
 
 
-def _library_op(op):
+def _library_op(op, wide=False, signs=False):
     """Whether ``op`` runs the VALU library's own function (a replacement registry decides
-    itself) without source or output modifiers, on 32-bit results or none."""
+    itself) without source or output modifiers (``signs``: but for the source abs and neg
+    bits), on 32-bit results or none (``wide``: 64-bit)."""
     from .valu import VALU
-    return VALU.get(op.mnemonic) is op.op and not any(op.kw.values()) and op.dst_bits in (0, 32)
+    mods = [v for k, v in op.kw.items() if not (signs and k in ("neg", "abs"))]
+    return VALU.get(op.mnemonic) is op.op and not any(mods) and op.dst_bits in ((64,) if wide else (0, 32))
 
 
 def _inline_call(e, op):

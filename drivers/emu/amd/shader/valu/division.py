@@ -26,6 +26,7 @@ def _div_scale(kind):
     fmt = kind.fmt
     scale, gap, tiny = _SCALE[fmt]
     bits = kind.reg_bits
+    smallest_normal = np.float64(np.finfo(fmt.dtype).tiny)
 
     @op("v_div_scale_" + fmt.name, (bits, bits, bits), bits, mask_out=True)
     def run(ctx, srcs, old):
@@ -41,36 +42,55 @@ def _div_scale(kind):
                 down = fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), -scale), rm)
             # "1/S1 is denormal", "S2/S1 is denormal": magnitudes below the format's smallest
             # normal (computed in double, so a quotient that would underflow to 0 counts too)
-            below_normal = lambda v: (v != 0) & (np.abs(v) < np.finfo(fmt.dtype).tiny)
+            below_normal = lambda v: (v != 0) & (np.abs(v) < smallest_normal)
             rcp_denorm = below_normal(1.0 / s1.astype(np.float64))
             quot_denorm = below_normal(s2.astype(np.float64) / s1.astype(np.float64))
-        d = s0.copy()
-        vcc = np.zeros(s0.shape, bool)
-        done = np.zeros(s0.shape, bool)
-
-        def case(cond, value=None, set_vcc=False):
-            nonlocal d, vcc, done
-            hit = cond & ~done
-            if value is not None:
-                d = np.where(hit, value, d)
-            vcc |= hit & set_vcc
-            done |= hit
-
-        case((s2 == 0) | (s1 == 0), fmt.dtype(np.nan))
         near_max = (e2 - e1) >= gap                       # N/D near the largest float
-        case(near_max & (s0 == s1), up, True)
-        case(near_max, None, True)
-        case(is_denorm(fmt, s1), up)
         both = rcp_denorm & quot_denorm
-        case(both & (s0 == s1), down, True)
-        case(both, None, True)
-        case(rcp_denorm, down)
-        case(quot_denorm & (s0 == s2), up, True)
-        case(quot_denorm, None, True)
-        case(e2 <= tiny, up)                              # numerator is tiny
+        # the pseudocode's cases in order: (condition, D or None for S0 itself, VCC)
+        cases = ((s2 == 0) | (s1 == 0), fmt.dtype(np.nan), False), \
+            (near_max & (s0 == s1), up, True), (near_max, None, True), (is_denorm(fmt, s1), up, False), \
+            (both & (s0 == s1), down, True), (both, None, True), (rcp_denorm, down, False), \
+            (quot_denorm & (s0 == s2), up, True), (quot_denorm, None, True), (e2 <= tiny, up, False)
+        d, vcc = _first_case(s0, cases)
         # D is S0 (or S0 scaled): a NaN S0 is passed through, not quieted
         return kind.write(ctx, old, d, quiet_nans=False), vcc
     return run
+
+
+def _first_case(s0, cases, hit=None):
+    """(D, VCC) of the first case that holds in each lane (D = S0 and VCC clear where none
+    does; ``hit``: where any does, when known): lane by lane when a few lanes are special, else
+    case by case on whole arrays."""
+    if hit is None:
+        hit = np.logical_or.reduce([c for c, _, _ in cases])
+    lanes = np.flatnonzero(hit)
+    d = s0.copy()
+    vcc = np.zeros(s0.shape, bool)
+    if not lanes.size:
+        return d, vcc
+    if lanes.size <= 8:
+        flat_d, flat_vcc = d.reshape(-1), vcc.reshape(-1)
+        shape = s0.shape
+        whole = lambda x: (x if np.shape(x) == shape else np.broadcast_to(x, shape)).reshape(-1)  # noqa: E731
+        flat = [(whole(c), None if v is None else whole(v), f) for c, v, f in cases]
+        for k in lanes.tolist():
+            for cond, value, flag in flat:
+                if cond[k]:
+                    if value is not None:
+                        flat_d[k] = value[k]
+                    flat_vcc[k] = flag
+                    break
+        return d, vcc
+    done = np.zeros(s0.shape, bool)
+    for cond, value, flag in cases:
+        now = cond & ~done
+        if value is not None:
+            d = np.where(now, value, d)
+        if flag:
+            vcc |= now
+        done |= now
+    return d, vcc
 
 
 def _div_fmas(kind):
@@ -116,9 +136,10 @@ def _div_fixup(kind):
             under = {F32: -150, F64: -1075}[fmt]
             conds += [(e2 - e1) < under, exponent(fmt, s0) == fmt.emax]
             values += [signed(0.0), signed(np.inf)]
-        r = np.select(conds, values, np.where(neg, -np.abs(s0), np.abs(s0)))
-        # the default case only changes the sign of S0: a NaN quotient is passed through
         special = np.logical_or.reduce(conds)
+        r, _ = _first_case(np.where(neg, -np.abs(s0), np.abs(s0)),
+                           [(c, v, False) for c, v in zip(conds, values)], special)
+        # the default case only changes the sign of S0: a NaN quotient is passed through
         return kind.write(ctx, old, r.astype(fmt.dtype), quiet_nans=special)
     return run
 
@@ -146,14 +167,32 @@ def fma64_scaled(a, b, c, post, rm=fp_round.ROUND_NEAREST_EVEN):
     risky = (post != 0) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & \
         ((np.abs(r) < 2.0 ** -1020) | ~np.isfinite(r))
     if risky.any():
-        from fractions import Fraction
-        from .fp import exact_to_double
         r = np.array(r)
         for idx in zip(*np.nonzero(risky)):
-            exact = (Fraction(float(a[idx])) * Fraction(float(b[idx])) + Fraction(float(c[idx])))
-            r[idx] = exact_to_double(exact * Fraction(2) ** int(post[idx]),
-                                      float(a[idx]) * float(b[idx]) + float(c[idx]))
+            x, y, w = float(a[idx]), float(b[idx]), float(c[idx])
+            r[idx] = _scaled_exact(x, y, w, int(post[idx]))
     return r
+
+
+def _scaled_exact(x, y, w, post):
+    """(x * y + w) * 2**post of Python floats rounded once to nearest even: the exact value as a
+    ratio of integers (a float's own ratio has a power-of-two denominator), which int / int true
+    division rounds correctly, subnormal results included; an exact zero has the sign of the
+    plain x * y + w."""
+    nx, dx = x.as_integer_ratio()
+    ny, dy = y.as_integer_ratio()
+    nw, dw = w.as_integer_ratio()
+    num, den = nx * ny * dw + nw * dx * dy, dx * dy * dw
+    if num == 0:
+        return x * y + w
+    if post >= 0:
+        num <<= post
+    else:
+        den <<= -post
+    try:
+        return num / den
+    except OverflowError:
+        return float("inf") if num > 0 else float("-inf")
 
 
 class _RmCtx:

@@ -10,6 +10,7 @@ The ISA rules encoded here (RDNA3 ISA guide, "Output modifiers", "Denormals", V_
 - in IEEE mode min/max return a quieted signaling NaN operand; a quiet NaN operand loses to the
   number; -0 < +0.
 """
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,12 +33,14 @@ class Fmt:
     u_quiet: object = field(init=False, repr=False, compare=False)
     u_one: object = field(init=False, repr=False, compare=False)
     u_denorm_max: object = field(init=False, repr=False, compare=False)  # largest denormal's bits
+    keep_in_attr: str = field(init=False, repr=False, compare=False)     # FloatMode's input field
 
     def __post_init__(self):
         u, sign = self.utype, 1 << (self.width - 1)
         for name, value in (("u_abs", sign - 1), ("u_sign", sign), ("u_quiet", 1 << (self.mant - 1)),
                             ("u_one", 1), ("u_denorm_max", (1 << self.mant) - 1)):
             object.__setattr__(self, name, u(value))
+        object.__setattr__(self, "keep_in_attr", "denorm_in_" + self.keep_attr[len("denorm_"):])
 
     @property
     def sign(self):
@@ -61,13 +64,15 @@ class Fmt:
 
     def keep_in(self, mode):
         """Denormal operands of this format are used as they are (else read as zero)."""
-        v = getattr(mode, "denorm_in_" + self.keep_attr[len("denorm_"):])
+        v = getattr(mode, self.keep_in_attr)
         return getattr(mode, self.keep_attr) if v is None else v
 
     def view(self, bits):
         return bits.astype(self.utype).view(self.dtype)
 
     def bits(self, x):
+        if type(x) is np.ndarray and x.dtype == self.dtype:
+            return x.view(self.utype)
         return np.asarray(x, self.dtype).view(self.utype)
 
 
@@ -380,43 +385,102 @@ def exact_to_double(exact, zero):
 
 
 def _fma_exact_lane(a, b, c):
-    from fractions import Fraction
-    return exact_to_double(Fraction(a) * Fraction(b) + Fraction(c), a * b + c)
+    """a * b + c of Python floats rounded once: the exact value as a ratio of integers (each
+    float's own ratio has a power-of-two denominator), which int / int true division rounds
+    correctly, subnormal results included."""
+    na, da = a.as_integer_ratio()
+    nb, db = b.as_integer_ratio()
+    nc, dc = c.as_integer_ratio()
+    num = na * nb * dc + nc * da * db
+    if num == 0:
+        return a * b + c                     # an exact zero: the IEEE sign of the plain sum
+    try:
+        return num / (da * db * dc)
+    except OverflowError:
+        return float("inf") if num > 0 else float("-inf")
+
+
+_HUGE, _BIG, _TINY = 2.0 ** 995, 2.0 ** 1000, 2.0 ** -900
+
+
+def _fma64_core(a, b, c):
+    """(a * b, the fma where it is ordinary, the ordinary lanes): the error-free product
+    (Veltkamp / Dekker), the sum of its high part and c (TwoSum), and the two error terms added
+    rounded to odd, so that the last addition rounds once (Boldo & Melquiond).  Ordinary lanes
+    have finite non-zero factors whose split cannot overflow, a product whose error term is
+    exact and an addend far from both ends of the range or zero (NaNs compare false); the other
+    lanes hold garbage.  The caller silences numpy's warnings."""
+    ec = np.abs(c)
+    p = a * b
+    pm = np.abs(p)
+    ok = (np.maximum(np.abs(a), np.abs(b)) <= _HUGE) & (pm <= _BIG) & (pm >= _TINY) & (ec <= _BIG) \
+        & ((ec >= _TINY) | (c == 0))
+    t = a * _SPLIT
+    ah = t - (t - a)
+    al = a - ah
+    t = b * _SPLIT
+    bh = t - (t - b)
+    bl = b - bh
+    pl = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    th = c + p                                     # TwoSum(c, p)
+    bb = th - c
+    tl = (c - (th - bb)) + (p - bb)
+    s = tl + pl                                    # TwoSum(tl, pl), then s rounded to odd
+    bb = s - tl
+    err = (tl - (s - bb)) + (pl - bb)
+    fix = (err != 0) & ((s.view(U64) & _ONE64) == 0)
+    if fix.any():                                  # the odd neighbour on err's side
+        s = np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
+    return p, th + s, ok
 
 
 def fma64(a, b, c):
     """Correctly rounded double fma. Error-free product + round-to-odd sum where no intermediate
-    can overflow or lose bits to underflow; the rare remaining lanes use exact rationals. A finite
-    product with an infinite addend is the addend (the exact product does not overflow)."""
+    can overflow or lose bits to underflow; the rare remaining finite lanes are rounded from the
+    exact value. A zero or non-finite factor or addend makes a * b exact: a * b + c rounds once
+    (a finite product with an infinite addend is the addend). An exact zero takes the sign of
+    the plain sum."""
     with np.errstate(all="ignore"):
-        ph, pl = two_prod(a, b)
-        th, tl = two_sum(c, ph)
-        v = round_to_odd_sum(tl, pl)
-        r = th + v
-        ea = np.abs(a)
-        eb = np.abs(b)
-        prod = ea * eb
-        ec = np.abs(c)
-        # every lane ordinary (finite non-zero factors, a finite addend, nothing near the ends
-        # of the range; NaNs compare false): the error-free result, with an exact zero's sign
-        # taken from the plain sum
-        if np.all((ea <= 2.0 ** 995) & (eb <= 2.0 ** 995) & (prod <= 2.0 ** 1000) & (prod >= 2.0 ** -900)
-                  & (ec <= 2.0 ** 1000) & ((ec >= 2.0 ** -900) | (c == 0))):
-            zero = r == 0
-            if np.count_nonzero(zero):
-                s = ph + c
-                r = np.where(zero & (s == 0), s, r)
+        p, r, ok = _fma64_core(a, b, c)
+        z = p + c
+        zero = r == 0
+        if zero.any():
+            r = np.where(zero & (z == 0), z, r)
+        bad = np.flatnonzero(~ok)
+        if not bad.size:
             return r
+        if bad.size <= _FEW_LANES:
+            return _fma64_lanes(a, b, c, r, z, bad)
         finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
-        risky = finite & (a != 0) & (b != 0) & (
-            (ea > 2.0 ** 995) | (eb > 2.0 ** 995) | (prod > 2.0 ** 1000) | (prod < 2.0 ** -900)
-            | ((np.abs(c) < 2.0 ** -900) & (c != 0)) | (np.abs(c) > 2.0 ** 1000))
         plain = ~finite | (a == 0) | (b == 0)
-        r = np.where(plain, a * b + c, r)
+        r = np.where(plain, z, r)
         r = np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, r)
-        r = np.where(finite & ~plain & (r == 0) & (ph + c == 0), ph + c, r)
+    risky = ~(ok | plain)
     if risky.any():
         r = np.array(r, np.float64)
+        a, b, c = (np.broadcast_to(x, r.shape) for x in (a, b, c))
         for idx in zip(*np.nonzero(risky)):
             r[idx] = _fma_exact_lane(float(a[idx]), float(b[idx]), float(c[idx]))
+    return r
+
+
+_FEW_LANES = 8      # up to this many lanes off the error-free path are done one by one
+
+
+def _fma64_lanes(a, b, c, r, z, lanes):
+    """fma64's result r with the flat ``lanes`` that are not ordinary redone one at a time: a
+    zero or non-finite operand gives the plain sum z (an infinite addend of a finite product
+    itself), a finite one the exact value rounded."""
+    r = np.array(r, np.float64)
+    shape = r.shape
+    a, b, c, z = (x if np.shape(x) == shape else np.broadcast_to(x, shape) for x in (a, b, c, z))
+    isfinite = math.isfinite
+    for k in zip(*np.unravel_index(lanes, shape)):
+        x, y, w = float(a[k]), float(b[k]), float(c[k])
+        if isfinite(x) and isfinite(y) and isfinite(w):
+            r[k] = z[k] if x == 0 or y == 0 else _fma_exact_lane(x, y, w)
+        elif isfinite(x) and isfinite(y) and math.isinf(w):
+            r[k] = c[k]
+        else:
+            r[k] = z[k]
     return r

@@ -156,12 +156,17 @@ def v_mad_i64_i32(ctx, srcs, old):
 
 
 # ---- min / max --------------------------------------------------------------------------------
+def _signed(x):
+    """uint32 bits viewed as int32 (no copy when they are uint32 already)."""
+    return x.view(np.int32) if isinstance(x, np.ndarray) and x.dtype == U32 else i32(x)
+
+
 def _min_s(a, b):
-    return np.where(i32(a) < i32(b), a, b)
+    return np.minimum(_signed(a), _signed(b)).view(U32)
 
 
 def _max_s(a, b):
-    return np.where(i32(a) >= i32(b), a, b)
+    return np.maximum(_signed(a), _signed(b)).view(U32)
 
 
 _binop("v_min_i32", lambda ctx, a, b: _min_s(a, b))
@@ -205,11 +210,9 @@ def _bfrev(x):
 
 
 def clz32(x):
-    """Leading zeros of each uint32 (32 for zero)."""
-    s = x.copy()
-    for k in (1, 2, 4, 8, 16):
-        s |= s >> U32(k)
-    return 32 - popcount(s)
+    """Leading zeros of each uint32 (32 for zero), as int64: 32 less the exponent frexp gives
+    its value (exact in float64; frexp(0) has exponent 0)."""
+    return 32 - np.frexp(np.asarray(x, U32).astype(np.float64))[1].astype(np.int64)
 
 
 def ctz32(x):

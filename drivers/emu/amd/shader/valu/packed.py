@@ -27,14 +27,39 @@ def f16_lanes(ctx, srcs, i):
             operand(F16, hi, ctx.mode, ctx.neg_hi >> i & 1))
 
 
+def _halves(bits32):
+    """uint32 (..., 32) -> its two 16-bit halves as uint16 (..., 32, 2): [..., 0] the low one."""
+    b = np.ascontiguousarray(bits32, np.uint32)
+    return b.view(U16).reshape(b.shape + (2,))
+
+
+def _joined(bits16):
+    """uint16 (..., 32, 2) halves -> the uint32 (..., 32) registers holding them."""
+    b = np.ascontiguousarray(bits16, U16)
+    return b.view(np.uint32).reshape(b.shape[:-1])
+
+
+def _straight(ctx, nsrc):
+    """Whether every source feeds its low lane from its low half and its high lane from its
+    high half with the same negation: then both lanes are one elementwise computation over the
+    halves side by side (what each lane computes alone)."""
+    m = (1 << nsrc) - 1
+    return not ctx.opsel & m and ctx.opsel_hi & m == m and ctx.neg & m == ctx.neg_hi & m
+
+
 def _pk_float(name, nsrc, f, passthrough=False):
     @op(name, (32,) * nsrc, 32)
     def run(ctx, srcs, old):
+        q = not passthrough
+        if _straight(ctx, nsrc):
+            xs = [operand(F16, _halves(srcs[i]), ctx.mode, ctx.neg >> i & 1) for i in range(nsrc)]
+            with np.errstate(all="ignore"):
+                r = f(ctx, *xs)
+            return _joined(finish(ctx, F16, r, omod=False, quiet_nans=q))
         ins = [f16_lanes(ctx, srcs, i) for i in range(nsrc)]
         with np.errstate(all="ignore"):
             lo = f(ctx, *(x[0] for x in ins))
             hi = f(ctx, *(x[1] for x in ins))
-        q = not passthrough
         return pack16(finish(ctx, F16, lo, omod=False, quiet_nans=q),
                       finish(ctx, F16, hi, omod=False, quiet_nans=q))
     return run
@@ -50,10 +75,8 @@ _pk_float("v_pk_fma_f16", 3, lambda ctx, a, b, c: fp_round.fma(ctx, F16, a, b, c
 @op("v_pk_fmac_f16", (32, 32), 32)
 def v_pk_fmac_f16(ctx, srcs, old):
     """VOP2: D.lo = fma(S0.lo, S1.lo, D.lo), D.hi likewise (no op_sel)."""
-    def lane(k):
-        a, b, c = (operand(F16, half(x, k), ctx.mode) for x in (srcs[0], srcs[1], old))
-        return finish(ctx, F16, fp_round.fma(ctx, F16, a, b, c), omod=False)
-    return pack16(lane(0), lane(1))
+    a, b, c = (operand(F16, _halves(x), ctx.mode) for x in (srcs[0], srcs[1], old))
+    return _joined(finish(ctx, F16, fp_round.fma(ctx, F16, a, b, c), omod=False))
 
 
 def _pk_int(name, nsrc, f, signed, saturation=None):

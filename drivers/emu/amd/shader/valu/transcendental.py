@@ -26,7 +26,9 @@ def _sin_cos(x64, want_cos):
     t = (f - q / 4) * (2 * np.pi)            # |t| <= pi/4
     q = q.astype(np.int64) + (1 if want_cos else 0)
     s, c = np.sin(t), np.cos(t)
-    r = np.select([q % 4 == 0, q % 4 == 1, q % 4 == 2], [s, c, -s], -c)
+    # quadrant q mod 4 (two's complement): 0 sin, 1 cos, 2 -sin, 3 -cos
+    r = np.where(q & 1, c, s)
+    r = np.where(q & 2, -r, r)
     r = np.where(r == 0, 0.0, r)             # exact zeros of whole/half turns are +0
     if not want_cos:
         r = np.where(x64 == 0, x64, r)       # sin(+-0) = +-0
