@@ -21,7 +21,8 @@ print, one field at a time; nvdisasm also refuses some words whose every field i
                 [0x970be7] (no base, the offset unsigned), LDGSTS [RZ.64+-0x61e] (the base and
                 its suffix, the offset signed), LDGSTS's shared side [-0x100]. Every address
                 decoration of every format is asked with a positive and a negative offset on
-                RZ: "rz" {decoration: (base printed, negative offset printed unsigned)}.
+                RZ: "rz" {decoration: (base printed, negative offset printed unsigned)}, or
+                None where nvdisasm refuses an RZ base (ATOMG's 64-bit address).
   blank         formats that print ' ;' even under a quiet control: "blank"; or as soon as
                 a scoreboard is named: "sbblank".
   reuse flags   which of the four reuse flags nvdisasm refuses (an immediate in that slot):
@@ -328,7 +329,7 @@ def _learn_reuse(oracle, picked, alts):
 
 
 def _rz_probe(fmt, k, spec, s):
-    """{decoration: (word with RZ + 0x10, word with RZ - 0x10)} for a memory operand whose base
+    """{decoration: (word with RZ + 0x10, RZ - 0x10, RZ alone)} for a memory operand whose base
     register and offset are plain fields, or {}."""
     from assembler.sass.holes import HoleError, write_hole
     holes = spec["holes"]
@@ -339,7 +340,8 @@ def _rz_probe(fmt, k, spec, s):
         w = setbits(s, spec["dbits"], dv) if spec.get("dbits") else s
         try:
             w = write_hole(holes[1], w, 255, 0)
-            out[dv] = (write_hole(holes[3], w, 0x10, 0), write_hole(holes[3], w, -0x10, 0))
+            out[dv] = (write_hole(holes[3], w, 0x10, 0), write_hole(holes[3], w, -0x10, 0),
+                       write_hole(holes[3], w, 0, 0))
         except HoleError:
             continue
     return out
@@ -348,21 +350,25 @@ def _rz_probe(fmt, k, spec, s):
 def _learn_rz(oracle, picked):
     """For each address operand (see the module's docstring): "rz" {decoration: (RZ printed
     beside an offset, a negative offset alone printed unsigned)}, as nvdisasm prints the sample
-    word with the base set to RZ and the offset to 0x10 and -0x10. Decorations nvdisasm refuses
-    the sample with are left out (the decoder then keeps the usual rule)."""
+    word with the base set to RZ and the offset to 0x10 and -0x10; None where it refuses an RZ
+    base with each of 0x10, -0x10 and 0 (ATOMG.E [RZ.64+0x48]), a word the decoder refuses too.
+    Decorations nvdisasm refuses otherwise are left out (the decoder keeps the usual rule)."""
     asks = []
     for fid, (fmt, s) in picked.items():
         nmem = 0
         for k, spec in enumerate(fmt["ops"]):
             if spec["kind"] != "mem":
                 continue
-            for dv, (wp, wn) in _rz_probe(fmt, k, spec, s).items():
-                asks.append((fid, k, nmem, dv, wp, wn))
+            for dv, (wp, wn, wz) in _rz_probe(fmt, k, spec, s).items():
+                asks.append((fid, k, nmem, dv, wp, wn, wz))
             nmem += 1
     oracle.fetch([w for a in asks for w in a[4:]])
     found = {}
-    for fid, k, j, dv, wp, wn in asks:
+    for fid, k, j, dv, wp, wn, wz in asks:
         p, n = oracle.memo[wp], oracle.memo[wn]
+        if p is None and n is None and oracle.memo[wz] is None:
+            found.setdefault((fid, k), {})[dv] = None     # no RZ base at all (ATOMG)
+            continue
         if p is None or n is None:
             continue
         mp = [o for o in p.operands if o.kind == "mem"]

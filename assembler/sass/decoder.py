@@ -212,8 +212,10 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
             raise _bad(word, pc, "operand %d has a value nvdisasm does not print" % len(ops))
         rz = None
         if spec["kind"] == "mem":
-            learned = spec.get("rz", {}).get(dv) if shape[2] and holes[1] == 255 and holes[3] else None
-            if learned is not None:
+            learned = spec.get("rz", {}).get(dv, ()) if shape[2] and holes[1] == 255 else ()
+            if learned is None:
+                raise _bad(word, pc, "operand %d: an RZ base, which nvdisasm refuses here" % len(ops))
+            if learned and holes[3]:
                 # what nvdisasm printed for this address on RZ (LDGSTS [RZ.64+-0x61e], [-0x100])
                 rz, unsigned = learned
                 unsigned = unsigned and not rz and not shape[3]

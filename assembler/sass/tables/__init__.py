@@ -22,7 +22,8 @@ The value of the word's `fbits` selects a format:
                         operand is printed always (1) or never (0), whatever `hide` says
                 rz      {decoration value: (base shown, unsigned)}, optional, addresses only:
                         whether an RZ base prints beside a nonzero offset, and whether a
-                        negative offset printed alone is shown unsigned
+                        negative offset printed alone is shown unsigned; None: nvdisasm
+                        refuses an RZ base there
     default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
     strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
               value (the decoder refuses it too)
