@@ -2,13 +2,13 @@
 
     python scripts/bench_launch.py --emulate gfx1100 [--aql] [-n 2000]
 
-Three numbers, each the host time per submission averaged over n (GPU time is not measured):
+Four numbers, each the host time per submission averaged over n (GPU time is not measured):
 
 * floor     write one packet to the compute ring (PM4: a NOP as long as a replay's ring part;
             AQL: a BARRIER_AND without dependencies), publish the write pointer and ring the
             doorbell: the least any submission costs.
-* first     the first launch of a kernel just loaded (its dispatch template is built then):
-            the mean over 64 freshly loaded programs (per round).
+* first     the first launch of a kernel just loaded: 64 programs are loaded (not timed), then
+            each kernel's first launch is timed; the mean of the 64.
 * launch    prg["empty"](): kernarg packing, register programming, signal, doorbell.
 * replayed  a recorded command buffer resubmitted: one INDIRECT_BUFFER + the signal.
 
@@ -18,7 +18,10 @@ of the emulator's work. The time spent inside the doorbell store is measured and
 separately: "driver" = total - doorbell. ``--no-gpu`` takes the GPU side out altogether: after a
 warm-up the doorbell no longer reaches the command processor and every submission counts as
 complete at once, so the numbers are the host cost of this runtime alone (on hardware the
-doorbell is one posted MMIO write).
+doorbell is one posted MMIO write). Then every measurement runs once per round, the rounds
+interleaved, and the best round counts; the figure is the CPU time of the submitting thread
+(time other processes of a busy machine take is not in it), printed next to the wall time and
+to the floor measured in the same run.
 """
 import argparse
 import gc
@@ -52,14 +55,14 @@ def empty_kernel_code_object(target="gfx1100"):
 class InstantDoorbell:
     """--no-gpu: a doorbell that does not reach the command processor; it marks everything
     submitted as complete at once (a GPU of zero latency), so only the host's work is timed.
-    The runtime takes a submission's timeline value once the doorbell is rung, so the value
-    completed here is the one after the last taken."""
+    A compute launch takes its timeline value once the doorbell is rung (``ahead``: the value
+    completed here is the one after the last taken); a copy takes it before."""
 
-    def __init__(self, timeline):
-        self.timeline, self.seconds = timeline, 0.0
+    def __init__(self, timeline, ahead=1):
+        self.timeline, self.ahead, self.seconds = timeline, ahead, 0.0
 
     def store64(self, offset, value):
-        self.timeline._mv[0] = self.timeline.last_submitted + 1
+        self.timeline._mv[0] = self.timeline.last_submitted + self.ahead
 
 
 class TimedDoorbell:
@@ -74,25 +77,33 @@ class TimedDoorbell:
         self.seconds += time.perf_counter() - t
 
 
-def per_call_us(fn, n, doorbell, rounds=1):
-    """(total, total - doorbell) microseconds per call, the best of ``rounds`` rounds of ``n``
-    calls (a shared machine only ever adds time); the collector is held off meanwhile so the
-    emulator's garbage is not collected on the driver's time."""
-    best = None
-    for _ in range(rounds):
-        doorbell.seconds = 0.0
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            for _ in range(n):
-                fn()
-            total = time.perf_counter() - start
-        finally:
-            gc.enable()
-        result = (total / n * 1e6, (total - doorbell.seconds) / n * 1e6)
-        best = result if best is None or result[0] < best[0] else best
-    return best
+def per_call_us(fn, n, doorbell):
+    """(total, total - doorbell, CPU) microseconds per call over ``n`` calls: wall-clock time,
+    without the doorbell stores, and this thread's CPU time (what a busy machine's other processes
+    do not add to). The collector is held off meanwhile so the emulator's garbage is not
+    collected on the driver's time."""
+    doorbell.seconds = 0.0
+    gc.disable()
+    try:
+        cpu = time.thread_time()
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        total = time.perf_counter() - start
+        cpu = time.thread_time() - cpu
+    finally:
+        gc.enable()
+    return total / n * 1e6, (total - doorbell.seconds) / n * 1e6, cpu / n * 1e6
+
+
+def first_launches_us(dev, doorbell):
+    """Per-call microseconds (as per_call_us) of the first launches of FRESH_KERNELS programs
+    loaded before the timing starts (each round loads its own; the loads and their uploads are
+    not timed)."""
+    gc.collect()
+    fresh = iter([dev.load(empty_kernel_code_object(dev.target))["empty"] for _ in range(FRESH_KERNELS)])
+    dev.synchronize()                     # the code's upload is done: the launches need not wait for it
+    return per_call_us(lambda: next(fresh)(), FRESH_KERNELS, doorbell)
 
 
 def main(argv=None):
@@ -100,11 +111,14 @@ def main(argv=None):
     ap.add_argument("--emulate", metavar="TARGET", help="run on the virtual GPU (also GPU_EMULATE)")
     ap.add_argument("--aql", action="store_true", help="use an AQL compute queue instead of PM4")
     ap.add_argument("-n", type=int, default=2000, help="submissions per round (default 2000)")
-    ap.add_argument("--rounds", type=int, default=5, help="rounds per measurement; the best is reported (default 5)")
+    ap.add_argument("--rounds", type=int, default=9,
+                    help="rounds per measurement with --no-gpu, interleaved; the best is reported (default 9)")
     ap.add_argument("--no-gpu", action="store_true",
                     help="after warm-up, stop forwarding doorbells and complete every submission at once: "
                          "times the driver's host work alone")
     args = ap.parse_args(argv)
+    if args.n < 1 or args.rounds < 1:
+        ap.error("-n and --rounds must be at least 1")
     try:
         dev = AMDDevice(emulate=args.emulate, aql=args.aql)
     except GPUError as e:
@@ -131,34 +145,53 @@ def main(argv=None):
         cb = dev.command_buffer()
         cb.add(kernel)
         cb.submit(wait=True)
-        rounds = args.rounds if args.no_gpu else 1
-        fresh = [dev.load(empty_kernel_code_object(dev.target))["empty"] for _ in range(FRESH_KERNELS * rounds)]
         if args.no_gpu:
             dev.synchronize()
             doorbell = q.hw.doorbell = InstantDoorbell(q.timeline)
-        results = {}
-        fresh_iter = iter(fresh)
-        results["first"] = per_call_us(lambda: next(fresh_iter)(), FRESH_KERNELS, doorbell, rounds)
-        if not args.no_gpu:
-            dev.synchronize()
+            # the copies that upload programs do not wake the command processor either (it would
+            # run the compute ring's unforwarded packets alongside the timing); no kernel runs here
+            copier = getattr(dev.copier, "hw", None)
+            if copier is not None:
+                copier.doorbell = InstantDoorbell(dev.copier.timeline, ahead=0)
         # floor packets carry no signal, so their ring space comes back only with later work:
         # keep them to half the ring
         floor_n = min(args.n, q.hw.capacity // (1 if q.use_aql else len(packet)) // 2)
-        for name, fn, n in (("floor", floor, floor_n), ("launch", kernel, args.n), ("replayed", cb.submit, args.n)):
+        steps = (("floor", floor, floor_n), ("launch", kernel, args.n), ("replayed", cb.submit, args.n))
+        for _, fn, _ in steps:
             fn()
-            results[name] = per_call_us(fn, n, doorbell, args.rounds if args.no_gpu else 1)
+        # with --no-gpu every measurement runs once per round, in turn, so a burst of load on a
+        # shared machine hits one round of each rather than every round of one; the best counts
+        results = {}
+        best = 2 if args.no_gpu else 0               # the figure rounds are compared by
+        for _ in range(args.rounds if args.no_gpu else 1):
+            sample = {"first": first_launches_us(dev, doorbell)}
             if not args.no_gpu:
                 dev.synchronize()
+            for name, fn, n in steps:
+                gc.collect()
+                sample[name] = per_call_us(fn, n, doorbell)
+                if not args.no_gpu:
+                    dev.synchronize()
+            for name, value in sample.items():
+                if name not in results or value[best] < results[name][best]:
+                    results[name] = value
         if args.no_gpu:                  # the queues' contents were never run: start them afresh
             dev.recover()
-        mode = f"doorbells not forwarded, instant completion, best of {args.rounds} rounds" if args.no_gpu else \
-        "total incl. doorbell / driver alone"
-        print(f"{dev.target} {q.name}, n={args.n}, host microseconds per submission ({mode}):")
-        floor_total, floor_driver = results["floor"]
+        floor = results["floor"]
+        if args.no_gpu:
+            print(f"{dev.target} {q.name}, n={args.n}, host microseconds per submission (doorbells not forwarded, "
+                  f"instant completion; best of {args.rounds} interleaved rounds): CPU time of the submitting "
+                  "thread, wall time, and the CPU time against the floor measured in the same run")
+            for name in ("floor", "first", "launch", "replayed"):
+                total, _, cpu = results[name]
+                print(f"  {name:9s} {cpu:8.2f} us CPU  {total:7.2f} us wall   {cpu / floor[2]:5.2f} x floor")
+            return 0
+        print(f"{dev.target} {q.name}, n={args.n}, host microseconds per submission (total incl. doorbell / "
+              "driver alone, and against the floor measured in the same run):")
         for name in ("floor", "first", "launch", "replayed"):
-            total, driver = results[name]
+            total, driver, _ = results[name]
             print(f"  {name:9s} {total:8.2f} us  {driver:7.2f} us   "
-                  f"{total / floor_total:5.2f} x / {driver / floor_driver:5.2f} x floor")
+                  f"{total / floor[0]:5.2f} x / {driver / floor[1]:5.2f} x floor")
         return 0
     finally:
         dev.close()

@@ -118,6 +118,10 @@ def test_sizes_and_offsets_are_checked(machine):
     for bad in ((0, 1, 1), (1.5,), "abc", (1, 1, 1, 1), float("inf"), -3):
         with pytest.raises(InvalidArgument, match="grid must be up to three positive integers"):
             dev.load(code_object("s_endpgm"))["k"](grid=bad, block=32)
+    k = dev.load(code_object("s_endpgm"))["k"]
+    k(grid=(1, 1, 1), block=(32, 1, 1))            # a shape checked once is not checked again...
+    with pytest.raises(InvalidArgument, match="grid must be up to three positive integers"):
+        k(grid=(True, 1, 1), block=(32, 1, 1))     # ...but one equal to it is, as any other
     buf.free()
     with pytest.raises(GPUError, match="was already freed"):
         buf.copyin(data)

@@ -325,3 +325,23 @@ def test_the_mlp_example_trains_on_two_gpus_as_on_one(capsys):
         kernels[len(argv)] = int(epoch.split()[-2])
     assert len({tuple(v) for v in lines.values()}) == 1, lines
     assert kernels == {2: mlp.STEP_KERNELS, 4: 2 * mlp.STEP_KERNELS + 6}, kernels
+
+
+def test_a_free_on_another_thread_never_waits_for_the_gpu(monkeypatch):
+    """The collector may finalize a tensor's buffer on the virtual GPU's command-processor thread
+    in the middle of a dispatch: waiting for the GPU there would wait for itself. Such frees are
+    kept for the backend's own thread, which releases them with its next batch."""
+    import threading
+    import types
+    from tensor.backends.amd import AMDBackend
+    backend = AMDBackend.__new__(AMDBackend)
+    backend.dev, backend._dead, backend._thread = types.SimpleNamespace(closed=False), [], threading.get_ident()
+    waits = []
+    monkeypatch.setattr(backend, "synchronize", lambda: waits.append(threading.get_ident()))
+    handle = types.SimpleNamespace(freed=False)
+    other = threading.Thread(target=lambda: [backend.free(handle) for _ in range(300)])
+    other.start()
+    other.join()
+    assert waits == [] and len(backend._dead) == 300
+    backend.free(handle)
+    assert waits == [threading.get_ident()]

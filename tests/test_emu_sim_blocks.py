@@ -392,3 +392,48 @@ def test_64_bit_constants_of_written_out_shifts_and_mads():
     lanes = np.arange(32, dtype=np.uint64)
     assert got[:, 0].tolist() == [(0x3FE0000000000000 << int(n)) % 2**64 for n in lanes]
     assert got[:, 2].tolist() == (lanes * np.uint64(3) + np.uint64(0x3FE0000000000000)).tolist()
+
+
+def test_a_group_runs_on_only_while_its_branch_lands_below_every_other_wave():
+    """Waves loop wave-id + 1 times, then add to one counter with a returning atomic.  A wave
+    leaving the loop lands where the waves that left before wait: the scheduler must merge them
+    there, so the atomic runs once for all of them, wave after wave (a group running on past a
+    wave waiting at its branch target would take its values first).  While the others wait
+    at the exit, the last wave's iterations run without the scheduler: same results and counts
+    on both paths, and the same as the scheduler taking every group itself."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  s_add_u32 s6, s2, 1
+  v_mov_b32_e32 v1, 0
+  v_mov_b32_e32 v2, 1
+loop:
+  v_add_nc_u32_e32 v1, 3, v1
+  s_sub_u32 s6, s6, 1
+  s_cmp_lg_u32 s6, 0
+  s_cbranch_scc1 loop
+  v_mov_b32_e32 v3, 0
+  s_waitcnt lgkmcnt(0)
+  global_atomic_add_u32 v4, v3, v2, s[4:5] glc
+  v_lshlrev_b32_e32 v5, 2, v0
+  s_lshl_b32 s7, s2, 7
+  v_add_nc_u32_e32 v5, s7, v5
+  s_waitcnt vmcnt(0)
+  global_store_b32 v5, v4, s[4:5] offset:4
+  global_store_b32 v5, v1, s[4:5] offset:1028
+  s_endpgm
+"""), args=PTR)
+    make = lambda: [np.zeros(1 + 2 * 256, np.uint32)]               # noqa: E731
+    runs = both_paths(co, (8, 1, 1), (32, 1, 1), make)
+    from drivers.emu.amd.shader import executor
+
+    def never_on(st, _next=executor._next_group):
+        g = _next(st)
+        return None if g is None else g[:4] + (-1,)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(executor, "_next_group", never_on)
+        runs += both_paths(co, (8, 1, 1), (32, 1, 1), make)
+    for ex, (out,), err in runs:
+        assert err is None and out[0] == 256
+        assert out[1:257].tolist() == list(range(256))                # merged at the atomic, wave order
+        assert out[257:].reshape(8, 32).tolist() == [[3 * (w + 1)] * 32 for w in range(8)]
+        assert ex.last.wave_instructions == runs[0][0].last.wave_instructions

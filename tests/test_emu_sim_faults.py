@@ -205,3 +205,18 @@ def test_read_only_arrays_are_inputs_only():
         simulate(co, "k", (1, 1, 1), (32, 1, 1), [frozen])
     loads = code_object(load_from_arg_lanes_4_up(), args=PTR)
     simulate(loads, "k", (1, 1, 1), (32, 1, 1), [frozen])          # reading one is fine
+
+
+
+def test_dense_load_running_past_its_buffer_faults_at_the_first_lane_past_it():
+    """Every lane active and dword-aligned, the first lane's address in the buffer: the range
+    check (one OR reduction, then the maximum) must still see lane 16 past the buffer's page, at
+    its guard page, instead of clipping the index into the mapping."""
+    src = np.arange(64, dtype=np.uint32)
+    code = program(smem("s_load_b64", 2, 0), sopp("s_waitcnt", 0xFC07),
+                   vop2("v_lshlrev_b32_e32", 1, 128 + 8, v(0)),                # lane * 256
+                   flat("global_load_b32", "GLOBAL", vdst=2, addr=1, saddr=2), endpgm())
+    with pytest.raises(MemoryFault) as e:
+        simulate(code_object(code, args=PTR), "k", (1, 1, 1), (32, 1, 1), [src])
+    assert e.value.va % 4096 == 0 and e.value.reason == "NotPresent" and not e.value.write
+    assert f"0x{e.value.va:x}" in str(e.value)

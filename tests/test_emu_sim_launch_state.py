@@ -77,7 +77,12 @@ def test_small_batch_scheduler_picks_the_groups_the_array_path_picks(monkeypatch
         if big is None:
             assert small is None
             continue
-        (pc, sel, n, whole), (pc2, sel2, n2, whole2) = small, big
-        assert (pc, n, whole) == (pc2, n2, whole2) and type(pc) is int
+        (pc, sel, n, whole, others), (pc2, sel2, n2, whole2, others2) = small, big
+        assert (pc, n, whole, others) == (pc2, n2, whole2, others2) and type(pc) is int
         assert type(sel) is type(sel2)
         assert np.array_equal(np.arange(W)[sel], np.arange(W)[sel2])
+        # others: the lowest PC of a runnable wave outside the group
+        runnable = ~(small_state.done | small_state.at_barrier)
+        outside = runnable.copy()
+        outside[sel] = False
+        assert others == (int(small_state.pc[outside].min()) if outside.any() else executor._PAST_EVERY_PC)

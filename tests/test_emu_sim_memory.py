@@ -340,3 +340,23 @@ def test_d16_loads_keep_the_other_half():
     assert st.vgpr[0, 4].tolist() == [0xAAAA1234] * 32
     assert st.vgpr[0, 5].tolist() == [0xFF805555] * 32
     assert st.vgpr[0, 6:10, 0].tolist() == [0x12347F80] * 4
+
+
+
+def test_lds_dword_bounds_per_workgroup_with_offsets_whose_or_passes_the_end():
+    """Dword LDS accesses check their range with the OR of the lane offsets (at least the largest
+    one) before their maximum: offsets 64 and 32 in a 96-byte allocation OR to 96, past the last
+    valid start (92), and are still inside; offsets past the end read 0 in every workgroup, never
+    the next workgroup's LDS."""
+    code = program(lane_offsets(2), vop2("v_add_nc_u32_e32", 2, const(1), v(0)),
+                   ds("ds_store_b32", addr=1, data0=2, offset0=0),               # dword L = L + 1 (L < 24)
+                   vop2("v_and_b32_e32", 4, const(1), v(0)),
+                   vop2("v_lshlrev_b32_e32", 4, const(5), v(4)),                # odd lanes 32, even 0
+                   vop2("v_sub_nc_u32_e32", 4, LIT, v(4), 64),                  # even lanes 64, odd 32
+                   ds("ds_load_b32", vdst=5, addr=4, offset0=0),
+                   ds("ds_load_b32", vdst=6, addr=1, offset0=0x10),             # lanes 20.. past the end
+                   endpgm())
+    _, st, _ = run_code(code, waves=3, lds=96)
+    for w in range(3):
+        assert st.vgpr[w, 5].tolist() == np.where(LANES % 2 == 0, 17, 9).tolist()
+        assert st.vgpr[w, 6].tolist() == np.where(LANES <= 19, LANES + 5, 0).tolist()

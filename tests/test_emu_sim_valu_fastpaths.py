@@ -104,3 +104,32 @@ def test_arithmetic_results_need_no_quieting():
         for r in (snans + one, one * snans, fp.fma_narrow(fp.F32, snans, one, one),
                   fp.fma_narrow(fp.F32, one, one, snans)):
             assert np.array_equal(fp.quiet(fp.F32, r).view(np.uint32), r.view(np.uint32))
+
+
+def test_fma_matches_rounding_to_odd_at_every_magnitude():
+    """fma_narrow tests only halfway sums and the lanes its rounded result puts at or below the
+    smallest normal: across the whole range (sums rounding up to the smallest normal, ties near
+    it, exact short sums) it equals the sum rounded to odd and then to the format, lane by lane."""
+    rng = np.random.default_rng(11)
+    for fmt, dt, ut in ((fp.F32, np.float32, np.uint32), (fp.F16, np.float16, np.uint16)):
+        tiny = float(np.finfo(dt).tiny)
+        for scale in (tiny, tiny * 2 ** -6, tiny * 2 ** 6, 1.0, 2.0 ** 40 if dt is np.float32 else 2.0 ** 6):
+            n = 4096
+            a = (rng.integers(-64, 64, n) * scale / 8).astype(dt)
+            b = (rng.integers(-64, 64, n) / 8).astype(dt)
+            c = (rng.standard_normal(n) * scale).astype(dt)
+            c[::3] = (rng.integers(-4096, 4096, c[::3].size) * scale / 4096).astype(dt)
+            with np.errstate(all="ignore"):
+                got = fp.fma_narrow(fmt, a, b, c)
+                want = fp.round_to_odd_sum(a.astype(np.float64) * b.astype(np.float64),
+                                           c.astype(np.float64)).astype(dt)
+            assert got.view(ut).tolist() == want.view(ut).tolist(), (fmt.name, scale)
+    # the largest f32 denormal plus just under half its ulp: the float64 sum is the tie between
+    # it and the smallest normal, which rounding it twice would give; the exact value is below
+    a = np.full(8, 2.0 ** -75 * (1 + 2.0 ** -23), np.float32)
+    b = np.full(8, 2.0 ** -75 * (1 - 2.0 ** -23), np.float32)
+    c = np.full(8, 2.0 ** -126 - 2.0 ** -149, np.float32)
+    with np.errstate(all="ignore"):
+        got = fp.fma_narrow(fp.F32, a, b, c)
+    assert (got.view(np.uint32) == c.view(np.uint32)).all()
+    assert ((a.astype(np.float64) * b + c).astype(np.float32) == np.float32(2.0 ** -126)).all()

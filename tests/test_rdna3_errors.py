@@ -27,6 +27,9 @@ from drivers.errors import AssemblerError
     ("s_waitcnt vmcnt(99)", 1, 11, r"vmcnt: value 99 out of range \[0, 63\]"),
     ("v_mov_b32 v0, v256", 1, 15, r"register v256 out of range"),
     ("s_add_u32 s0, 0x1234, 0x5678", 1, 23, r"only one unique literal constant"),
+    # a BVH image instruction has no cache bits to clear either (llvm-mc refuses noslc there)
+    ("image_bvh64_intersect_ray v[4:7], v[9:20], s[4:7] noslc", 1, 51,
+     r"image_bvh64_intersect_ray does not take noslc"),
     # misaligned register ranges
     ("s_mov_b64 s[1:2], s[4:5]", 1, 11, r"misaligned register range s\[1:2\]: a 2-register SGPR "
                                         r"tuple must start at a multiple of 2"),

@@ -354,6 +354,8 @@ def _assemble_program(text, source):
     block_end = None
     in_text = True
     encoders = _fast._ENCODERS
+    comments = ";" in text or "/" in text       # else no line needs looking at for one
+    add_line = lines.append
     for lineno, raw in enumerate(text.splitlines(), 1):
         if block_end is None and in_text:
             # an unindented statement without comment or label: its compiled encoder, if any
@@ -361,10 +363,10 @@ def _assemble_program(text, source):
             fast = encoders.get(mnem)
             if fast is None:
                 fast = encoder(mnem, PLAIN, FAST)
-            if fast and ";" not in rest and "/" not in rest:
+            if fast and (not comments or ";" not in rest and "/" not in rest):
                 enc = fast(rest)
                 if enc is not None:
-                    lines.append((len(out), lineno, raw))
+                    add_line((len(out), lineno, raw))
                     out += enc
                     continue
         try:

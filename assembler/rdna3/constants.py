@@ -19,7 +19,7 @@ read as f32), pf16 / pbf16 (packed 16-bit: an integer literal fills the dword), 
 """
 import struct
 
-from .lexer import END, REAL, Cursor, LexError, Unresolved, real_value, tokenize
+from .lexer import END, REAL, Cursor, LexError, Unresolved, plain_number, real_value, tokenize
 from .operands import INLINE_BITS
 
 M32, M64 = 0xFFFFFFFF, (1 << 64) - 1
@@ -39,6 +39,9 @@ class ConstError(ValueError):
 def parse_number(tok):
     """'12', '-0x1f', '1.5', '-4.0', '1e3', '(1<<4)', '017' -> (value, is_float) or None, read
     the way llvm-mc reads them (lexer.py)."""
+    num = plain_number(tok.strip())
+    if num is not None:
+        return num
     try:
         toks = tokenize(tok.strip())
         cur = Cursor(toks)

@@ -75,6 +75,14 @@ def _negative_number(t):
     return t[:1] == "-" and (t[1:2].isdigit() or t[1:2] == ".")
 
 
+def _any_negative_number(toks):
+    for t in toks:
+        t = t.strip()
+        if t[:1] == "-" and (t[1:2].isdigit() or t[1:2] == "."):
+            return True
+    return False
+
+
 def _alu_slot(item, mnem):
     kind, flo, a, b, c, d = item
     if kind == 0:
@@ -112,15 +120,11 @@ def _alu_form(plan, mnem):
     n = len(items)
     bus_limit, implicit = limit if limit is not None else (0, None)
 
-    def form(toks):
-        if len(toks) != n:
-            return None
+    def finish(values):
+        """The statement from its operands' cached values."""
         word = base
         lit = scalars = None
-        for (cache, miss), tok in zip(slots, toks):
-            v = cache.get(tok)
-            if v is None:
-                v = miss(tok)
+        for v in values:
             if v.__class__ is int:
                 word |= v
             elif v is _BAIL:
@@ -142,7 +146,90 @@ def _alu_form(plan, mnem):
                 return None
         out = word.to_bytes(size, "little")
         return out if lit is None else out + lit.to_bytes(4, "little")
-    return form
+
+    def form(toks):
+        if len(toks) != n:
+            return None
+        values = []
+        for (cache, miss), tok in zip(slots, toks):
+            v = cache.get(tok)
+            if v is None:
+                v = miss(tok)
+            if v is _BAIL:
+                return None
+            values.append(v)
+        return finish(values)
+    if limit is not None and implicit and len(implicit) > bus_limit:
+        return form
+    return _unrolled(slots, base, size, form, finish)
+
+
+def _unrolled(slots, base, size, general, finish):
+    """`general` with its loop unrolled for two to four operands; statements whose operands are
+    all plain fields (VGPRs, SGPR destinations, inline constants: a plain int from the cache,
+    nothing on the constant bus, no literal) are put together here, the others by `finish`."""
+    n = len(slots)
+    if n == 2:
+        (c0, m0), (c1, m1) = slots
+
+        def form(toks):
+            if len(toks) != 2:
+                return None
+            t0, t1 = toks
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+            if v0.__class__ is int and v1.__class__ is int:
+                return (base | v0 | v1).to_bytes(size, "little")
+            return finish((v0, v1))
+        return form
+    if n == 3:
+        (c0, m0), (c1, m1), (c2, m2) = slots
+
+        def form(toks):
+            if len(toks) != 3:
+                return None
+            t0, t1, t2 = toks
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+            v2 = c2.get(t2)
+            if v2 is None:
+                v2 = m2(t2)
+            if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int:
+                return (base | v0 | v1 | v2).to_bytes(size, "little")
+            return finish((v0, v1, v2))
+        return form
+    if n == 4:
+        (c0, m0), (c1, m1), (c2, m2), (c3, m3) = slots
+
+        def form(toks):
+            if len(toks) != 4:
+                return None
+            t0, t1, t2, t3 = toks
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+            v2 = c2.get(t2)
+            if v2 is None:
+                v2 = m2(t2)
+            v3 = c3.get(t3)
+            if v3 is None:
+                v3 = m3(t3)
+            if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int and v3.__class__ is int:
+                return (base | v0 | v1 | v2 | v3).to_bytes(size, "little")
+            return finish((v0, v1, v2, v3))
+        return form
+    return general
 
 
 def _compile_alu(mnem, cands, plain):
@@ -156,6 +243,7 @@ def _compile_alu(mnem, cands, plain):
     forms = tuple(forms)
     first = _negative_form(mnem, cands, forms[0])
     with_mods = _vop3_mods_form(mnem, cands)
+    single = forms[0] if len(forms) == 1 else None
 
     def encode(rest):
         if "(" in rest or ":[" in rest or "\t" in rest:
@@ -163,8 +251,12 @@ def _compile_alu(mnem, cands, plain):
         toks = rest.split(",") if rest else []
         if toks and " " in toks[-1].strip():
             return with_mods(toks) if with_mods else None
-        if "-" in rest and any(_negative_number(t.strip()) for t in toks):
+        if "-" in rest and _any_negative_number(toks):
             out = first(toks) if first else None
+        elif single is not None:
+            out = single(toks)
+            if out is not None:
+                return out
         else:
             for form in forms:
                 out = form(toks)
@@ -489,6 +581,8 @@ def _compile_ds(mnem, op, entry):
     slots = tuple(slots)
     off_cache, off_miss = _offset_slot("DS", fields, "DS", 0, 0xFFFF)
     n = len(spec)
+    if n == 2:
+        return _ds2(slots, word, size, off_cache, off_miss)
 
     def encode(rest):
         split = _mem_split(rest, n)
@@ -503,6 +597,45 @@ def _compile_ds(mnem, op, entry):
             if v is _BAIL:
                 return None
             w |= v
+        if off is not None:
+            v = off_cache.get(off)
+            if v is None:
+                v = off_miss(off)
+            if v is _BAIL:
+                return None
+            w |= v
+        return w.to_bytes(size, "little")
+    return encode
+
+
+def _ds2(slots, word, size, off_cache, off_miss):
+    """The DS encoder of two register operands (ds_load_b32 v0, v1 / ds_store_b32 v1, v2), with
+    _mem_split and the operand loop written out."""
+    (c0, m0), (c1, m1) = slots
+
+    def encode(rest):
+        if "(" in rest or ":[" in rest or "|" in rest or "\t" in rest:
+            return None
+        toks = rest.split(",")
+        if len(toks) != 2:
+            return None
+        t0, t1 = toks
+        words = t1.split()
+        if len(words) == 1:
+            off = None
+        elif len(words) == 2 and words[1].startswith("offset:") and len(words[1]) != 7:
+            t1, off = words[0], words[1][7:]
+        else:
+            return None
+        v0 = c0.get(t0)
+        if v0 is None:
+            v0 = m0(t0)
+        v1 = c1.get(t1)
+        if v1 is None:
+            v1 = m1(t1)
+        if v0 is _BAIL or v1 is _BAIL:
+            return None
+        w = word | v0 | v1
         if off is not None:
             v = off_cache.get(off)
             if v is None:
@@ -544,6 +677,8 @@ def _compile_global(mnem, op, entry):
         by_width[width] = tuple(slots)
     off_cache, off_miss = _offset_slot("FLAT", fields, "GLOBAL", -0x1000, 0xFFF)
     n = len(spec)
+    if n == 3:
+        return _global3(by_width, (saddr_cache, saddr_miss), word, size, off_cache, off_miss)
 
     def encode(rest):
         split = _mem_split(rest, n)
@@ -564,6 +699,57 @@ def _compile_global(mnem, op, entry):
             if v is _BAIL:
                 return None
             w |= v
+        if off is not None:
+            v = off_cache.get(off)
+            if v is None:
+                v = off_miss(off)
+            if v is _BAIL:
+                return None
+            w |= v
+        return w.to_bytes(size, "little")
+    return encode
+
+
+def _global3(by_width, saddr, word, size, off_cache, off_miss):
+    """The GLOBAL encoder of three operands (global_load_b32 v0, v[2:3], off / global_store_b32
+    v1, v2, s[4:5]), with _mem_split and the operand loop written out."""
+    (sa_cache, sa_miss) = saddr
+    ((c0, m0), (c1, m1)), ((d0, n0), (d1, n1)) = by_width[1], by_width[2]
+
+    def encode(rest):
+        if "(" in rest or ":[" in rest or "|" in rest or "\t" in rest:
+            return None
+        toks = rest.split(",")
+        if len(toks) != 3:
+            return None
+        t0, t1, t2 = toks
+        words = t2.split()
+        if len(words) == 1:
+            off = None
+        elif len(words) == 2 and words[1].startswith("offset:") and len(words[1]) != 7:
+            t2, off = words[0], words[1][7:]
+        else:
+            return None
+        v2 = sa_cache.get(t2)
+        if v2 is None:
+            v2 = sa_miss(t2)
+        if t2.strip() == "off":            # the address is a VGPR pair without saddr
+            v0 = d0.get(t0)
+            if v0 is None:
+                v0 = n0(t0)
+            v1 = d1.get(t1)
+            if v1 is None:
+                v1 = n1(t1)
+        else:
+            v0 = c0.get(t0)
+            if v0 is None:
+                v0 = m0(t0)
+            v1 = c1.get(t1)
+            if v1 is None:
+                v1 = m1(t1)
+        if v0 is _BAIL or v1 is _BAIL or v2 is _BAIL:
+            return None
+        w = word | v0 | v1 | v2
         if off is not None:
             v = off_cache.get(off)
             if v is None:

@@ -466,10 +466,37 @@ def _immediate(cur, src, sp3_abs, text, col0):
                        "relocation, which this assembler does not emit)" % str(e), t.col) from None
 
 
+def plain_number(text):
+    """(value, is_float) of a short decimal integer or real without exponent ('17', '-3',
+    '0.5', '-4.0'), as tokenizing it would give; None for anything else (hex, octal, leading
+    zeros, exponents, whitespace...), which takes the tokenizer."""
+    digits = text[1:] if text[:1] == "-" else text
+    whole, dot, frac = digits.partition(".")
+    if not (whole.isascii() and whole.isdigit() and len(digits) <= 15) or (whole[0] == "0" and len(whole) > 1):
+        return None
+    if not dot:
+        return (-int(whole) if digits is not text else int(whole)), False
+    if not (frac.isascii() and frac.isdigit()):
+        return None
+    v = float(digits)
+    return (-v if digits is not text else v), True
+
+
 def parse_source(text, fp_mods, int_mods, is_reg, col0=0):
     """A source operand as llvm's parseRegOrImmWith{FP,Int}InputMods reads it.
     fp_mods: -x, |x|, neg(), abs() are allowed; int_mods: sext() is allowed; is_reg(name,
     bracket) tells register names. Returns a Source; raises LexError."""
+    # the commonest operands, a register name (v7, s12, vcc) or a plain decimal (17, -4.0),
+    # read as the tokens below would read them, without tokenizing
+    if text.isalnum() and text.isascii() and is_reg(text, False):
+        src = Source()
+        src.reg, src.col = text, col0
+        return src
+    num = plain_number(text)
+    if num is not None:
+        src = Source()
+        (src.value, src.is_float), src.col = num, col0
+        return src
     toks = tokenize(text, col0)
     cur = Cursor(toks)
     src = Source()

@@ -150,8 +150,9 @@ def _modifiers(mods, e, mnem):
             raise SyntaxErr("%s takes no %s" % (mnem, name), c)
         if name in _BIT and not (e["mods"] >> _BIT[name]) & 1 and name not in ("glc", "slc", "dlc"):
             raise SyntaxErr("%s does not take %s" % (mnem, name), c)
-        if name in ("glc", "slc", "dlc") and not neg and not (e["mods"] >> _BIT[name]) & 1:
-            raise SyntaxErr("%s does not take %s" % (mnem, name), c)
+        if name in ("glc", "slc", "dlc") and (not neg or e["kind"] == "bvh") and not (e["mods"] >> _BIT[name]) & 1:
+            # other images take noglc / noslc / nodlc where they have no such bit; BVH ones do not
+            raise SyntaxErr("%s does not take %s" % (mnem, m), c)
         vals[name] = val if colon else (0 if neg else 1)
         cols[name] = c
     return vals, cols

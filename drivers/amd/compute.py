@@ -15,6 +15,7 @@ dispatches it plus the completion signal, as one array of dwords with the slots 
 into the ring; the timeline value is taken only once the submission is in the ring, so a launch
 refused on the way leaves the queue exactly as it was.
 """
+import struct
 from array import array
 
 import numpy as np
@@ -43,7 +44,9 @@ _INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
 _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
 _SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
 _PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
+_PACK_U64 = struct.Struct("<Q").pack_into          # a 64-bit value at any 4-byte aligned offset
 _DISPATCH_DWORD0 = aql.DISPATCH_HEADER              # | setup (dimensions) << 16
+_SIGNAL_DWORD0 = int(aql.pm4_indirect(0, 1)[0])     # the header of the signal's PM4-IB packet
 
 
 def user_sgpr_plan(kernel):
@@ -97,6 +100,8 @@ class ComputeQueue:
             mem = device.memory
             self.kernarg_buf = mem.alloc(KERNARG_ARENA_BYTES, GTT)
             self.ib_buf = mem.alloc(IB_ARENA_BYTES, GTT)
+            if use_aql:
+                self._signal_packet(0)      # the signal slots exist before the first launch needs them
         except BaseException:
             self.destroy()
             raise
@@ -252,7 +257,7 @@ class ComputeQueue:
         self.dispatch_id += 1
         if self.use_aql:
             value = self._launch_aql(kernel, kernarg_va, grid, block, lds, timed, description)
-            self.kernargs.tag(value)
+            _tag(self.kernargs, value)
             return value
         t = kernel.templates.get((self.generation, self.device.scratch_va, self.device.tmpring_size, lds)) \
             or self.dispatch_template(kernel, lds)
@@ -270,19 +275,34 @@ class ComputeQueue:
         w[i], w[i + 1], w[i + 2] = block
         i = t.grid
         w[i], w[i + 1], w[i + 2] = grid
-        timeline = self.timeline
+        timeline, hw = self.timeline, self.hw
         value = timeline.last_submitted + 1
         w[t.value] = value & _M32
         w[t.value + 1] = value >> 32
-        if not timed and not self.copy_busy():
-            self.hw.submit_words(w, value, timeline)
-        else:
+        copy = self.copy_timeline
+        n, cap, wptr = len(w), hw.capacity, hw.wptr
+        pos = wptr & (cap - 1)
+        if timed or (copy is not None and copy._mv[0] < copy.last_submitted):
             ts = self.device.timestamps_va if timed else None
             pre = self.pm4_wait_copy() + (self.pm4_timestamp(ts) if ts is not None else [])
             post = self.pm4_timestamp(ts + 8) if ts is not None else []
-            self.hw.submit_words(w, value, timeline, pre, post, t.body)
-        timeline.next_value(description)
-        self.kernargs.tag(value)
+            hw.submit_words(w, value, timeline, pre, post, t.body)
+        elif pos + n > cap or hw.debug >= 2:
+            hw.submit_words(w, value, timeline)
+        else:                                       # PM4Queue.submit_words' common case, inline
+            if wptr + n - hw.retired > cap:
+                hw.make_room(n, timeline)
+            hw.ring_mv[pos:pos + n] = w
+            hw.wptr = wptr = wptr + n
+            hw.wptr_mv[0] = wptr
+            hw.doorbell.store64(hw.doorbell_offset, wptr)
+            hw.pending.append((value, wptr))
+        timeline.last_submitted = value             # TimelineSignal.next_value, inline
+        in_flight = timeline.in_flight
+        in_flight[value] = description
+        if len(in_flight) > timeline.RECORD_LIMIT:
+            timeline.forget(timeline.value)
+        _tag(self.kernargs, value)
         return value
 
     def submit_ib(self, ib_va, ib_dwords, timed, description, template=None):
@@ -418,16 +438,11 @@ class ComputeQueue:
         if wptr + n - hw.retired > cap:
             hw.make_room(n, timeline)
         slot = value & (cap - 1)                     # the signal's IB slot (value % ring packets)
-        i = slot * 16 + _SIGNAL_VALUE
-        signal = self._signal_mv
-        signal[i] = value & _M32
-        signal[i + 1] = value >> 32
-        last = (n - 1) * 16
-        va = self._signal_va + slot * 64
-        block[last + 2] = va & _M32
-        block[last + 3] = va >> 32
+        _PACK_U64(self._signal_bytes, slot * 64 + _SIGNAL_VALUE * 4, value)
         ring, base = hw.ring_mv, pos * 16
         ring[base:base + 16 * n] = block
+        # the signal packet's IB address (dwords 2-3, 8-byte aligned), before any header is valid
+        self._ring_u64[(base + (n - 1) * 16 + 2) >> 1] = self._signal_va + slot * 64
         for h in headers:
             ring[base] = h
             base += 16
@@ -453,6 +468,8 @@ class ComputeQueue:
             slots = self._signal_slots.view(np.uint32).reshape(cap, 16)
             slots[:, :len(words)] = words                      # every slot signals; the value is patched
             self._signal_mv = memoryview(self._signal_slots.view(np.uint32))
+            self._signal_bytes = self._signal_mv.cast("B")
+            self._ring_u64 = self.hw.ring_bytes.cast("Q")
             # one ready-made PM4-IB packet per slot, pointing at that slot
             packets = np.tile(aql.pm4_indirect(0, len(words)), (cap, 1))
             slot_va = self._signal_slots.va + 64 * np.arange(cap, dtype=np.uint64)
@@ -481,20 +498,16 @@ class ComputeQueue:
         hw, timeline = self.hw, self.timeline
         wptr, cap = hw.wptr, hw.capacity
         pos = wptr & (cap - 1)
-        if timed or pos + 2 > cap or hw.debug >= 2 or self.copy_busy():
+        signal, copy = self._signal_mv, self.copy_timeline
+        if timed or pos + 2 > cap or hw.debug >= 2 or signal is None or \
+                (copy is not None and copy._mv[0] < copy.last_submitted):
             packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
             return self.submit_packets((packet,), timed, description)
         value = timeline.last_submitted + 1
         if wptr + 2 - hw.retired > cap:               # room first: the signal slot is free only then
             hw.make_room(2, timeline)
-        signal = self._signal_mv
-        if signal is None:
-            last = self._signal_packet(value)
-        else:                                         # _signal_packet, inline
-            slot = (value & (cap - 1)) * 16
-            signal[slot + _SIGNAL_VALUE] = value & _M32
-            signal[slot + _SIGNAL_VALUE + 1] = value >> 32
-            last = self._signal_aql_mv[slot:slot + 16]
+        slot = (value & (cap - 1)) * 16               # _signal_packet, inline
+        _PACK_U64(self._signal_bytes, (slot + _SIGNAL_VALUE) * 4, value)
         bx, by, bz = block
         gx, gy, gz = grid
         dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1
@@ -502,9 +515,9 @@ class ComputeQueue:
         _PACK_DISPATCH(hw.ring_bytes, base * 4, aql.INVALID_PACKET_DWORD0, dims, bx, by, bz, 0, gx * bx, gy * by,
                        gz * bz, kernel.private_segment_size, lds, kernel.kd_va, kernarg_va, 0, 0)
         ring = hw.ring_mv
-        ring[base + 17:base + 32] = last[1:]
+        ring[base + 17:base + 32] = self._signal_aql_mv[slot + 1:slot + 16]
         ring[base] = _DISPATCH_DWORD0 | dims << 16
-        ring[base + 16] = last[0]
+        ring[base + 16] = _SIGNAL_DWORD0
         hw.wptr = wptr = wptr + 2
         hw.wptr_mv[0] = wptr
         hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
@@ -530,3 +543,12 @@ class ComputeQueue:
 
 def _split(x):
     return [x & 0xFFFFFFFF, (x >> 32) & 0xFFFFFFFF]
+
+
+def _tag(arena, value):
+    """Arena.tag, inline on the launch paths: what was allocated so far is read by ``value``."""
+    pending, head = arena.pending, arena.head
+    if pending and pending[-1][1] == head:
+        pending[-1] = (value, head)
+    else:
+        pending.append((value, head))

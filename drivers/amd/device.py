@@ -96,6 +96,7 @@ class AMDDevice(Device):
         self.flush_hdp_on_submit, self.hdp_flush_word, self.mmio = False, None, None
         self.compute = self.copier = self.events = self.signal_page = self.scratch = self.gpu = None
         self._doorbells, self._buffers, self._timelines = {}, {}, 0
+        self._checked_shape = (None, None, 0)      # the (grid, block, workgroup limit) checked last
         self.scratch_va = self.tmpring_size = self.scratch_wave_bytes = 0
         self.process = KFDProcess.acquire(kernel)
         try:
@@ -277,14 +278,26 @@ class AMDDevice(Device):
             self._check_open()
         if kernel.refusal is not None:
             raise kernel.refusal
-        grid, block = _dims(grid, "grid"), _dims(block, "block")
-        check_shape(kernel, grid, block)
+        last = self._checked_shape
+        if grid is not last[0] or block is not last[1] or kernel.max_workgroup_items != last[2]:
+            grid, block = _dims(grid, "grid"), _dims(block, "block")
+            check_shape(kernel, grid, block)
+            # these very tuple objects (immutable, and kept alive here) need no checking again
+            self._checked_shape = (grid, block, kernel.max_workgroup_items)
         if kernel.needs_scratch:
             self.ensure_scratch(kernel)
         q = self.compute
         layout = kernel.layout or kernel.layout_for(args)
         size = layout.launch_bytes
-        off = q.kernargs.alloc(size + aql.PACKET_BYTES if kernel.needs_dispatch_ptr else size, layout.launch_align)
+        arena = q.kernargs
+        align = layout.launch_align
+        start = -(-arena.head // align) * align
+        if kernel.needs_dispatch_ptr or start % arena.size + size > arena.size or \
+                start + size - arena.retired > arena.size:
+            off = arena.alloc(size + aql.PACKET_BYTES if kernel.needs_dispatch_ptr else size, align)
+        else:                                  # Arena.alloc's common case, inline
+            arena.head = start + size
+            off = start % arena.size
         lds = layout.pack_into(q.kernarg_mv, off, args, grid, block, q.hw.ctl.va, kernel.group_segment_size, self)
         if lds > self.node_lds_bytes:
             detail = f"{kernel.group_segment_size} static + {lds - kernel.group_segment_size} dynamic" \

@@ -230,9 +230,11 @@ class KernargLayout:
                 lds += nbytes
             else:
                 add(self.convert(spec, v, device))
-        key = (grid, block, queue_ptr, lds - static_lds)
-        hidden = self._hidden_values if key == self._hidden_key else self._hidden(key)
-        values = explicit + hidden
+        if self._hidden_fill:
+            key = (grid, block, queue_ptr, lds - static_lds)
+            values = explicit + (self._hidden_values if key == self._hidden_key else self._hidden(key))
+        else:
+            values = explicit
         if self._order is not None:
             values = [values[i] for i in self._order]
         try:

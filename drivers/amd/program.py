@@ -78,7 +78,7 @@ class Kernel:
         """Launch; with ``wait=True`` block until done and return the GPU execution time (s)."""
         if self.program.buffer.freed:
             raise GPUError(f"kernel {self.name}: its program was freed (code at 0x{self.code_va:x} is gone)")
-        return self.program.device.launch(self, args, grid, block, wait=wait, timeout=timeout)
+        return self.program.device.launch(self, args, grid, block, wait, timeout)
 
     def __repr__(self):
         return f"Kernel({self.name!r} at 0x{self.code_va:x})"

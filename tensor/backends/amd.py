@@ -118,6 +118,7 @@ class AMDBackend(Backend):
         self._programs = {}
         self._disk = _env("TENSOR_CACHE", "1") != "0"
         self._dead = []                  # freed by the tensor layer, maybe still read by a launch
+        self._thread = threading.get_ident()    # the thread that may wait for the GPU in free()
 
     @classmethod
     def probe(cls):
@@ -142,7 +143,10 @@ class AMDBackend(Backend):
         if self.dev.closed or handle.freed:
             return
         self._dead.append(handle)
-        if len(self._dead) >= 256:
+        # a buffer the collector finalizes on another thread (the virtual GPU's command processor,
+        # in the middle of a dispatch) must not wait for the GPU there: the next free or
+        # synchronize of the backend's own thread releases it
+        if len(self._dead) >= 256 and threading.get_ident() == self._thread:
             self.synchronize()
 
     def copyin(self, handle, host):

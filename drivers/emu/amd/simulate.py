@@ -55,11 +55,23 @@ class _Heap:
         return va, mem
 
 
+_DIMS = {}                    # launch shapes given as tuples -> _dims3() of them (valid ones)
+
+
 def _dims3(v, what):
+    if type(v) is tuple:
+        hit = _DIMS.get(v)
+        if hit is not None:
+            return hit
     t = (v,) if isinstance(v, (int, np.integer)) else tuple(v)
     if not 1 <= len(t) <= 3 or any(int(x) < 1 for x in t):
         raise LaunchError(f"{what} must be 1 to 3 positive sizes, got {v!r}")
-    return tuple(int(x) for x in t) + (1,) * (3 - len(t)), len(t)
+    out = tuple(int(x) for x in t) + (1,) * (3 - len(t)), len(t)
+    if type(v) is tuple and all(type(x) is int for x in v):
+        if len(_DIMS) >= 256:
+            _DIMS.clear()
+        _DIMS[v] = out
+    return out
 
 
 def _scalar_bytes(value, arg, index):

@@ -7,6 +7,7 @@ group).  After a branch the waves are regrouped; waves that wait in s_barrier ar
 no wave can run any more (then every live wave of every workgroup has arrived).  An instruction
 budget turns an endless loop into ShaderHang.
 """
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +39,11 @@ class Stats:
     lane_ops: int = 0                # vector (VALU, memory, LDS) wave-instructions x 32 lanes
 
     def add(self, other):
-        for k in ("dispatches", "workgroups", "waves", "wave_instructions", "lane_ops"):
-            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.dispatches += other.dispatches
+        self.workgroups += other.workgroups
+        self.waves += other.waves
+        self.wave_instructions += other.wave_instructions
+        self.lane_ops += other.lane_ops
 
 
 class ValuEnv:
@@ -103,11 +107,22 @@ class ValuEnv:
         return ctx
 
 
+_BUDGETS = {}                        # GPU_EMULATE_BUDGET text -> its checked value
+
+
 def budget_from_env():
-    """GPU_EMULATE_BUDGET, checked (a SettingError naming it), or the default."""
-    from drivers.settings import env_int
-    return env_int(BUDGET_ENV, DEFAULT_BUDGET, 1, None, "expected a positive number of wave-instructions "
-                   f"one dispatch may execute (default {DEFAULT_BUDGET})")
+    """GPU_EMULATE_BUDGET, checked (a SettingError naming it), or the default (each text is
+    checked once; a bad one raises every time)."""
+    raw = os.environ.get(BUDGET_ENV)
+    value = _BUDGETS.get(raw)
+    if value is None:
+        from drivers.settings import env_int
+        value = env_int(BUDGET_ENV, DEFAULT_BUDGET, 1, None, "expected a positive number of wave-instructions "
+                        f"one dispatch may execute (default {DEFAULT_BUDGET})")
+        if len(_BUDGETS) >= 16:
+            _BUDGETS.clear()
+        _BUDGETS[raw] = value
+    return value
 
 
 class WaveExecutor:
@@ -251,9 +266,10 @@ def run_waves(st, program, budget, blocks=True):
         group = _next_group(st)
         if group is None:
             return
-        pc, sel, n, whole = group
+        pc, sel, n, whole, others = group
         ws, sel, n, same = states.enter(sel, n)
-        whole = whole and same
+        if not same:                              # the rest of the waves at pc run later
+            whole, others = False, pc
         entry, stepping = ws, False
         while True:
             if blocks and st.mode_uniform and not stepping:
@@ -281,8 +297,8 @@ def run_waves(st, program, budget, blocks=True):
                     if not (block.sets_pc or block.ends):
                         pc = block.next_pc
                         continue
-                    if target is not None and whole:
-                        pc = int(target)          # a uniform branch: the group stays together
+                    if target is not None and (whole or target < others):
+                        pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
                     break
             step = program.step(pc)
@@ -301,8 +317,8 @@ def run_waves(st, program, budget, blocks=True):
             if step.sets_pc or step.ends:
                 st.pc[sel] = pc
                 target = step.fn(st, sel)
-                if target is not None and whole:
-                    pc = int(target)          # a uniform branch: the group stays together
+                if target is not None and (whole or target < others):
+                    pc = int(target)          # a uniform branch: the group runs on (see below)
                     continue
                 break
             if step.fn is not None:
@@ -321,9 +337,13 @@ _PAST_EVERY_PC = 1 << 64   # the PC a blocked wave sorts at
 
 
 def _next_group(st):
-    """(pc, sel, n, whole) of the next group to run: every runnable wave at the lowest PC
-    (``sel`` a slice when they are contiguous, else their indices; ``whole`` when no other wave
-    is runnable), after releasing a barrier every live wave waits in; None when all are done."""
+    """(pc, sel, n, whole, others) of the next group to run: every runnable wave at the lowest
+    PC (``sel`` a slice when they are contiguous, else their indices; ``whole`` when no other
+    wave is runnable; ``others`` the lowest PC of the other runnable waves, past every PC when
+    there are none), after releasing a barrier every live wave waits in; None when all are
+    done.  A group whose uniform branch lands below ``others`` is what this function would pick
+    next, so the executor runs it on without asking (a divergent loop's iterations while the
+    other waves wait at its exit)."""
     W = st.W
     if W <= SMALL_BATCH:
         blocked = (st.done | st.at_barrier).tolist()
@@ -339,13 +359,16 @@ def _next_group(st):
         pc = min(pcs)
         n = pcs.count(pc)
         if n == W:
-            return pc, slice(None), n, True
+            return pc, slice(None), n, True, _PAST_EVERY_PC
+        others = min((p for p in pcs if p != pc), default=_PAST_EVERY_PC)
         first = pcs.index(pc)
         if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
             sel = slice(first, first + n)
+        elif idle:                                       # (a blocked wave may sit at pc too)
+            sel = np.flatnonzero((st.pc == pc) & ~(st.done | st.at_barrier))
         else:
-            sel = np.array([i for i in range(first, W) if pcs[i] == pc])
-        return pc, sel, n, n == W - idle
+            sel = np.flatnonzero(st.pc == pc)
+        return pc, sel, n, n == W - idle, others
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
         if st.at_barrier.any():
@@ -356,8 +379,10 @@ def _next_group(st):
     members = runnable & (st.pc == pc)
     n = int(np.count_nonzero(members))
     if n == W:
-        return pc, slice(None), n, True
+        return pc, slice(None), n, True, _PAST_EVERY_PC
     sel = np.flatnonzero(members)
     if int(sel[-1]) - int(sel[0]) + 1 == n:          # contiguous waves: views, not copies
         sel = slice(int(sel[0]), int(sel[-1]) + 1)
-    return pc, sel, n, n == int(np.count_nonzero(runnable))
+    rest = runnable & ~members
+    others = int(st.pc[rest].min()) if rest.any() else _PAST_EVERY_PC
+    return pc, sel, n, n == int(np.count_nonzero(runnable)), others

@@ -114,13 +114,13 @@ def build_state(d, ids, extents, vgprs, scratch, templates=None):
             k += 1
     if d.rsrc2 & RSRC2_TG_SIZE_EN:
         st.sregs[k] = counts[group]                                    # workgroup info: its wave count
-    ext = extents[group]
-    flat = k_in_group[:, None] * WAVE32 + np.arange(WAVE32)
-    ex, ey = np.maximum(ext[:, :1], 1), np.maximum(ext[:, 1:2], 1)
-    x, y, z = flat % ex, (flat // ex) % ey, flat // (ex * ey)
-    valid = flat < items[group][:, None]
-    st.vregs[0] = np.where(valid, x | y << 10 | z << 20, 0)
-    st.sregs[EXEC_LO] = np.packbits(valid, axis=1, bitorder="little").view(np.uint32)[:, 0]
+    if G and not np.count_nonzero(extents != extents[0]):          # one workgroup shape: its ids, repeated
+        v0, exec_lo = _workitem_ids(extents[:1])
+        st.vregs[0] = np.tile(v0, (G, 1))
+        st.sregs[EXEC_LO] = np.tile(exec_lo, G)
+    else:
+        v0, exec_lo = _workitem_ids(extents[group], k_in_group, items[group])
+        st.vregs[0], st.sregs[EXEC_LO] = v0, exec_lo
     st.hw_id[:] = (k_in_group & 31) | (group % 48) << 10
     if scratch is not None:
         base, per_wave, per_lane = scratch
@@ -137,6 +137,21 @@ def build_state(d, ids, extents, vgprs, scratch, templates=None):
 
 MAX_TEMPLATES = 16
 TEMPLATE_WORKGROUPS = 256        # larger batches are built each time (their setup is a small part)
+
+
+def _workitem_ids(ext, k_in_group=None, items=None):
+    """(v0, EXEC) of waves of workgroups with extents ``ext`` (w, 3), each wave the
+    ``k_in_group``-th of its workgroup, which has ``items`` work-items; without them, every wave
+    of one workgroup of extent ``ext[0]``."""
+    if k_in_group is None:
+        items = ext[:, 0] * ext[:, 1] * ext[:, 2]
+        k_in_group = np.arange(-(-int(items[0]) // WAVE32))
+    flat = k_in_group[:, None] * WAVE32 + np.arange(WAVE32)
+    ex, ey = np.maximum(ext[:, :1], 1), np.maximum(ext[:, 1:2], 1)
+    x, y, z = flat % ex, (flat // ex) % ey, flat // (ex * ey)
+    valid = flat < np.asarray(items)[:, None]
+    return (np.where(valid, x | y << 10 | z << 20, 0).astype(np.uint32),
+            np.packbits(valid, axis=1, bitorder="little").view(np.uint32)[:, 0])
 
 
 def _user_sgprs(st, d):

@@ -35,20 +35,35 @@ def lds_word_index(st, acc, off, nbytes):
     ``off`` (uint32, one per accessing lane): one bounds check and one alignment check for
     the whole access; None when a lane is out of range or unaligned (the byte path decides)."""
     last = st.lds_bytes - nbytes                      # the highest offset an access may start at
-    if last < 0 or off.max() > last:
+    if last < 0:
         return None
     if st.lds_bytes & 3:                              # workgroups not dword-aligned: check each address
+        if off.max() > last:
+            return None
         rows = st.wave_ids[acc.sel].repeat(WAVE32) if acc.dense else acc.rows
         addr = np.add(off, st.wg[rows] * st.lds_bytes, dtype=np.intp)
         return None if np.count_nonzero(addr & 3) else addr >> 2
-    if np.bitwise_or.reduce(off) & 3:
+    # the OR of the offsets is at least the largest one: one reduction checks the alignment and,
+    # unless it exceeds the bound, the range too
+    bits = int(np.bitwise_or.reduce(off))
+    if bits & 3 or bits > last and int(off.max()) > last:
         return None
-    words = st.lds_bytes >> 2
     if acc.dense:
-        w = (off >> np.uint32(2)).astype(np.intp).reshape(-1, WAVE32)
-        w += (st.wg[acc.sel] * words)[:, None]
-        return w.reshape(-1)
-    return np.add(off >> np.uint32(2), st.wg[acc.rows] * words, dtype=np.intp)
+        return np.add((off >> np.uint32(2)).reshape(-1, WAVE32), _wave_words(st, acc.sel)).reshape(-1)
+    return np.add(off >> np.uint32(2), st.wg[acc.rows] * (st.lds_bytes >> 2), dtype=np.intp)
+
+
+def _wave_words(st, sel):
+    """intp (w, 1): where the LDS of each selected wave's workgroup starts in ``st.lds32``, kept
+    per slice of the batch (read-only)."""
+    key = (sel.start, sel.stop) if type(sel) is slice else None
+    base = st.lds_wave_words.get(key) if key is not None else None
+    if base is None:
+        base = (st.wg[sel] * (st.lds_bytes >> 2)).astype(np.intp)[:, None]
+        if key is not None:
+            base.flags.writeable = False
+            st.lds_wave_words[key] = base
+    return base
 
 
 def lds_read_words(st, acc, off, k):

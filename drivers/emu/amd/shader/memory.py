@@ -332,18 +332,27 @@ def _address_fn(seg, ops, offset, addtid=False):
                     if offset:
                         base = base + off64
                     return np.add(base[:, None], st.vregs[a, acc.sel], dtype=U64).reshape(-1)
-                rows = acc.rows
-                base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
-                return base + st.vgpr[rows, a, acc.lanes].astype(U64) + off64
+                # the SGPR pair of every wave of the batch as uint64, then each lane's wave's
+                base = np.ascontiguousarray(st.sregs[s:s + 2].T).view(U64)[:, 0]
+                va = np.add(base[acc.rows], st.vregs[a].reshape(-1)[acc.flat], dtype=U64)
+                if offset:
+                    va += off64
+                return va
         else:
             def lane_va(st, acc):
-                if acc.dense:                     # the VGPR pair interleaved, viewed as uint64
-                    pair = np.empty((lane_regs(st, acc, a).shape[0], 2), np.uint32)
-                    pair[:, 0] = lane_regs(st, acc, a)
-                    pair[:, 1] = lane_regs(st, acc, a + 1)
-                    pair = pair.view(U64)[:, 0]
-                    return pair + off64 if offset else pair
-                return (lane_regs(st, acc, a).astype(U64) | lane_regs(st, acc, a + 1).astype(U64) << U64(32)) + off64
+                # the VGPR pair of each lane interleaved, viewed as uint64 (partial EXEC: both
+                # registers gathered at once, then one transposing copy of the few lanes)
+                if acc.dense:
+                    lo = lane_regs(st, acc, a)
+                    va = np.empty((lo.shape[0], 2), np.uint32)
+                    va[:, 0] = lo
+                    va[:, 1] = lane_regs(st, acc, a + 1)
+                else:
+                    va = np.ascontiguousarray(st.vregs[a:a + 2].reshape(2, -1)[:, acc.flat].T)
+                va = va.view(U64)[:, 0]
+                if offset:
+                    va += off64
+                return va
 
         def access(st, sel, nbytes, write):
             acc = active_lanes(st, sel)

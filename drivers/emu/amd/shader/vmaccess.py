@@ -51,7 +51,10 @@ def word_offsets(vm, addrs, nbytes, write):
     if r is None or (write and not r.writable):
         return None, None
     off = addrs - np.uint64(r.start)            # wraps around for addresses below the mapping
-    if int(off.max()) > r.end - r.start - nbytes or int(np.bitwise_or.reduce(off, axis=None)) & 3:
+    # the OR of the offsets is at least the largest: one reduction checks the alignment and,
+    # unless it exceeds the bound, the range
+    bits, limit = int(np.bitwise_or.reduce(off, axis=None)), r.end - r.start - nbytes
+    if bits & 3 or bits > limit and int(off.max()) > limit:
         return None, None
     off >>= np.uint64(2)                        # our own array: shifted in place, then < 2**62
     return r, off.view(np.intp)

@@ -307,10 +307,11 @@ def _to_odd(s, err, lanes=None):
 
 
 def _fma_limits(fmt):
-    """Constants of fma_narrow for a destination format, as uint64 masks of float64 bits."""
+    """Constants of fma_narrow for a destination format: uint64 masks of float64 bits, and the
+    format's smallest normal."""
     half = 1 << (52 - fmt.mant - 1)              # the first bit below the destination's mantissa
     return (np.uint64(half - 1), np.uint64(2 * half - 1), np.uint64(half),
-            np.uint64(((1023 + 1 - fmt.bias) << 52) - 1))
+            np.uint64(((1023 + 1 - fmt.bias) << 52) - 1), fmt.dtype(2.0 ** (1 - fmt.bias)))
 
 
 _FMA_LIMITS = {}
@@ -323,37 +324,36 @@ def fma_narrow(fmt, a, b, c):
     destination format.  Those two roundings give the correctly rounded result except where the
     float64 sum lands exactly halfway between two neighbours of the destination format (the
     double-rounding case), or on a boundary of its coarser grid below its smallest normal; both
-    have every float64 bit below the destination's half-ulp bit clear, so one test on the whole
-    array finds the few candidates, and only the lanes that are such a boundary are redone with
-    the sum rounded to odd (Boldo & Melquiond)."""
+    have every float64 bit below the destination's half-ulp bit clear.  Halfway sums are found
+    by one test on the whole array; sums below the smallest normal round to at most the
+    smallest normal, so the rounded result finds the (rare) lanes to test for them.  Only the
+    lanes that are such a boundary are redone with the sum rounded to odd (Boldo & Melquiond)."""
     limits = _FMA_LIMITS.get(fmt.name)
     if limits is None:
         limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
-    low, tie_bits, half, tiny = limits
+    low, tie_bits, half, tiny, min_normal = limits
     s = np.multiply(a, b, dtype=np.float64)
     np.add(s, c, out=s)
     u = s.view(U64)
-    candidates = np.bitwise_and(u, low) == 0
-    k = np.count_nonzero(candidates)
-    if k:
-        boundary = lambda v: (np.bitwise_and(v, tie_bits) == half) | ((np.bitwise_and(v, _ABS64) - _ONE64) < tiny)  # noqa: E731
-        if k * 8 > candidates.size:   # many (exact sums of short values, saturated lanes): all lanes
-            lanes = boundary(u)
-            if np.count_nonzero(lanes) * 8 > lanes.size:
-                # many boundaries too: the sum's error and the rounding to odd on whole arrays
-                # (only the boundary lanes change) costs less than gathering them
-                with np.errstate(invalid="ignore", over="ignore"):
-                    total, err = two_sum(np.multiply(a, b, dtype=np.float64), c)
-                    s = _to_odd(total, err, lanes)
-                return s.astype(fmt.dtype)
-            i = np.flatnonzero(lanes)
-        else:
-            i = np.flatnonzero(candidates)
-            i = i[boundary(u.ravel()[i])]
-        if i.size:
-            at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
-            s.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c))
-    return s.astype(fmt.dtype)
+    r = s.astype(fmt.dtype)
+    lanes = np.bitwise_and(u, tie_bits) == half
+    small = np.abs(r) <= min_normal               # holds every sum below the smallest normal
+    if np.count_nonzero(small):
+        lanes |= small & (np.bitwise_and(u, _ABS64) - _ONE64 < tiny) & (np.bitwise_and(u, low) == 0)
+    k = np.count_nonzero(lanes)
+    if not k:
+        return r
+    if k * 8 > lanes.size:
+        # many boundaries (exact sums of short values, saturated lanes): the sum's error and the
+        # rounding to odd on whole arrays (only the boundary lanes change) costs less than
+        # gathering them
+        with np.errstate(invalid="ignore", over="ignore"):
+            total, err = two_sum(np.multiply(a, b, dtype=np.float64), c)
+            return _to_odd(total, err, lanes).astype(fmt.dtype)
+    i = np.flatnonzero(lanes)
+    at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
+    r.ravel()[i] = round_to_odd_sum(at(a) * at(b), at(c)).astype(fmt.dtype)
+    return r
 
 
 _SPLIT = 134217729.0        # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
