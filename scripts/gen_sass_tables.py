@@ -4,6 +4,8 @@
 Run:  python scripts/gen_sass_tables.py [sm_86 sm_89 sm_90]   (needs ptxas and nvdisasm;
       about 10 minutes per arch the first time, seconds afterwards: nvdisasm's answers are
       cached under ~/.cache/gpustack/sass-oracle)
+      python scripts/gen_sass_tables.py --validity [ARCH ...]   step 4 alone, on the
+      committed tables (after a change to scripts/sass_validity.py only)
 
 1. ptxas compiles every PTX file of tests/sass_kernels for the arch (those whose .target allows
    it); nvdisasm's listing gives each instruction word ptxas wrote.
@@ -241,7 +243,32 @@ def write_tables(arch, classes, nvd_version, problems, sched=None):
     return path
 
 
+def revalidate(arch, nvd, log=print):
+    """Only step 4 again, on the committed tables (after a change to scripts/sass_validity.py):
+    the formats stay as learned, the facts sass_validity asks for are asked again."""
+    import copy
+    import importlib
+    mod = importlib.import_module("assembler.sass.tables." + arch)
+    classes = copy.deepcopy(mod.CLASSES)
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = corpus_words(nvd, arch, tmp)
+    by_class = collections.defaultdict(list)
+    for w, *_ in corpus:
+        by_class[w & 0xfff].append(w)
+    cache = os.environ.get("SASS_ORACLE_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "gpustack",
+                                                            "sass-oracle"))
+    oracle = Oracle(nvd, arch, os.path.join(cache, "learn-%s-%s" % (arch, nvd.version)))
+    sass_validity.learn(oracle, classes, by_class, log)
+    return write_tables(arch, classes, nvd.version, list(mod.PROBLEMS), mod.SCHEDULE)
+
+
 def main(argv):
+    if argv[:1] == ["--validity"]:
+        nvd = Nvdisasm(cache=False)
+        for arch in argv[1:] or list(ARCHS):
+            print("wrote %s" % revalidate(arch, nvd))
+        nvd.close()
+        return
     archs = argv or list(ARCHS)
     nvd = Nvdisasm(cache=False)
     for arch in archs:

@@ -130,6 +130,7 @@ def differential(arch, n, seed, nvd=None):
             stats["refused_by_us_too"] += ours is None
             if ours is not None:
                 accepted[ours.split()[1 if ours.startswith("@") else 0].split(".")[0]] += 1
+                stats.setdefault("accepted_words", []).append("%032x @%x: nvdisasm refuses, we %r" % (w, pc, ours))
             continue
         if "???" in t:
             stats["unnamed_skipped"] += 1
@@ -182,6 +183,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--freeze", type=int, default=0, metavar="N",
                    help="write N decoded words and nvdisasm's text to tests/data/sass/ARCH/mutations.txt")
+    p.add_argument("--regress", action="append", default=[], metavar="ARCH:PC:WORD",
+                   help="with --freeze: also keep this word (hex, at address PC), one the tables once "
+                        "printed differently; those already kept stay, their text asked again")
     args = p.parse_args(argv)
     bad = 0
     for arch in args.arch or ARCHS:
@@ -189,6 +193,8 @@ def main(argv=None):
         for line in problems[:40]:
             print(arch, line)
         by_op = stats.pop("accepted_by_opcode")
+        for line in stats.pop("accepted_words", [])[:10]:
+            print(arch, line)
         print(arch, stats, "mismatches:", len(problems))
         print(arch, "mismatches by class:", dict(collections.Counter(map(problem_class, problems)).most_common()))
         print(arch, "refused by nvdisasm, printed by us, by opcode:", by_op)
@@ -198,17 +204,52 @@ def main(argv=None):
     return 1 if bad else 0
 
 
+REGRESS = "# words the tables once printed differently (kept across freezes, nvdisasm's text asked again)"
+
+
+def regressions(arch, args):
+    """[(pc, word)] to keep: those under REGRESS in the current mutations.txt, then the --regress
+    words (ARCH:PC:WORD) of this arch."""
+    out = []
+    path = os.path.join(ROOT, "tests", "data", "sass", arch, "mutations.txt")
+    if os.path.exists(path):
+        on = False
+        with open(path) as f:
+            for line in f:
+                if line.startswith(REGRESS):
+                    on = True
+                elif on and not line.startswith("#"):
+                    pc, word = line.split(" ; ")[0].split()
+                    out.append((int(pc, 16), int(word, 16)))
+    for item in args.regress:
+        a, pc, word = item.split(":")
+        if a == arch:
+            out.append((int(pc, 16), int(word, 16)))
+    return list(dict.fromkeys(out))
+
+
 def freeze(arch, seen, args):
     """Write the first N decoded words (mutations.txt) and the first N words nvdisasm refuses
-    (refused.txt) with nvdisasm's verdict, for tests/test_sass_differential.py."""
+    (refused.txt) with nvdisasm's verdict, for tests/test_sass_differential.py; mutations.txt
+    also keeps the regression words (see regressions)."""
     from assembler.sass.decoder import decode_word
     cmd = "python scripts/sass_differential.py --arch %s -n %d --seed %d --freeze %d" % (
         arch, args.n, args.seed, args.freeze)
     keep = [(w, t, pc) for w, t, pc in seen if t is not None and "???" not in t][:args.freeze]
+    nvd = Nvdisasm(cache=False)
+    old = []
+    for pc, w in regressions(arch, args):
+        t = nvd.disassemble_words([w], arch, base=pc)[0]
+        if t is not None and "???" not in t:
+            old.append((w, t, pc))
+    nvd.close()
     with open(os.path.join(ROOT, "tests", "data", "sass", arch, "mutations.txt"), "w") as f:
         f.write("# %s: words made from the corpus and nvdisasm's text of each, at the address given (%s)\n"
                 % (arch, cmd))
         for w, t, pc in keep:
+            f.write("%04x %032x ; %s\n" % (pc, w, t))
+        f.write(REGRESS + "\n")
+        for w, t, pc in old:
             f.write("%04x %032x ; %s\n" % (pc, w, t))
     refused = [(w, pc) for w, t, pc in seen if t is None][:args.freeze]
     printed = []

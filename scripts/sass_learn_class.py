@@ -4,7 +4,8 @@ that checking random words against nvdisasm calls for (used by scripts/gen_sass_
 scripts/sass_learn.py learns one format from one word; here the formats of a class are put
 together (the bits whose flips change the operand list select the format), checked against
 nvdisasm on the corpus words and on random words of each format (random modifiers, operands,
-decorations, unprinted bits, and single flipped bits anywhere), and a format whose words
+decorations, unprinted bits, the seed with each single bit flipped, and with each other
+modifier value and each unprinted bit flipped), and a format whose words
 disagree is split on the bit that best tells them apart.
 """
 import collections
@@ -94,7 +95,6 @@ def learn_class(learner, opclass, seeds, rounds=12, samples=24, max_depth=6):
     corpus = list(dict.fromkeys(seeds))
     seeds = list(dict.fromkeys(permissive_control(w) for w in seeds))
     rng = random.Random(opclass)
-    rng_flip = random.Random(opclass + 0x1000)
     fb, formats, problems = yield from _formats(learner, seeds, set())
     res.fbits, res.formats, res.problems = fb, formats, list(problems)
     bad = []
@@ -103,7 +103,8 @@ def learn_class(learner, opclass, seeds, rounds=12, samples=24, max_depth=6):
         for key, node in formats.items():
             for _path, leaf in leaves(node):
                 words += _variants(leaf, rng, samples)
-                words += _flips(leaf, rng_flip, samples // 4)
+                words += _flips(leaf)
+                words += _value_flips(leaf)
         got = yield from learner.need(words)
         dicts = {}
         bad = []
@@ -218,11 +219,28 @@ def _variants(fmt, rng, n):
     return out
 
 
-def _flips(fmt, rng, n):
-    """The seed with one bit flipped anywhere outside the opcode, guard and control: a bit the
-    format takes as fixed (MUFU's .F16 next to the half selector it enables) must split it."""
-    bits = [b for b in CANDIDATE_BITS if b not in GUARD_BITS]
-    return [fmt.seed ^ 1 << rng.choice(bits) for _ in range(n)]
+def _flips(fmt):
+    """The seed with each bit outside the opcode, guard and control flipped in turn: a bit the
+    format takes as fixed (MUFU's .F16 next to the half selector it enables, its type field
+    next to the .H1 selector only a 16-bit type reads) must split it. Every bit is asked, not a
+    sample: one missed bit is a word printed wrong."""
+    return [fmt.seed ^ 1 << b for b in CANDIDATE_BITS if b not in GUARD_BITS]
+
+
+def _value_flips(fmt):
+    """For each modifier value other than the seed's, the seed with that value and each
+    unprinted bit flipped in turn: a bit only one value reads (F2I's .H1 selector, printed only
+    with an .F16 source) must split the format."""
+    out = []
+    free = sorted(fmt.dontcare - CONTROL_BITS)
+    for bits, table in fmt.groups:
+        own = getbits(fmt.seed, bits)
+        for v, t in table.items():
+            if t is None or v == own:
+                continue
+            x = setbits(fmt.seed, bits, v)
+            out += [x ^ 1 << b for b in free]
+    return out
 
 
 def _formats(learner, seeds, forced):

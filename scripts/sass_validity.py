@@ -17,7 +17,14 @@ print, one field at a time; nvdisasm also refuses some words whose every field i
                 thread count) or never (UBLKCP.MULTICAST's desc[]) with some modifier value:
                 "hide_by" on the operand.
 
-  blank         formats that print ' ;' even under a quiet control: "blank".
+  RZ bases      how an address on RZ with an offset prints differs by instruction: LDG.E
+                [0x970be7] (no base, the offset unsigned), LDGSTS [RZ.64+-0x61e] (the base and
+                its suffix, the offset signed), LDGSTS's shared side [-0x100]. Every address
+                decoration of every format is asked with a positive and a negative offset on
+                RZ: "rz" {decoration: (base printed, negative offset printed unsigned)}, or
+                None where nvdisasm refuses an RZ base (ATOMG's 64-bit address).
+  blank         formats that print ' ;' even under a quiet control: "blank"; or as soon as
+                a scoreboard is named: "sbblank".
   reuse flags   which of the four reuse flags nvdisasm refuses (an immediate in that slot):
                 "noreuse".
 
@@ -141,7 +148,10 @@ def learn(oracle, classes, corpus_by_class, log=print):
     log("  validity: %d formats without some scoreboard, %d forbidden pairs of modifier values"
         % (nosb, nforbid))
     log("  validity: %d operands shown or hidden by a modifier value" % _learn_hide_by(oracle, picked, alts))
+    log("  validity: %d operands printed at their 'hidden' value too" % _check_hide(oracle, picked, alts))
     log("  validity: %d formats always print a blank before ';'" % _learn_blank(oracle, picked))
+    log("  validity: %d address operands with their RZ-base rule"
+        % _learn_rz(oracle, picked))
     log("  validity: %d formats refuse some reuse flag" % _learn_reuse(oracle, picked, alts))
     log("  validity: %d rules dropped that a ptxas word contradicts" % _prune(classes, corpus_by_class))
     return classes
@@ -212,20 +222,68 @@ def _learn_hide_by(oracle, picked, alts):
     return len(found)
 
 
+def _check_hide(oracle, picked, alts):
+    """An operand the learner saw vanish at one value (`hide`) in a format learned from a
+    random word can be printed at that value in fact (IADD3.X's carry predicates beside a cx[]
+    bank print always, PT too), or never printed at all (UBLKCP's desc[] without bit 76): every
+    sample word is asked with the operand at that value and off it. When nvdisasm prints as
+    many operands both ways on every one, `hide` goes: the operand is always printed when that
+    count is the tables' with the operand shown, and it is no operand of the format when the
+    count is one less."""
+    from assembler.sass.decoder import decode_with_format
+    asks = []
+    for fid, (fmt, _) in picked.items():
+        for k, spec in enumerate(fmt["ops"]):
+            if "hide" in spec and "hide_by" not in spec:
+                hbits, hval = spec["hide"]
+                for s in alts[fid]:
+                    asks.append((fid, k, setbits(s, hbits, hval), setbits(s, hbits, hval ^ 1)))
+    oracle.fetch([w for a in asks for w in a[2:]])
+    verdict = {}
+    for fid, k, wh, ws in asks:
+        h, sh = oracle.memo[wh], oracle.memo[ws]
+        if h is None or sh is None:
+            continue
+        try:
+            ours = len(decode_with_format(ws, picked[fid][0]).operands)
+        except Exception:               # noqa: BLE001 -- no verdict from this sample
+            continue
+        v = "shown" if len(h.operands) == len(sh.operands) == ours else \
+            "never" if len(h.operands) == len(sh.operands) == ours - 1 else "hidden"
+        prev = verdict.get((fid, k), v)
+        verdict[(fid, k)] = v if prev == v else "hidden"
+    n = 0
+    for (fid, k), v in sorted(verdict.items(), key=lambda kv: -kv[0][1]):
+        ops = picked[fid][0]["ops"]
+        if v == "shown":
+            ops[k].pop("hide")
+        elif v == "never":
+            del ops[k]
+        n += v != "hidden"
+    return n
+
+
 def _learn_blank(oracle, picked):
     """nvdisasm ends a statement with ';' (no blank) when the stall, the wait mask and bits
     102..103 are clear, except in some formats (DSETP, DFMA ...), which print ' ;' always:
-    "blank": 1."""
+    "blank": 1; and in formats that print ' ;' as soon as a write or read scoreboard is named
+    (the variable-latency ones, and some ptxas gives a fixed latency: Hopper's DFMA):
+    "sbblank": 1."""
     quiet = {fid: s & ~(((1 << 26) - 1) << 102) | (7 << 110 | 7 << 113) for fid, (fmt, s) in picked.items()}
-    oracle.fetch(list(quiet.values()))
+    named = {fid: (w & ~(7 << 110), w & ~(7 << 113)) for fid, w in quiet.items()}
+    oracle.fetch(list(quiet.values()) + [x for ws in named.values() for x in ws])
     n = 0
     for fid, w in quiet.items():
         fmt = picked[fid][0]
         fmt.pop("blank", None)
+        fmt.pop("sbblank", None)
         p = oracle.memo[w]
         if p is not None and p.semicolon == " ;":
             fmt["blank"] = 1
             n += 1
+        elif p is not None and any(oracle.memo[x] is not None and oracle.memo[x].semicolon == " ;"
+                                   for x in named[fid]):
+            fmt["sbblank"] = 1
     return n
 
 
@@ -268,3 +326,62 @@ def _learn_reuse(oracle, picked, alts):
     for fid, lst in found.items():
         picked[fid][0]["noreuse_by"] = tuple(lst)
     return n + len(found)
+
+
+def _rz_probe(fmt, k, spec, s):
+    """{decoration: (word with RZ + 0x10, RZ - 0x10, RZ alone)} for a memory operand whose base
+    register and offset are plain fields, or {}."""
+    from assembler.sass.holes import HoleError, write_hole
+    holes = spec["holes"]
+    if len(holes) != 4 or holes[1][0] != "bits" or holes[3][0] != "bits" or not holes[3][2]:
+        return {}
+    out = {}
+    for dv in sorted(spec["shapes"]):
+        w = setbits(s, spec["dbits"], dv) if spec.get("dbits") else s
+        try:
+            w = write_hole(holes[1], w, 255, 0)
+            out[dv] = (write_hole(holes[3], w, 0x10, 0), write_hole(holes[3], w, -0x10, 0),
+                       write_hole(holes[3], w, 0, 0))
+        except HoleError:
+            continue
+    return out
+
+
+def _learn_rz(oracle, picked):
+    """For each address operand (see the module's docstring): "rz" {decoration: (RZ printed
+    beside an offset, a negative offset alone printed unsigned)}, as nvdisasm prints the sample
+    word with the base set to RZ and the offset to 0x10 and -0x10; None where it refuses an RZ
+    base with each of 0x10, -0x10 and 0 (ATOMG.E [RZ.64+0x48]), a word the decoder refuses too.
+    Decorations nvdisasm refuses otherwise are left out (the decoder keeps the usual rule)."""
+    asks = []
+    for fid, (fmt, s) in picked.items():
+        nmem = 0
+        for k, spec in enumerate(fmt["ops"]):
+            if spec["kind"] != "mem":
+                continue
+            for dv, (wp, wn, wz) in _rz_probe(fmt, k, spec, s).items():
+                asks.append((fid, k, nmem, dv, wp, wn, wz))
+            nmem += 1
+    oracle.fetch([w for a in asks for w in a[4:]])
+    found = {}
+    for fid, k, j, dv, wp, wn, wz in asks:
+        p, n = oracle.memo[wp], oracle.memo[wn]
+        if p is None and n is None and oracle.memo[wz] is None:
+            found.setdefault((fid, k), {})[dv] = None     # no RZ base at all (ATOMG)
+            continue
+        if p is None or n is None:
+            continue
+        mp = [o for o in p.operands if o.kind == "mem"]
+        mn = [o for o in n.operands if o.kind == "mem"]
+        if len(mp) <= j or len(mn) <= j or mp[j].holes[3] != 0x10:
+            continue
+        unsigned = mn[j].holes[3] > 0 and not mn[j].shape[2]
+        found.setdefault((fid, k), {})[dv] = (bool(mp[j].shape[2]), unsigned)
+    for fid, (fmt, s) in picked.items():
+        for spec in fmt["ops"]:
+            spec.pop("rz", None)
+    n = 0
+    for (fid, k), rz in found.items():
+        picked[fid][0]["ops"][k]["rz"] = rz
+        n += 1
+    return n

@@ -1,7 +1,7 @@
 """Modifiers nvdisasm derives from operand values rather than from bits of their own.
 
-IMAD prints as IMAD.MOV when the product is known to be zero or the addend is RZ with a unit
-factor, as IMAD.IADD when the factor is the immediate 1, and as IMAD.SHL when the factor is an
+IMAD prints as IMAD.MOV when the product is known to be zero or the addend is RZ (or -RZ) with
+a unit factor, as IMAD.IADD when the factor is the immediate 1, and as IMAD.SHL when the factor is an
 immediate power of two (but 0x10000, the f16/bf16 to f32 shift) and the addend is RZ. No bit encodes these words; the assembler drops
 them and the disassembler adds them back (checked against nvdisasm by the differential test).
 """
@@ -44,7 +44,7 @@ def add(tokens, operands, reuse=0):
     if c.kind == "cbuf" and c.shape[0] == "cx":
         return tokens                  # nor an addend from a bindless bank (cx[UR4][...])
     bv = _imm(b)
-    if _is_rz(a) or _is_rz(b) or bv == 0 or (bv == 1 and _is_rz(c)):
+    if _is_rz(a) or _is_rz(b) or bv == 0 or (bv == 1 and _is_neg_rz(c)):
         alias = "MOV"
     elif bv == 1:
         alias = "IADD"

@@ -95,8 +95,9 @@ def control_problem(word):
     if (word >> 109) & 1:
         if stall == 0 or stall >= 12:
             return "no yield ('-') with a stall of %d: nvdisasm takes it only with stalls 1..11" % stall
-    elif reuse and (stall == 0 or reuse & 6 == 6):
-        # reuse flags with the yield bit clear (where nvdisasm does not print them)
+    elif (stall == 0 and reuse & 7) or reuse & 6 == 6:
+        # reuse flags with the yield bit clear (where nvdisasm does not print them): a stall of 0
+        # takes the fourth flag alone, other stalls any flags but the second and third together
         return "reuse flags 0x%x with yield and a stall of %d, which nvdisasm refuses" % (reuse, stall)
     return None
 
@@ -209,13 +210,24 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
         holes = tuple(read_hole(h, oword, pc) for h in spec["holes"])
         if any(h is None for h in holes):
             raise _bad(word, pc, "operand %d has a value nvdisasm does not print" % len(ops))
-        if spec["kind"] == "mem" and holes[3] < 0 and not shape[3] and \
-                (not shape[2] or (holes[1] == 255 and not (shape[1] and shape[0]))):
-            # an address that is only an offset prints unsigned: [0x970be7], never [-0x68f419]
-            h = spec["holes"][3]
-            if h[0] == "bits" and h[2]:
-                holes = holes[:3] + (holes[3] + (1 << h[2]),)
-        ops.append(Operand(spec["kind"], shape, holes))
+        rz = None
+        if spec["kind"] == "mem":
+            learned = spec.get("rz", {}).get(dv, ()) if shape[2] and holes[1] == 255 else ()
+            if learned is None:
+                raise _bad(word, pc, "operand %d: an RZ base, which nvdisasm refuses here" % len(ops))
+            if learned and holes[3]:
+                # what nvdisasm printed for this address on RZ (LDGSTS [RZ.64+-0x61e], [-0x100])
+                rz, unsigned = learned
+                unsigned = unsigned and not rz and not shape[3]
+            else:
+                unsigned = not shape[3] and \
+                    (not shape[2] or (holes[1] == 255 and not (shape[1] and shape[0])))
+            if unsigned and holes[3] < 0:
+                # an address that is only an offset prints unsigned: [0x970be7], never [-0x68f419]
+                h = spec["holes"][3]
+                if h[0] == "bits" and h[2]:
+                    holes = holes[:3] + (holes[3] + (1 << h[2]),)
+        ops.append(Operand(spec["kind"], shape, holes, rz))
     if "BF16_V2" in tokens or (tokens[0] == "MUFU" and "BF16" in tokens):
         ops = [_bf16_view(o) for o in ops]
     tokens = aliases.add(tuple(tokens), ops, 0 if (word >> 109) & 1 else (word >> 122) & 15)
@@ -228,7 +240,7 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
     text = head + ".".join(tokens)
     if ops:
         text += " " + ", ".join(o.render() for o in ops)
-    ins.text = text + semicolon(word, tokens[0] in variable_ops, fmt.get("blank", 0))
+    ins.text = text + semicolon(word, tokens[0] in variable_ops or fmt.get("sbblank", 0), fmt.get("blank", 0))
     return ins
 
 

@@ -134,11 +134,14 @@ def format_hex(v):
 
 def format_float(v, bits=32):
     """Print a floating-point immediate the way nvdisasm does: %.20g, or %.20e from 1e9 up;
-    infinities and NaNs as +INF / -QNAN / +SNAN (with nvdisasm's trailing blank)."""
+    infinities, NaNs and negative zero as +INF / -QNAN / +SNAN / -0.0 (with nvdisasm's
+    trailing blank)."""
     if isinstance(v, str):
         return v + " "
     if math.isinf(v):
         return ("-" if v < 0 else "+") + "INF "
+    if v == 0 and math.copysign(1.0, v) < 0:
+        return "-0.0 "
     if abs(v) >= 1e9:
         return "%.20e" % v
     return "%.20g" % v
@@ -157,11 +160,13 @@ class Operand:
     shape: hashable description of everything but the numbers (decorations, register files,
            suffixes, which address parts exist); equal shapes differ only in their holes.
     holes: tuple of values (register numbers, immediates, names) in a fixed order per kind.
+    rz:    for an address on RZ with an offset: True / False when the instruction prints / hides
+           that base (as the tables learned), None for the usual rule (see _render_addr).
     """
-    __slots__ = ("kind", "shape", "holes")
+    __slots__ = ("kind", "shape", "holes", "rz")
 
-    def __init__(self, kind, shape, holes):
-        self.kind, self.shape, self.holes = kind, shape, holes
+    def __init__(self, kind, shape, holes, rz=None):
+        self.kind, self.shape, self.holes, self.rz = kind, shape, holes, rz
 
     def __eq__(self, other):
         return isinstance(other, Operand) and (self.kind, self.shape, self.holes) == \
@@ -174,6 +179,8 @@ class Operand:
         return "Operand(%r, %r, %r)" % (self.kind, self.shape, self.holes)
 
     def render(self):
+        if self.rz is not None and self.kind == "mem":
+            return _render_mem(self.shape, self.holes, self.rz)
         return RENDER[self.kind](self.shape, self.holes)
 
     def norm_shape(self):
@@ -358,14 +365,17 @@ def _render_imm(shape, holes):
     return format_float(v)
 
 
-def _render_addr(reg_present, suff, reg, ureg_present, ureg, off, desc=False):
+def _render_addr(reg_present, suff, reg, ureg_present, ureg, off, desc=False, rz=None):
     """reg_present: the instruction has a base register; RZ prints when nothing else does, or
     with its suffix inside a descriptor (desc[UR6][RZ.64]) or scaled beside a uniform register
-    (RZ.X8+URZ)."""
+    (RZ.X8+URZ); rz True / False overrides that beside an offset (LDGSTS [RZ.64+0x10])."""
     parts = []
     scaled = any(x[:1] == "X" for x in suff)
-    if reg_present and (reg != 255 or (suff and ((ureg_present and scaled) or desc)) or
-                        (not ureg_present and not off)):
+    if rz is not None and reg == 255 and off:
+        show = rz
+    else:
+        show = reg != 255 or (suff and ((ureg_present and scaled) or desc)) or (not ureg_present and not off)
+    if reg_present and show:
         parts.append(reg_name("R", reg) + "".join("." + s for s in suff))
     if ureg_present:
         parts.append(reg_name("UR", ureg))
@@ -385,10 +395,10 @@ def _render_cbuf(shape, holes):
     return neg + s + "".join("." + x for x in suffix2)
 
 
-def _render_mem(shape, holes):
+def _render_mem(shape, holes, rz=None):
     has_desc, suff, reg_present, ureg_present = shape
     desc, reg, ureg, off = holes
-    s = "[%s]" % _render_addr(reg_present, suff, reg, ureg_present, ureg, off, has_desc)
+    s = "[%s]" % _render_addr(reg_present, suff, reg, ureg_present, ureg, off, has_desc, rz)
     return ("desc[%s]" % reg_name("UR", desc) + s) if has_desc else s
 
 

@@ -20,6 +20,10 @@ The value of the word's `fbits` selects a format:
                 hide    (bits, value): the operand is not printed when these bits hold value
                 hide_by ((group, value, shown), ...), optional: with that modifier value the
                         operand is printed always (1) or never (0), whatever `hide` says
+                rz      {decoration value: (base shown, unsigned)}, optional, addresses only:
+                        whether an RZ base prints beside a nonzero offset, and whether a
+                        negative offset printed alone is shown unsigned; None: nvdisasm
+                        refuses an RZ base there
     default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
     strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
               value (the decoder refuses it too)
@@ -27,6 +31,7 @@ The value of the word's `fbits` selects a format:
     forbid    optional: ((group i, value, group j, value), ...): modifier values nvdisasm takes
               alone but refuses together
     blank     optional: 1 when nvdisasm ends the statement with ' ;' whatever the control
+    sbblank   optional: 1 when it does so as soon as a write or read scoreboard is named
     noreuse   optional: the reuse flags (4-bit mask) nvdisasm refuses with bit 109 set
     noreuse_by optional: ((group, value, mask), ...): reuse flags refused with that modifier value
     uses      how many corpus words ptxas wrote in this format
