@@ -81,14 +81,15 @@ def node_dict(node, corpus_words):
     return format_dict(node, corpus_words)
 
 
-def learn_class(learner, opclass, seeds, rounds=12, samples=24, max_depth=6):
+def learn_class(learner, opclass, seeds, rounds=12, samples=24, max_depth=6, value_flips=True):
     """Learn every format of one opcode class from its corpus words (a generator).
 
     The formats found are then checked: every corpus word of the class, and random words made
     from each format (random modifier values, operands, decorations and unprinted bits), must
     decode to nvdisasm's text. Where words of one format disagree, the bit whose value differs
     from the format's seed in most of them splits that format in two (each learned from a word
-    with that value), and the check runs again."""
+    with that value), and the check runs again. ``value_flips=False`` leaves out the words with
+    another modifier value and one unprinted bit flipped (see _value_flips)."""
     import random
     from assembler.sass.decoder import decode_with_format
     res = ClassResult(opclass)
@@ -104,7 +105,8 @@ def learn_class(learner, opclass, seeds, rounds=12, samples=24, max_depth=6):
             for _path, leaf in leaves(node):
                 words += _variants(leaf, rng, samples)
                 words += _flips(leaf)
-                words += _value_flips(leaf)
+                if value_flips:
+                    words += _value_flips(leaf)
         got = yield from learner.need(words)
         dicts = {}
         bad = []
