@@ -38,11 +38,10 @@ from sass_oracle import ARCHS, Nvdisasm, archs_for, ptxas  # noqa: E402
 import sass_validity  # noqa: E402
 
 KERNELS = os.path.join(ROOT, "tests", "sass_kernels")
-# Archs learned without the value-flip words of sass_learn_class._value_flips: on sm_90 they
-# split HFMA2.MMA on a bit that breaks its BF16_V2 decoding (22 and 13 differential mismatches
-# on seeds 1 and 2), while they fix only F2I/I2F's .H1 there. The committed sm_90 table is
-# learned this way, so regenerating it reproduces it.
-NO_VALUE_FLIPS = {"sm_90"}
+# Opcode classes learned without the value-flip words of sass_learn_class._value_flips: on
+# sm_90 they split HFMA2.MMA (classes 0x435 and 0x835) on a bit that breaks its BF16_V2
+# decoding (22 and 13 differential mismatches on seeds 1 and 2).
+NO_VALUE_FLIPS = {"sm_90": {0x435, 0x835}}
 OUT = os.path.join(ROOT, "assembler", "sass", "tables")
 CTRL_MASK = sum(1 << b for b in CONTROL_BITS)
 
@@ -87,7 +86,7 @@ def learn_arch(arch, nvd, log=print):
         for w in words:
             first.setdefault(w & ~CTRL_MASK, w)
         seeds = [first[k] for k, _ in sorted(count.items(), key=lambda kv: (-kv[1], kv[0]))]
-        gens[opclass] = learn_class(learner, opclass, seeds, value_flips=arch not in NO_VALUE_FLIPS)
+        gens[opclass] = learn_class(learner, opclass, seeds, value_flips=opclass not in NO_VALUE_FLIPS.get(arch, ()))
     results = run_all(oracle, gens, log)
     log("%s: learned %d classes, %d words asked in %d batches, %.0fs"
         % (arch, len(results), oracle.words_asked, oracle.batches, time.time() - t0))
