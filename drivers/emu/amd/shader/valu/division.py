@@ -15,7 +15,7 @@ which tests/test_emu_sim_valu_division.py checks end to end):
 import numpy as np
 
 from . import fp_round
-from .fp import F16, F32, F64, round_to_odd_sum, exponent, fma64, is_denorm
+from .fp import F16, F32, F64, round_to_odd_sum, exponent, fma64, fma_exact, is_denorm
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -170,29 +170,8 @@ def fma64_scaled(a, b, c, post, rm=fp_round.ROUND_NEAREST_EVEN):
         r = np.array(r)
         for idx in zip(*np.nonzero(risky)):
             x, y, w = float(a[idx]), float(b[idx]), float(c[idx])
-            r[idx] = _scaled_exact(x, y, w, int(post[idx]))
+            r[idx] = fma_exact(x, y, w, int(post[idx]))
     return r
-
-
-def _scaled_exact(x, y, w, post):
-    """(x * y + w) * 2**post of Python floats rounded once to nearest even: the exact value as a
-    ratio of integers (a float's own ratio has a power-of-two denominator), which int / int true
-    division rounds correctly, subnormal results included; an exact zero has the sign of the
-    plain x * y + w."""
-    nx, dx = x.as_integer_ratio()
-    ny, dy = y.as_integer_ratio()
-    nw, dw = w.as_integer_ratio()
-    num, den = nx * ny * dw + nw * dx * dy, dx * dy * dw
-    if num == 0:
-        return x * y + w
-    if post >= 0:
-        num <<= post
-    else:
-        den <<= -post
-    try:
-        return num / den
-    except OverflowError:
-        return float("inf") if num > 0 else float("-inf")
 
 
 class _RmCtx:

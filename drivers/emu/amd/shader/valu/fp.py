@@ -384,18 +384,23 @@ def exact_to_double(exact, zero):
         return float("inf") if exact > 0 else float("-inf")
 
 
-def _fma_exact_lane(a, b, c):
-    """a * b + c of Python floats rounded once: the exact value as a ratio of integers (each
-    float's own ratio has a power-of-two denominator), which int / int true division rounds
-    correctly, subnormal results included."""
+def fma_exact(a, b, c, scale=0):
+    """(a * b + c) * 2**scale of Python floats rounded once to nearest even: the exact value as
+    a ratio of integers (each float's own ratio has a power-of-two denominator), which int / int
+    true division rounds correctly, subnormal results included; an exact zero has the IEEE sign
+    of the plain a * b + c."""
     na, da = a.as_integer_ratio()
     nb, db = b.as_integer_ratio()
     nc, dc = c.as_integer_ratio()
-    num = na * nb * dc + nc * da * db
+    num, den = na * nb * dc + nc * da * db, da * db * dc
     if num == 0:
-        return a * b + c                     # an exact zero: the IEEE sign of the plain sum
+        return a * b + c
+    if scale >= 0:
+        num <<= scale
+    else:
+        den <<= -scale
     try:
-        return num / (da * db * dc)
+        return num / den
     except OverflowError:
         return float("inf") if num > 0 else float("-inf")
 
@@ -460,7 +465,7 @@ def fma64(a, b, c):
         r = np.array(r, np.float64)
         a, b, c = (np.broadcast_to(x, r.shape) for x in (a, b, c))
         for idx in zip(*np.nonzero(risky)):
-            r[idx] = _fma_exact_lane(float(a[idx]), float(b[idx]), float(c[idx]))
+            r[idx] = fma_exact(float(a[idx]), float(b[idx]), float(c[idx]))
     return r
 
 
@@ -478,7 +483,7 @@ def _fma64_lanes(a, b, c, r, z, lanes):
     for k in zip(*np.unravel_index(lanes, shape)):
         x, y, w = float(a[k]), float(b[k]), float(c[k])
         if isfinite(x) and isfinite(y) and isfinite(w):
-            r[k] = z[k] if x == 0 or y == 0 else _fma_exact_lane(x, y, w)
+            r[k] = z[k] if x == 0 or y == 0 else fma_exact(x, y, w)
         elif isfinite(x) and isfinite(y) and math.isinf(w):
             r[k] = c[k]
         else:
