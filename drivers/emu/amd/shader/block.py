@@ -36,7 +36,8 @@ its PC and count exactly the instructions that ran.
 """
 import numpy as np
 
-from .block_runtime import HELPERS, constant, readonly
+from .block_runtime import HELPERS, constant
+from .block_salu import emit_salu
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp
@@ -266,7 +267,7 @@ def _emit_step(e, s, i):
         return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
-    if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and _emit_salu(e, ins):
+    if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and emit_salu(e, ins):
         if _writes_exec(ins):
             e.em_valid = False
         return
@@ -781,101 +782,3 @@ _AUGMENTED = {"np.add": "+=", "np.subtract": "-=", "np.bitwise_and": "&=", "np.b
               "np.bitwise_xor": "^=", "np.multiply": "*=", "np.left_shift": "<<=", "np.right_shift": ">>="}
 _COMMUTATIVE = frozenset(("np.add", "np.bitwise_and", "np.bitwise_or", "np.bitwise_xor", "np.multiply",
                           "np.minimum", "np.maximum"))
-
-
-# -- SALU -------------------------------------------------------------------------------------
-def _scalar_source(e, o, width, m):
-    if o.kind == "sgpr" and o.value < SGPR_CODES:
-        if width == 32:
-            return f"S[{o.value}, sel]"
-        if o.value + 1 < SGPR_CODES and o.value != NULL:
-            return f"JS(S, {o.value}, sel)"
-    if o.kind in ("const", "literal"):
-        dt = U64 if width == 64 else U32
-        value = dt(constant_value(o, width, m))
-        return e.slot(lambda fm, n, lane, v=value, dt=dt: readonly(np.full(n, v, dt)))
-    from .operands import scalar_reader
-    return f"{e.name(scalar_reader(o, width, m), 'r')}(st, sel)"
-
-
-def _scalar_dest(e, o, width, value):
-    if o.kind != "sgpr" or o.value >= SGPR_CODES or (width == 64 and o.value + 1 >= SGPR_CODES):
-        return False
-    if o.value == NULL:
-        return True
-    if width == 32:
-        e.emit(f"S[{o.value}, sel] = {value}")
-    else:
-        e.emit(f"PUT64S(S, {o.value}, sel, {value})")
-    return True
-
-
-def _emit_salu(e, ins):
-    """Inline the table-driven SALU ops (semantics from scalar.py's tables); False leaves the
-    instruction to its closure."""
-    from . import scalar as salu
-    m, ops = ins.mnemonic, ins.operands
-    if ins.family == "SOP2" and m in salu.SOP2:
-        width, f = salu.SOP2[m]
-        wa, wb = salu.SOP2_SRC_BITS.get(m, (width, width))
-        dst, s0, s1 = ops
-        if not _dest_ok(dst, width):
-            return False
-        a, b = _scalar_source(e, s0, wa, m), _scalar_source(e, s1, wb, m)
-        e.emit(f"r, c = {e.name(f, 's')}({a}, {b}, SCC[sel])")
-        e.emit("if c is not None: SCC[sel] = c")
-        return _scalar_dest(e, dst, width, "r")
-    if ins.family == "SOP1" and m in salu.SOP1:
-        width, swidth, f = salu.SOP1[m]
-        if not _dest_ok(ops[0], width):
-            return False
-        a = _scalar_source(e, ops[1], swidth, m)
-        e.emit(f"r, c = {e.name(f, 's')}({a})")
-        e.emit("if c is not None: SCC[sel] = c")
-        return _scalar_dest(e, ops[0], width, "r")
-    if ins.family == "SOPC" and not m.startswith("s_bitcmp"):
-        _, _, cond, typ = m.split("_")
-        width = 64 if typ.endswith("64") else 32
-        a, b = _scalar_source(e, ops[0], width, m), _scalar_source(e, ops[1], width, m)
-        if typ.startswith("i"):
-            a, b = f"S32({a})", f"S32({b})"
-            e.globals["S32"] = salu._s32
-        e.emit(f"SCC[sel] = {e.name(salu._CMP[cond], 's')}({a}, {b})")
-        return True
-    if ins.family == "SOPK" and m in ("s_movk_i32", "s_cmpk_eq_i32", "s_cmpk_lg_i32", "s_cmpk_gt_i32",
-                                      "s_cmpk_ge_i32", "s_cmpk_lt_i32", "s_cmpk_le_i32", "s_cmpk_eq_u32",
-                                      "s_cmpk_lg_u32", "s_cmpk_gt_u32", "s_cmpk_ge_u32", "s_cmpk_lt_u32",
-                                      "s_cmpk_le_u32"):
-        dst = ops[0]
-        imm = ops[1].value if len(ops) > 1 else 0
-        simm = imm - 0x10000 if imm & 0x8000 else imm
-        if m == "s_movk_i32":
-            if not _dest_ok(dst, 32):
-                return False
-            return _scalar_dest(e, dst, 32, f"U32({simm & 0xFFFFFFFF})")
-        if dst.kind != "sgpr" or dst.value >= SGPR_CODES:
-            return False
-        _, _, cond, typ = m.split("_")
-        cmp = e.name(salu._CMP[cond], "s")
-        if typ == "i32":
-            e.globals["S32"] = salu._s32
-            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), I32({simm}))")
-        else:
-            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], U32({imm}))")
-        return True
-    if ins.family == "SOP1" and m.endswith("_b32") and ("saveexec" in m or "wrexec" in m):
-        # EXEC = f(S0, EXEC); SCC = EXEC != 0; D = the old EXEC (saveexec) or the new (wrexec)
-        kind = m[2:].rsplit("_", 2)[0]
-        f = (salu.WREXEC if "wrexec" in m else salu.SAVEEXEC)[kind]
-        dst, src = ops
-        if not _dest_ok(dst, 32):
-            return False
-        e.emit(f"x = {_scalar_source(e, src, 32, m)}; old = S[{EXEC_LO}, sel].copy()")
-        e.emit(f"new = {e.name(f, 's')}(x, old)")
-        e.emit(f"S[{EXEC_LO}, sel] = new; SCC[sel] = new != 0")
-        return _scalar_dest(e, dst, 32, "new" if "wrexec" in m else "old")
-    return False
-
-
-def _dest_ok(o, width):
-    return o.kind == "sgpr" and o.value < SGPR_CODES and (width == 32 or o.value + 1 < SGPR_CODES)
