@@ -33,6 +33,21 @@ def both_paths(co, grid, block, make_args, **kw):
     return out
 
 
+def same_inputs(rng, make_args):
+    """make_args for both_paths drawing the same random inputs on every call."""
+    state = rng.bit_generator.state
+
+    def again():
+        rng.bit_generator.state = state
+        return make_args()
+    return again
+
+
+def block_source(ex):
+    """The generated source of every block ``ex`` compiled."""
+    return "".join(blk.source for p in ex.programs.values() for blk in p.blocks.values())
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_clang_kernel_results_and_counts_match_the_per_instruction_path(case):
     runs = []
@@ -263,7 +278,7 @@ odd:
     assert a[0].tobytes() == b[0].tobytes() and a[0].any()
     assert on.last.wave_instructions == off.last.wave_instructions
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
-    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    source = block_source(on)
     for form in ("x += ", "x -= ", "x <<= ", "out=V[", "where=em", "if IX: da = np.add(", "np.greater(",
                  ".view(I32)", "ta = np.subtract(", "np.where(ca, "):
         assert form in source
@@ -345,19 +360,12 @@ join:
         inputs = rng.choice(edges, 4 * 32 * 4)
         inputs[::3] = rng.integers(0, 2**32, inputs[::3].shape, dtype=np.uint64).astype(np.uint32)
         return [np.zeros(4 * 0x2000 // 4, np.uint32), inputs]
-    state = rng.bit_generator.state
-    runs = []
-    for blocks in (True, False):
-        rng.bit_generator.state = state
-        ex = WaveExecutor(blocks=blocks, keep_state=True)
-        args = make_args()
-        simulate(co, "k", (4, 1, 1), (32, 1, 1), args, executor=ex)
-        runs.append((ex, args))
-    (on, a), (off, b) = runs
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
     assert a[0].any() and a[0].tobytes() == b[0].tobytes()
     assert on.last.wave_instructions == off.last.wave_instructions
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
-    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    source = block_source(on)
     for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "np.add(V[2, sel].view(F32), np.negative(",
                  "np.left_shift(V[3, sel], U32(3)); xa |= np.right_shift(V[2, sel], U32(29))", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
                  "np.multiply(S[6, sel][:, None].view(F32), V[2, sel].view(F32))",
@@ -467,19 +475,12 @@ join:
         inputs.view(np.uint32)[:32 * 8:8 * 3] = [0x7FA00001, 0xFF800002, 0x7FC00003, 0x00000005] * 2 \
             + [0x80000000, 0x7F800000, 0xFFA00000]           # v2 of some lanes of workgroup 0: f32 NaNs, a denormal, -0
         return [np.zeros(4 * 0x2000 // 4, np.uint32), inputs]
-    state = rng.bit_generator.state
-    runs = []
-    for blocks in (True, False):
-        rng.bit_generator.state = state
-        ex = WaveExecutor(blocks=blocks, keep_state=True)
-        args = make_args()
-        simulate(co, "k", (4, 1, 1), (32, 1, 1), args, executor=ex)
-        runs.append((ex, args))
-    (on, a), (off, b) = runs
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
     assert a[0].any() and a[0].tobytes() == b[0].tobytes()
     assert on.last.wave_instructions == off.last.wave_instructions
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
-    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    source = block_source(on)
     for form in ("FMA64(J(V, 2, sel).view(F64)", "FMA64(np.bitwise_xor(J(V, 2, sel), U64(9223372036854775808))",
                  "np.bitwise_and(J(V, 4, sel), U64(9223372036854775807))", "FMAX(C[", "FMIN(C[",
                  "CANON(C[", "np.bitwise_xor(V[2, sel], U32(2147483648))", "else:\n        ra = op"):
@@ -526,7 +527,7 @@ def test_64_bit_shifts_by_constants_on_the_two_dwords():
                                          lambda: [np.zeros(32 * 32, np.uint32), values.copy()])
     assert a[0].tobytes() == b[0].tobytes()
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
-    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    source = block_source(on)
     assert "J(V, 2, sel)" not in source and "xa |= np.left_shift(V[3, sel], U32(31))" in source
     got = a[0].view(np.uint64).reshape(32, 16)
     for i, c in enumerate(counts):
@@ -568,7 +569,7 @@ def test_readfirstlane_and_lane_ids_written_out():
     (on, a, _), (off, b, _) = both_paths(co, (3, 1, 1), (32, 1, 1), lambda: [np.zeros(3 * 32 * 8, np.uint32)])
     assert a[0].tobytes() == b[0].tobytes()
     assert np.array_equal(on.states[-1].sregs, off.states[-1].sregs)
-    source = "".join(blk.source for p in on.programs.values() for blk in p.blocks.values())
+    source = block_source(on)
     assert "S[6, sel] = V[5, sel][:, 0]" in source and "da = np.add(C[" in source
     got = a[0].reshape(3, 32, 8).astype(np.int64)
     lanes = np.arange(32)
