@@ -18,14 +18,28 @@ S_NOP = b"\x00\x00\x80\xbf"            # what llvm-mc pads code with for .p2alig
 
 
 class Program:
-    """What assemble_program returns (a plain class: the CLI does not import dataclasses)."""
-    __slots__ = ("data", "labels", "lines", "directives")
+    """What assemble_program returns (a plain class: the CLI does not import dataclasses).
+    ``lines`` is worked out on first use, by assembling the text again while recording them:
+    keeping a tuple per statement costs several percent of an assembly nobody asks them of."""
+    __slots__ = ("data", "labels", "_lines", "directives", "_relines")
 
-    def __init__(self, data, labels=None, lines=None, directives=None):
+    def __init__(self, data, labels=None, lines=None, directives=None, relines=None):
         self.data = data
         self.labels = {} if labels is None else labels              # label -> byte offset
-        self.lines = [] if lines is None else lines                 # (offset, line number, source line)
+        self._lines = [] if lines is None and relines is None else lines
+        self._relines = relines                                     # () -> lines, when not recorded
         self.directives = [] if directives is None else directives  # (line number, text) for the code-object writer
+
+    @property
+    def lines(self):
+        """(offset, line number, source line) of every instruction statement."""
+        if self._lines is None:
+            self._lines, self._relines = self._relines(), None
+        return self._lines
+
+    @lines.setter
+    def lines(self, value):
+        self._lines, self._relines = value, None
 
     def __repr__(self):
         return "Program(%d bytes, %d labels, %d lines, %d directives)" % (
@@ -336,18 +350,22 @@ def _encode_vopd(text, col0, ctx):
     return encode_vopd(x, y, xops, yops, ctx, {"X": lcol, "Y": rcol})
 
 
-def assemble_program(text, source=None):
-    """Assemble gfx1100 source text into a Program (raises AssemblerError with line:column)."""
+def assemble_program(text, source=None, record_lines=False):
+    """Assemble gfx1100 source text into a Program (raises AssemblerError with line:column).
+    Its ``lines`` are recorded now with ``record_lines``, else on first use."""
     enabled = gc.isenabled()
     gc.disable()            # only short-lived tuples are made here; collections would dominate
     try:
-        return _assemble_program(text, source)
+        prog = _assemble_program(text, source, record_lines)
     finally:
         if enabled:
             gc.enable()
+    if not record_lines:
+        prog._lines, prog._relines = None, lambda: assemble_program(text, source, True).lines
+    return prog
 
 
-def _assemble_program(text, source):
+def _assemble_program(text, source, record_lines):
     out = bytearray()
     labels, lines, directives, fixups = {}, [], [], []
     ctx = _Ctx()
@@ -366,7 +384,8 @@ def _assemble_program(text, source):
             if fast and (not comments or ";" not in rest and "/" not in rest):
                 enc = fast(rest)
                 if enc is not None:
-                    add_line((len(out), lineno, raw))
+                    if record_lines:
+                        add_line((len(out), lineno, raw))
                     out += enc
                     continue
         try:
@@ -427,7 +446,8 @@ def _assemble_program(text, source):
             enc, fix = encode_line(stripped, col, ctx)
             for label, c in fix:
                 fixups.append((label, pc, lineno, c))
-            lines.append((pc, lineno, raw))
+            if record_lines:
+                add_line((pc, lineno, raw))
             out += enc
         except SyntaxErr as e:
             raise AssemblerError(e.reason, lineno, e.col + 1, source) from None

@@ -55,11 +55,17 @@ def strip_source_mods(tok, col, syn=(True, True, False, False), role="operand",
     return src.reg, src.neg, src.abs, src.sext
 
 
+_PARSED_REGS = {}        # register text -> operands.parse_register's answer (refusals not kept)
+
+
 def parse_reg(tok, col):
-    try:
-        r = O.parse_register(tok)
-    except ValueError as e:
-        raise SyntaxErr(str(e), col) from None
+    r = _PARSED_REGS.get(tok, False)
+    if r is False:
+        try:
+            r = O.parse_register(tok)
+        except ValueError as e:
+            raise SyntaxErr(str(e), col) from None
+        _PARSED_REGS[tok] = r
     return r
 
 
@@ -176,10 +182,16 @@ def source_operand(tok, col, nregs, dtype, accept, role, mnem, syn=_NO_MODS,
     return v
 
 
+_PARSED_SOURCES = {}     # (operand text, syntax) -> lexer.Source; read-only here (its col is the first one's)
+
+
 def _source_operand(tok, col, nregs, dtype, accept, role, mnem, syn, fold):
     if not tok.strip():
         raise SyntaxErr("missing operand %s of %s" % (role, mnem), col)
-    src = parse_src(tok, col, syn, role, mnem)
+    # one operand text is met under many (width, type, accept set) keys: lex it once per syntax
+    src = _PARSED_SOURCES.get((tok, syn))
+    if src is None:
+        src = _PARSED_SOURCES[tok, syn] = parse_src(tok, col, syn, role, mnem)
     lit = None
     neg, abs_, sext = src.neg, src.abs, src.sext
     if src.reg is not None:
@@ -400,6 +412,8 @@ def encode_alu(fam, op, entry, variant, mnem, ops, mods, ctx):
 def clear_caches():
     _REG_CACHE.clear()
     _SRC_CACHE.clear()
+    _PARSED_REGS.clear()
+    _PARSED_SOURCES.clear()
     _PLANS.clear()
 
 

@@ -482,6 +482,9 @@ def plain_number(text):
     return (-v if digits is not text else v), True
 
 
+_REG_RANGE = re.compile(r"(?:v|s|ttmp)\[\d+:\d+\]\Z", re.ASCII)
+
+
 def parse_source(text, fp_mods, int_mods, is_reg, col0=0):
     """A source operand as llvm's parseRegOrImmWith{FP,Int}InputMods reads it.
     fp_mods: -x, |x|, neg(), abs() are allowed; int_mods: sext() is allowed; is_reg(name,
@@ -496,6 +499,10 @@ def parse_source(text, fp_mods, int_mods, is_reg, col0=0):
     if num is not None:
         src = Source()
         (src.value, src.is_float), src.col = num, col0
+        return src
+    if _REG_RANGE.match(text) and is_reg(text[:text.index("[")], True):     # s[2:3], v[4:7]
+        src = Source()
+        src.reg, src.col = text, col0
         return src
     toks = tokenize(text, col0)
     cur = Cursor(toks)
