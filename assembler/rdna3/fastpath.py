@@ -377,101 +377,128 @@ def _vop3_mods_form(mnem, cands):
 
 # ---- VOPD: dual-issue pairs without literals (encode_vopd's rules, precomputed) ----
 
+def _vopd_scalar(code):
+    return code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 253
+
+
 def _vopd_half(mnem, spec, key):
-    """[(role, cache, miss)] of one half, or None when it takes a literal (fmaak, fmamk); pairs
-    with such a half go to the general path (see encode_vopd.vopd_dtype)."""
-    if any(s[0] == "lit" for s in spec):
+    """The reader of one half's operand text -> (vdst, src0 value, vsrc1 or -1) or None, for the
+    halves written vdst, src0[, vsrc1]; None for the others (a fmaak / fmamk literal: pairs with
+    such a half go to the general path, see encode_vopd.vopd_dtype). A src0 value is (code, literal
+    or None, VGPR bank position or -1, the code when it is a scalar value else None)."""
+    roles = [s[:2] for s in spec]
+    if roles not in ([("reg", "vdst"), ("src", "src0")], [("reg", "vdst"), ("src", "src0"), ("reg", "vsrc1")]):
         return None
-    out = []
-    for s in spec:
-        if s[0] == "reg":
-            cache, miss = _slot(("VOPD", "v"),
-                                lambda t: reg_operand(t, 0, "v", 1, None, 256, "vdst", mnem))
-        else:
-            acc = asm_accept(_VOPD_ACCEPT, key)
+    vc, vm = _slot(("VOPD", "v"), lambda t: reg_operand(t, 0, "v", 1, None, 256, "vdst", mnem))
+    acc = asm_accept(_VOPD_ACCEPT, key)
 
-            def src(t, dtype=s[3], acc=acc):
-                return source_operand(t, 0, 1, dtype, acc, "src0", mnem)[:2]
-            cache, miss = _slot(("VOPD", "src", s[3], acc), src)
-        out.append((s[1], cache, miss))
-    return out
+    def src(t, dtype=spec[1][3], acc=acc):
+        code, lit = source_operand(t, 0, 1, dtype, acc, "src0", mnem)[:2]
+        # lds_direct counts as VGPR bank 3 (encode_vopd)
+        bank = code - 256 if code >= 256 else 255 if code == 254 else -1
+        return code, lit, bank, code if _vopd_scalar(code) else None
+    sc, sm = _slot(("VOPD", "src", spec[1][3], acc), src)
+    if len(roles) == 2:
+        def read(text):
+            toks = text.split(",")
+            if len(toks) != 2:
+                return None
+            t0, t1 = toks
+            v0 = vc.get(t0)
+            if v0 is None:
+                v0 = vm(t0)
+            v1 = sc.get(t1)
+            if v1 is None:
+                v1 = sm(t1)
+            if v0 is _BAIL or v1 is _BAIL:
+                return None
+            return v0, v1, -1
+        return read
 
-
-def _vopd_values(half, text):
-    toks = text.split(",")
-    if len(toks) != len(half):
-        return None
-    vals = {}
-    for (role, cache, miss), tok in zip(half, toks):
-        v = cache.get(tok)
-        if v is None:
-            v = miss(tok)
-        if v is _BAIL:
+    def read(text):
+        toks = text.split(",")
+        if len(toks) != 3:
             return None
-        vals[role] = v
-    return vals
+        t0, t1, t2 = toks
+        v0 = vc.get(t0)
+        if v0 is None:
+            v0 = vm(t0)
+        v1 = sc.get(t1)
+        if v1 is None:
+            v1 = sm(t1)
+        v2 = vc.get(t2)
+        if v2 is None:
+            v2 = vm(t2)
+        if v0 is _BAIL or v1 is _BAIL or v2 is _BAIL:
+            return None
+        return v0, v1, v2
+    return read
 
 
-def _vopd_banks(mnem, vals):
-    """VGPR bank positions of one half: src0, vsrc1, and the accumulator's src2 (its vdst)."""
-    p = {}
-    if vals["src0"][0] >= 256:
-        p[0] = vals["src0"][0] - 256
-    elif vals["src0"][0] == 254:
-        p[0] = 255                          # lds_direct counts as VGPR bank 3
-    if "vsrc1" in vals:
-        p[1] = vals["vsrc1"]
-    if mnem in ("v_dual_fmac_f32", "v_dual_dot2acc_f32_f16"):
-        p[2] = vals["vdst"]
-    return p
+def _vopd_pair(xread, yread, base, implicit_vcc):
+    """The encoder of one X / Y mnemonic pair: encode_vopd's constant-bus, destination-parity and
+    VGPR-bank rules on the halves' cached values. The accumulators' src2 bank rule (their vdst,
+    % 2) always holds once the destinations are one even and one odd VGPR."""
+    def pair(left, yrest):
+        X = xread(left)
+        if X is None:
+            return None
+        Y = yread(yrest)
+        if Y is None:
+            return None
+        xd, (xs, xl, xb, xsc), xv = X
+        yd, (ys, yl, yb, ysc), yv = Y
+        if xd & 1 == yd & 1:
+            return None
+        if xl is None:
+            lit = yl
+        elif yl is not None and yl != xl:
+            return None
+        else:
+            lit = xl
+        if xsc is not None or ysc is not None or lit is not None:
+            if ((xsc is not None) + (ysc is not None and ysc != xsc) + implicit_vcc + (lit is not None)) > 2:
+                return None
+        if xb >= 0 and yb >= 0 and xb & 3 == yb & 3:
+            return None
+        word = base | xd << 56 | (yd >> 1) << 49 | xs | ys << 32
+        if xv >= 0:
+            word |= xv << 9
+            if yv >= 0:
+                if xv & 3 == yv & 3:
+                    return None
+                word |= yv << 41
+        elif yv >= 0:
+            word |= yv << 41
+        out = word.to_bytes(8, "little")
+        return out if lit is None else out + lit.to_bytes(4, "little")
+    return pair
 
 
 def _compile_vopd(xm):
     xop, (_, xspec) = VOPD_X[xm]
-    xhalf = _vopd_half(xm, xspec, ("VOPD", "X", xop))
-    if xhalf is None:
+    xread = _vopd_half(xm, xspec, ("VOPD", "X", xop))
+    if xread is None:
         return False
     base = ENCODING_BITS["VOPD"][1] | xop << 22
-    yhalves = {}
+    pairs = {}                                # Y mnemonic -> pair encoder, or False
 
     def encode(rest):
         left, sep, right = rest.partition("::")
         if not sep or "(" in rest or "|" in rest or "\t" in rest:
             return None
         ym, _, yrest = right.strip().partition(" ")
-        y = yhalves.get(ym)
-        if y is None:
+        pair = pairs.get(ym)
+        if pair is None:
             if ym not in VOPD_Y:
                 return None
             yop, (_, yspec) = VOPD_Y[ym]
-            y = yhalves[ym] = (yop, _vopd_half(ym, yspec, ("VOPD", "Y", yop)))
-        yop, yhalf = y
-        if yhalf is None:
+            yread = _vopd_half(ym, yspec, ("VOPD", "Y", yop))
+            pair = pairs[ym] = yread is not None and _vopd_pair(
+                xread, yread, base | yop << 17, int("v_dual_cndmask_b32" in (xm, ym)))
+        if pair is False:
             return None
-        X, Y = _vopd_values(xhalf, left), _vopd_values(yhalf, yrest)
-        if X is None or Y is None:
-            return None
-        (xs, xl), (ys, yl) = X["src0"], Y["src0"]
-        if xl is not None and yl is not None and xl != yl:
-            return None
-        lit = xl if xl is not None else yl
-        scalars = {c for c in (xs, ys) if c < 128 and c != 124 or 235 <= c <= 239
-                   or 251 <= c <= 253}
-        if "v_dual_cndmask_b32" in (xm, ym):
-            scalars.add(-1)                       # its implicit vcc (see encode_vopd)
-        if len(scalars) + (lit is not None) > 2 or X["vdst"] & 1 == Y["vdst"] & 1:
-            return None
-        px, py = _vopd_banks(xm, X), _vopd_banks(ym, Y)
-        for i in (0, 1, 2):
-            if i in px and i in py and px[i] % (2 if i == 2 else 4) == py[i] % (2 if i == 2 else 4):
-                return None
-        word = base | yop << 17 | X["vdst"] << 56 | (Y["vdst"] >> 1) << 49 | xs | ys << 32
-        if "vsrc1" in X:
-            word |= X["vsrc1"] << 9
-        if "vsrc1" in Y:
-            word |= Y["vsrc1"] << 41
-        out = word.to_bytes(8, "little")
-        return out if lit is None else out + lit.to_bytes(4, "little")
+        return pair(left, yrest)
     return encode
 
 
