@@ -115,3 +115,15 @@ def test_lines_are_worked_out_on_first_use_as_recorded():
     recorded = assemble_program(text, record_lines=True).lines
     assert lazy.lines == recorded == [(0, 2, "  s_mov_b32 s0, 0 ; zero"), (16, 4, text.splitlines()[3]),
                                       (24, 5, "  s_cbranch_scc0 start"), (28, 6, "s_endpgm")]
+
+
+def test_the_committed_mnemonic_index_is_what_the_tables_give():
+    """index_table.py is generated (scripts/gen_rdna3_index.py): stale, it would send mnemonics to
+    forms tables.py no longer has."""
+    from assembler.rdna3 import encode_alu
+    from assembler.rdna3.mnemonics import build_index
+    built = build_index()
+    assert sorted(built) == sorted(asm.INDEX)
+    assert [n for n in built if built[n] != asm.INDEX[n]] == []
+    assert {name: dict(pairs) for name, pairs in encode_alu.SRC_SYNTAX.items()} == encode_alu.build_src_syntax()
+    assert "v_add_f32" in asm.INDEX and "v_add_f32_e33" not in asm.INDEX and asm.INDEX.get("nope") is None
