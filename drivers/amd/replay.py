@@ -18,7 +18,7 @@ from array import array
 import numpy as np
 
 from drivers.amd import aql
-from drivers.amd.compute import GPU_CLOCK_HZ, Launch
+from drivers.amd.compute import _PACK_U64, _SIGNAL_VALUE, GPU_CLOCK_HZ, Launch
 from drivers.amd.memory import round_up
 from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException
 from drivers.replay import CommandBuffer as CommandBufferBase
@@ -98,6 +98,7 @@ class CommandBuffer(CommandBufferBase):
                                                                         r.block, r.lds)))
                             for r in self.launches]
             self.block, self.headers = q.aql_block(self.packets)
+            self.submit = self._aql_replayer()
             return
         dwords = []
         for r in self.launches:
@@ -139,6 +140,57 @@ class CommandBuffer(CommandBufferBase):
         dev._wait(q.timeline, value, timeout)
         start, end = int(dev.timestamps[0]), int(dev.timestamps[1])
         return (end - start) / GPU_CLOCK_HZ
+
+    def _aql_replayer(self):
+        """``submit`` of this command buffer on an AQL queue, with what recording fixed bound as
+        locals: the untimed replay (ComputeQueue.replay_aql's ring writes) when none of submit's
+        checks asks for more; a wait, a closed device, moved scratch, an HDP flush, a busy copy
+        queue, a block that would wrap or find no room, and DEBUG>=2 take the general submit."""
+        general = CommandBuffer.submit.__get__(self)
+        dev = self.device
+        q = dev.compute
+        hw, timeline = q.hw, q.timeline
+        cap = hw.capacity
+        mask, n = cap - 1, len(self.headers)
+        last_pos = cap - n                           # the block fits below the ring's end
+        block, headers, description = self.block, memoryview(array("I", self.headers)), self.description
+        ring, ring_u64, wptr_mv = hw.ring_mv, q._ring_u64, hw.wptr_mv
+        signal_bytes, signal_va, value_at = q._signal_bytes, q._signal_va, _SIGNAL_VALUE * 4
+        signal_ib = ((n - 1) * 16 + 2) >> 1          # the signal packet's IB address, in 64-bit words
+        scratch_va = self._scratch_va
+        in_flight, limit = timeline.in_flight, timeline.RECORD_LIMIT
+        cb = self
+
+        def submit(wait=False, timeout=None):
+            wptr = hw.wptr
+            pos = wptr & mask
+            copy = q.copy_timeline
+            if wait or pos > last_pos or wptr + n - hw.retired > cap or dev.closed or dev.scratch_va != scratch_va \
+                    or dev.flush_hdp_on_submit or hw.debug >= 2 or \
+                    (copy is not None and copy._mv[0] < copy.last_submitted):
+                return general(wait, timeout)
+            value = timeline.last_submitted + 1
+            slot = value & mask                      # the signal's IB slot (value % ring packets)
+            _PACK_U64(signal_bytes, slot * 64 + value_at, value)
+            base = pos * 16
+            ring[base:base + 16 * n] = block
+            ring_u64[(base >> 1) + signal_ib] = signal_va + slot * 64     # before any header is valid
+            ring[base:base + 16 * n:16] = headers    # then the headers, in order
+            hw.wptr = wptr = wptr + n
+            wptr_mv[0] = wptr
+            hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
+            hw.pending.append((value, wptr))
+            timeline.last_submitted = value          # TimelineSignal.next_value, inline
+            in_flight[value] = description
+            if len(in_flight) > limit:
+                timeline.forget(timeline.value)
+            cb.last_value = value
+        submit.__doc__ = CommandBuffer.submit.__doc__
+        return submit
+
+    def free(self):
+        self.__dict__.pop("submit", None)            # the replayer names the freed buffer's block
+        super().free()
 
     def update(self, index, *args):
         """New explicit arguments for recorded launch ``index`` (same count and kinds)."""

@@ -1,0 +1,134 @@
+"""The AQL replayer a command buffer binds when it is built (replay.CommandBuffer._aql_replayer):
+it writes the ring words ComputeQueue.replay_aql writes, and everything it does not handle
+itself takes the general submit."""
+import numpy as np
+import pytest
+
+from drivers.amd import replay
+from drivers.amd.device import AMDDevice
+from drivers.emu import make_kernel
+from drivers.errors import GPUError
+
+from test_amd_device import assert_nothing_live, code_object, pattern_executor
+
+
+@pytest.fixture
+def setup():
+    kernel = make_kernel("gfx1100")
+    dev = AMDDevice(kernel=kernel, aql=True)
+    seen = []
+    kernel.gpu.executor = pattern_executor(seen)
+    prg = dev.load(code_object("grid3d"))
+    out, aux = dev.alloc(4 * 512), dev.alloc(4096)
+    cb = dev.command_buffer()
+    cb.add(prg["grid3d"], out, aux, grid=(2, 1, 1), block=(16, 1, 1))
+    cb.add(prg["grid3d"], out, aux, grid=(1, 2, 1), block=(8, 2, 1))
+    cb.submit(wait=True)
+    dev.synchronize()
+    dev.launch_one = lambda: prg["grid3d"](out, aux, grid=(1, 1, 1), block=(16, 1, 1))     # two packets
+    yield dev, cb, seen
+    if not dev.closed:
+        dev.close()
+    assert_nothing_live(kernel)
+
+
+class _Spy:
+    """Counts the general path's calls into the queue (replay_aql untimed, submit_packets)."""
+
+    def __init__(self, monkeypatch, q):
+        self.calls = []
+        for name in ("replay_aql", "submit_packets"):
+            real = getattr(q, name)
+            monkeypatch.setattr(q, name, lambda *a, real=real, name=name: self.calls.append(name) or real(*a))
+
+
+def _ring_slots(dev, n):
+    """The last ``n`` packets written, with the signal packet's IB address checked against the
+    slot of its value and then zeroed (the value differs from one replay to the next)."""
+    q, hw = dev.compute, dev.compute.hw
+    first = (hw.wptr - n) % hw.capacity
+    slots = hw.ring_u32.reshape(-1, 16)[first:first + n].copy()
+    value = q.timeline.last_submitted
+    slot = value % hw.capacity
+    assert int(slots[-1, 2]) | int(slots[-1, 3]) << 32 == q._signal_va + 64 * slot
+    assert int.from_bytes(q._signal_bytes[slot * 64 + 20:slot * 64 + 28], "little") == value    # its value
+    slots[-1, 2:4] = 0
+    return slots
+
+
+def test_the_replayer_writes_what_replay_aql_writes(setup, monkeypatch):
+    dev, cb, seen = setup
+    assert "submit" in vars(cb)                          # bound when the command buffer was built
+    spy = _Spy(monkeypatch, dev.compute)
+    cb.submit()
+    fast = _ring_slots(dev, 3)
+    assert spy.calls == []                               # the replayer wrote it itself
+    replay.CommandBuffer.submit(cb)                      # the general submit: ComputeQueue.replay_aql
+    general = _ring_slots(dev, 3)
+    assert spy.calls == ["replay_aql"]
+    assert np.array_equal(fast, general)
+    assert cb.last_value == dev.compute.timeline.last_submitted
+    dev.synchronize()
+    assert len(seen) == 6
+
+
+@pytest.mark.parametrize("case", ["wait", "debug", "copy busy", "hdp flush"])
+def test_what_the_replayer_does_not_handle_takes_the_general_submit(setup, monkeypatch, case):
+    dev, cb, seen = setup
+    q = dev.compute
+    spy = _Spy(monkeypatch, q)
+    flushes = []
+    if case == "debug":
+        monkeypatch.setattr(q.hw, "debug", 2)
+    elif case == "copy busy":
+        class Busy:
+            _mv, last_submitted = [0], 1
+        monkeypatch.setattr(q, "copy_timeline", Busy())
+    elif case == "hdp flush":
+        monkeypatch.setattr(dev, "flush_hdp_on_submit", True)
+        monkeypatch.setattr(dev, "hdp_flush", lambda: flushes.append(1))
+    secs = cb.submit(wait=case == "wait")
+    # replay_aql itself sends a busy copy queue and DEBUG>=2 on to submit_packets
+    assert spy.calls == {"wait": ["submit_packets"], "hdp flush": ["replay_aql"]}.get(
+        case, ["replay_aql", "submit_packets"])
+    assert (secs is not None) == (case == "wait") and flushes == ([1] if case == "hdp flush" else [])
+    monkeypatch.undo()
+    dev.synchronize()
+    assert len(seen) == 4
+
+
+def test_a_replay_at_the_ring_end_or_without_room_takes_the_general_submit(setup, monkeypatch):
+    dev, cb, seen = setup
+    q, hw = dev.compute, dev.compute.hw
+    dev.kernel.gpu.executor = lambda d: None
+    while hw.wptr < hw.capacity:                         # the first lap ends with the ring full
+        cb.submit()
+    end = 2 * hw.capacity
+    while (end - hw.wptr) % 3 != 1:                      # replays of 3 packets then stop one short of the end
+        dev.launch_one()
+    spy = _Spy(monkeypatch, q)
+    taken = []
+    while hw.wptr < end + 8:                             # round the ring again and past its end
+        pos, before = hw.wptr % hw.capacity, len(spy.calls)
+        wrap, room = pos + 3 > hw.capacity, hw.wptr + 3 - hw.retired <= hw.capacity
+        cb.submit()
+        taken.append((wrap, not room, len(spy.calls) > before))
+    assert [general for wrap, full, general in taken] == [wrap or full for wrap, full, _ in taken]
+    assert sum(wrap for wrap, _, _ in taken) == 1 and sum(not g for _, _, g in taken) > 1000
+    dev.synchronize()
+
+
+def test_moved_scratch_rebuilds_and_a_closed_device_refuses(setup):
+    dev, cb, _ = setup
+    replayer = cb.submit
+    dev.scratch_va += 1 << 20                            # as ensure_scratch moves it
+    cb.submit()
+    assert cb.submit is not replayer and cb._scratch_va == dev.scratch_va
+    dev.scratch_va -= 1 << 20
+    cb.submit()
+    dev.synchronize()
+    cb.free()
+    assert "submit" not in vars(cb)                      # the freed block is not replayed
+    dev.close()
+    with pytest.raises(GPUError, match="closed"):
+        cb.submit()
