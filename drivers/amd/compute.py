@@ -415,22 +415,24 @@ class ComputeQueue:
 
     def aql_block(self, packets):
         """What :meth:`replay_aql` writes for ``packets`` (16-dword each): their dwords and a signal
-        packet, as one block with every header INVALID, and the real headers."""
+        packet as one block, and the first packet's header. In the block that header is INVALID:
+        the packet processor takes packets in order and stops at an INVALID header, so the packets
+        behind it, valid headers and all, wait for that one header, written last."""
         self._signal_packet(0)                       # the signal slots exist from now on
-        words, headers = array("I"), []
+        words = array("I")
         for p in list(packets) + [self._signal_aql_mv[0:16]]:
             words.extend(p)
-            headers.append(int(p[0]))
-            words[len(words) - 16] = aql.INVALID_PACKET_DWORD0
-        return memoryview(words), headers
+        first = words[0]
+        words[0] = aql.INVALID_PACKET_DWORD0
+        return memoryview(words), first
 
-    def replay_aql(self, packets, block, headers, description):
-        """Resubmit recorded AQL ``packets`` (``block``, ``headers`` from :meth:`aql_block`):
-        the block goes into the ring in one copy, then the headers in order. Falls back to
+    def replay_aql(self, packets, block, first, description):
+        """Resubmit recorded AQL ``packets`` (``block``, ``first`` from :meth:`aql_block`): the
+        block goes into the ring in one copy, then the first packet's header. Falls back to
         :meth:`submit_packets` when the copy queue is busy, the block would wrap, or DEBUG>=2."""
         timeline, hw = self.timeline, self.hw
         value = timeline.last_submitted + 1
-        n, cap, wptr = len(headers), hw.capacity, hw.wptr
+        n, cap, wptr = len(block) >> 4, hw.capacity, hw.wptr
         pos = wptr & (cap - 1)
         copy = self.copy_timeline
         if (copy is not None and copy._mv[0] < copy.last_submitted) or pos + n > cap or hw.debug >= 2:
@@ -443,9 +445,7 @@ class ComputeQueue:
         ring[base:base + 16 * n] = block
         # the signal packet's IB address (dwords 2-3, 8-byte aligned), before any header is valid
         self._ring_u64[(base + (n - 1) * 16 + 2) >> 1] = self._signal_va + slot * 64
-        for h in headers:
-            ring[base] = h
-            base += 16
+        ring[base] = first
         hw.wptr = wptr = wptr + n
         hw.wptr_mv[0] = wptr
         hw.doorbell.store64(hw.doorbell_offset, wptr - 1)

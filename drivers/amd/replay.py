@@ -97,7 +97,7 @@ class CommandBuffer(CommandBufferBase):
             self.packets = [memoryview(array("I", q.aql_dispatch_packet(r.kernel, self.buffer.va + r.offset, r.grid,
                                                                         r.block, r.lds)))
                             for r in self.launches]
-            self.block, self.headers = q.aql_block(self.packets)
+            self.block, self.first_header = q.aql_block(self.packets)
             self.submit = self._aql_replayer()
             return
         dwords = []
@@ -128,7 +128,7 @@ class CommandBuffer(CommandBufferBase):
                 value = q.submit_packets(self.packets, True, self.description) if q.use_aql else \
                     q.submit_ib(self.ib_va, self.ib_dwords, True, self.description, self.template)
             elif q.use_aql:
-                value = q.replay_aql(self.packets, self.block, self.headers, self.description)
+                value = q.replay_aql(self.packets, self.block, self.first_header, self.description)
             else:
                 value = q.replay_pm4(self.template, self.description)
         except (GPUFault, GPUHang, HardwareException):          # seen while waiting for ring space
@@ -151,9 +151,9 @@ class CommandBuffer(CommandBufferBase):
         q = dev.compute
         hw, timeline = q.hw, q.timeline
         cap = hw.capacity
-        mask, n = cap - 1, len(self.headers)
+        mask, n = cap - 1, len(self.block) >> 4
         last_pos = cap - n                           # the block fits below the ring's end
-        block, headers, description = self.block, memoryview(array("I", self.headers)), self.description
+        block, first, description = self.block, self.first_header, self.description
         ring, ring_u64, wptr_mv = hw.ring_mv, q._ring_u64, hw.wptr_mv
         signal_bytes, signal_va, value_at = q._signal_bytes, q._signal_va, _SIGNAL_VALUE * 4
         signal_ib = ((n - 1) * 16 + 2) >> 1          # the signal packet's IB address, in 64-bit words
@@ -175,7 +175,7 @@ class CommandBuffer(CommandBufferBase):
             base = pos * 16
             ring[base:base + 16 * n] = block
             ring_u64[(base >> 1) + signal_ib] = signal_va + slot * 64     # before any header is valid
-            ring[base:base + 16 * n:16] = headers    # then the headers, in order
+            ring[base] = first                       # then the header that makes them all ready
             hw.wptr = wptr = wptr + n
             wptr_mv[0] = wptr
             hw.doorbell.store64(hw.doorbell_offset, wptr - 1)
