@@ -83,7 +83,10 @@ def _any_negative_number(toks):
     return False
 
 
-def _alu_slot(item, mnem):
+def _alu_slot(item, mnem, bus=True):
+    """The cache and miss function of one planned operand. ``bus``: the form has a constant-bus
+    limit (VALU), so SGPR and literal sources come back as (bits, code, literal) for finish()
+    to count; without one (SALU) an SGPR source is a plain field like a register."""
     kind, flo, a, b, c, d = item
     if kind == 0:
         def reg(t):
@@ -106,17 +109,17 @@ def _alu_slot(item, mnem):
         scalar = code < 128 and code != 124 or 235 <= code <= 239 or 251 <= code <= 254
         if scalar and code in _NOT_ON_GFX11:
             return _BAIL
-        if scalar or lit is not None:
+        if lit is not None or scalar and bus:
             return code << flo, code if scalar else None, lit
         return code << flo
-    return _slot(item, src)
+    return _slot(item if bus else item + ("no bus",), src)
 
 
 def _alu_form(plan, mnem):
     """One form of a mnemonic: operand pieces -> bytes, or None when the form does not take them
     (the next form is tried then, as llvm-mc does)."""
     base, size, items, limit = plan
-    slots = tuple(_alu_slot(item, mnem) for item in items)
+    slots = tuple(_alu_slot(item, mnem, limit is not None) for item in items)
     n = len(items)
     bus_limit, implicit = limit if limit is not None else (0, None)
 
@@ -169,6 +172,7 @@ def _unrolled(slots, base, size, general, finish):
     all plain fields (VGPRs, SGPR destinations, inline constants: a plain int from the cache,
     nothing on the constant bus, no literal) are put together here, the others by `finish`."""
     n = len(slots)
+    caches = tuple(c for c, _ in slots) + (None,) * (4 - n)
     if n == 2:
         (c0, m0), (c1, m1) = slots
 
@@ -185,6 +189,7 @@ def _unrolled(slots, base, size, general, finish):
             if v0.__class__ is int and v1.__class__ is int:
                 return (base | v0 | v1).to_bytes(size, "little")
             return finish((v0, v1))
+        form.fields = caches, n, base, size
         return form
     if n == 3:
         (c0, m0), (c1, m1), (c2, m2) = slots
@@ -205,6 +210,7 @@ def _unrolled(slots, base, size, general, finish):
             if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int:
                 return (base | v0 | v1 | v2).to_bytes(size, "little")
             return finish((v0, v1, v2))
+        form.fields = caches, n, base, size
         return form
     if n == 4:
         (c0, m0), (c1, m1), (c2, m2), (c3, m3) = slots
@@ -228,6 +234,7 @@ def _unrolled(slots, base, size, general, finish):
             if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int and v3.__class__ is int:
                 return (base | v0 | v1 | v2 | v3).to_bytes(size, "little")
             return finish((v0, v1, v2, v3))
+        form.fields = caches, n, base, size
         return form
     return general
 
@@ -244,6 +251,9 @@ def _compile_alu(mnem, cands, plain):
     first = _negative_form(mnem, cands, forms[0])
     with_mods = _vop3_mods_form(mnem, cands)
     single = forms[0] if len(forms) == 1 else None
+    # the written-out case below treats '-1' like any cached constant, as encode does when its
+    # negative-number form is this single form
+    fields = getattr(single, "fields", None) if first is single else None
 
     def encode(rest):
         if "(" in rest or ":[" in rest or "\t" in rest:
@@ -265,7 +275,50 @@ def _compile_alu(mnem, cands, plain):
         if out is None and with_mods:
             return with_mods(toks)                     # -v1, |v2|: what _encode_alu would do
         return out
-    return encode
+    if fields is None:
+        return encode
+    return _plain_first(fields, encode)
+
+
+def _plain_first(fields, encode):
+    """``encode`` of a mnemonic with one planned form, preceded by the commonest case written out:
+    every operand already cached as a plain field (VGPRs, SALU SGPRs, inline constants). Those
+    statements are what ``encode`` would make of them through that form; anything else (a miss,
+    a constant-bus value, a literal, modifiers, another operand count) is left to ``encode``."""
+    (c0, c1, c2, c3), n, base, size = fields
+    if n == 2:
+        def plain(rest):
+            toks = rest.split(",")
+            if len(toks) == 2 and "(" not in rest and ":[" not in rest and "\t" not in rest:
+                v0 = c0.get(toks[0])
+                v1 = c1.get(toks[1])
+                if v0.__class__ is int and v1.__class__ is int:
+                    return (base | v0 | v1).to_bytes(size, "little")
+            return encode(rest)
+    elif n == 3:
+        def plain(rest):
+            toks = rest.split(",")
+            if len(toks) == 3 and "(" not in rest and ":[" not in rest and "\t" not in rest:
+                t0, t1, t2 = toks
+                v0 = c0.get(t0)
+                v1 = c1.get(t1)
+                v2 = c2.get(t2)
+                if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int:
+                    return (base | v0 | v1 | v2).to_bytes(size, "little")
+            return encode(rest)
+    else:
+        def plain(rest):
+            toks = rest.split(",")
+            if len(toks) == 4 and "(" not in rest and ":[" not in rest and "\t" not in rest:
+                t0, t1, t2, t3 = toks
+                v0 = c0.get(t0)
+                v1 = c1.get(t1)
+                v2 = c2.get(t2)
+                v3 = c3.get(t3)
+                if v0.__class__ is int and v1.__class__ is int and v2.__class__ is int and v3.__class__ is int:
+                    return (base | v0 | v1 | v2 | v3).to_bytes(size, "little")
+            return encode(rest)
+    return plain
 
 
 def _negative_form(mnem, cands, form):
