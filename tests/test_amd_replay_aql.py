@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from drivers.amd import replay
+from drivers.amd.compute import SIGNAL_PM4_OFFSET, SIGNAL_SLOT_BYTES
 from drivers.amd.device import AMDDevice
 from drivers.emu import make_kernel
 from drivers.errors import GPUError
@@ -50,8 +51,10 @@ def _ring_slots(dev, n):
     slots = hw.ring_u32.reshape(-1, 16)[first:first + n].copy()
     value = q.timeline.last_submitted
     slot = value % hw.capacity
-    assert int(slots[-1, 2]) | int(slots[-1, 3]) << 32 == q._signal_va + 64 * slot
-    assert int.from_bytes(q._signal_bytes[slot * 64 + 20:slot * 64 + 28], "little") == value    # its value
+    ib = int(slots[-1, 2]) | int(slots[-1, 3]) << 32
+    assert ib == q._signal_slots.va + SIGNAL_SLOT_BYTES * slot + SIGNAL_PM4_OFFSET
+    pm4 = q._signal_slots.view(np.uint32, ib - q._signal_slots.va, 16)
+    assert int(pm4[5]) | int(pm4[6]) << 32 == value       # RELEASE_MEM data_lo / data_hi: its value
     slots[-1, 2:4] = 0
     return slots
 

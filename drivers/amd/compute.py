@@ -15,7 +15,6 @@ dispatches it plus the completion signal, as one array of dwords with the slots 
 into the ring; the timeline value is taken only once the submission is in the ring, so a launch
 refused on the way leaves the queue exactly as it was.
 """
-import struct
 from array import array
 
 import numpy as np
@@ -44,7 +43,13 @@ _INITIATOR_W32 = _INITIATOR_W64 | pm4.CS_W32_EN
 _PARTIAL_FLUSH = pm4.event_write(pm4.CS_PARTIAL_FLUSH, pm4.EVENT_INDEX_CS_PARTIAL_FLUSH)
 _SIGNAL_VALUE = 5               # in the signal words: RELEASE_MEM data_lo, data_hi
 _PACK_DISPATCH = aql.DISPATCH_PACKET.pack_into
-_PACK_U64 = struct.Struct("<Q").pack_into          # a 64-bit value at any 4-byte aligned offset
+# AQL signal slots: one per ring packet, SIGNAL_SLOT_BYTES apart, the signal's PM4 starting one
+# dword in, so its RELEASE_MEM data_lo / data_hi (dwords 5-6 of the PM4) are 8-byte aligned and a
+# submission writes its value with one 64-bit store: slot k's value is 64-bit word
+# k * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD of the slots
+SIGNAL_SLOT_BYTES, SIGNAL_PM4_OFFSET = 80, 4
+SIGNAL_SLOT_WORDS = SIGNAL_SLOT_BYTES // 8
+SIGNAL_VALUE_WORD = (SIGNAL_PM4_OFFSET + 4 * _SIGNAL_VALUE) // 8
 _DISPATCH_DWORD0 = aql.DISPATCH_HEADER              # | setup (dimensions) << 16
 _SIGNAL_DWORD0 = int(aql.pm4_indirect(0, 1)[0])     # the header of the signal's PM4-IB packet
 
@@ -440,11 +445,11 @@ class ComputeQueue:
         if wptr + n - hw.retired > cap:
             hw.make_room(n, timeline)
         slot = value & (cap - 1)                     # the signal's IB slot (value % ring packets)
-        _PACK_U64(self._signal_bytes, slot * 64 + _SIGNAL_VALUE * 4, value)
+        self._signal_u64[slot * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD] = value
         ring, base = hw.ring_mv, pos * 16
         ring[base:base + 16 * n] = block
         # the signal packet's IB address (dwords 2-3, 8-byte aligned), before any header is valid
-        self._ring_u64[(base + (n - 1) * 16 + 2) >> 1] = self._signal_va + slot * 64
+        self._ring_u64[(base + (n - 1) * 16 + 2) >> 1] = self._signal_ib_va + slot * SIGNAL_SLOT_BYTES
         ring[base] = first
         hw.wptr = wptr = wptr + n
         hw.wptr_mv[0] = wptr
@@ -458,33 +463,32 @@ class ComputeQueue:
         return value
 
     def _signal_packet(self, value):
-        """The PM4-IB packet that signals ``value``. Its 16 dwords live in slot value % N of a
-        buffer with one slot per ring packet: a slot is rewritten only after the ring has
-        wrapped, i.e. after the submission that read it has been consumed."""
-        if self._signal_mv is None:
+        """The PM4-IB packet that signals ``value``. Its PM4 lives in slot value % N of a buffer
+        with one slot per ring packet (SIGNAL_SLOT_BYTES apart, the PM4 SIGNAL_PM4_OFFSET bytes
+        in): a slot is rewritten only after the ring has wrapped, i.e. after the submission that
+        read it has been consumed."""
+        if self._signal_u64 is None:
             cap = self.hw.capacity
             words = np.array(self.pm4_signal(0), np.uint32)
-            self._signal_slots = self.device.memory.alloc(cap * 64, GTT)
-            slots = self._signal_slots.view(np.uint32).reshape(cap, 16)
-            slots[:, :len(words)] = words                      # every slot signals; the value is patched
-            self._signal_mv = memoryview(self._signal_slots.view(np.uint32))
-            self._signal_bytes = self._signal_mv.cast("B")
+            self._signal_slots = self.device.memory.alloc(cap * SIGNAL_SLOT_BYTES, GTT)
+            slots = self._signal_slots.view(np.uint32).reshape(cap, SIGNAL_SLOT_BYTES // 4)
+            first = SIGNAL_PM4_OFFSET // 4
+            slots[:, first:first + len(words)] = words          # every slot signals; the value is patched
+            self._signal_u64 = memoryview(self._signal_slots.view(np.uint64))
             self._ring_u64 = self.hw.ring_bytes.cast("Q")
-            # one ready-made PM4-IB packet per slot, pointing at that slot
+            # one ready-made PM4-IB packet per slot, pointing at that slot's PM4
+            self._signal_ib_va = self._signal_slots.va + SIGNAL_PM4_OFFSET
             packets = np.tile(aql.pm4_indirect(0, len(words)), (cap, 1))
-            slot_va = self._signal_slots.va + 64 * np.arange(cap, dtype=np.uint64)
+            slot_va = self._signal_ib_va + SIGNAL_SLOT_BYTES * np.arange(cap, dtype=np.uint64)
             packets[:, 2] = (slot_va & 0xFFFFFFFF).astype(np.uint32)
             packets[:, 3] = (slot_va >> np.uint64(32)).astype(np.uint32)
             self._signal_aql = packets
             self._signal_aql_mv = memoryview(packets.reshape(-1))
-            self._signal_va = self._signal_slots.va
         slot = value % self.hw.capacity
-        i = slot * 16 + _SIGNAL_VALUE
-        self._signal_mv[i] = value & _M32
-        self._signal_mv[i + 1] = value >> 32
+        self._signal_u64[slot * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD] = value
         return self._signal_aql_mv[slot * 16:slot * 16 + 16]
 
-    _signal_mv = _signal_slots = None
+    _signal_u64 = _signal_slots = None
 
     def _ib_packet(self, dwords):
         off = self.ibs.alloc(len(dwords) * 4, 64)
@@ -498,7 +502,7 @@ class ComputeQueue:
         hw, timeline = self.hw, self.timeline
         wptr, cap = hw.wptr, hw.capacity
         pos = wptr & (cap - 1)
-        signal, copy = self._signal_mv, self.copy_timeline
+        signal, copy = self._signal_u64, self.copy_timeline
         if timed or pos + 2 > cap or hw.debug >= 2 or signal is None or \
                 (copy is not None and copy._mv[0] < copy.last_submitted):
             packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
@@ -506,8 +510,9 @@ class ComputeQueue:
         value = timeline.last_submitted + 1
         if wptr + 2 - hw.retired > cap:               # room first: the signal slot is free only then
             hw.make_room(2, timeline)
-        slot = (value & (cap - 1)) * 16               # _signal_packet, inline
-        _PACK_U64(self._signal_bytes, (slot + _SIGNAL_VALUE) * 4, value)
+        slot = value & (cap - 1)                      # _signal_packet, inline
+        signal[slot * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD] = value
+        slot *= 16
         bx, by, bz = block
         gx, gy, gz = grid
         dims = 3 if gz > 1 or bz > 1 else 2 if gy > 1 or by > 1 else 1

@@ -18,7 +18,7 @@ from array import array
 import numpy as np
 
 from drivers.amd import aql
-from drivers.amd.compute import _PACK_U64, _SIGNAL_VALUE, GPU_CLOCK_HZ, Launch
+from drivers.amd.compute import GPU_CLOCK_HZ, SIGNAL_SLOT_BYTES, SIGNAL_SLOT_WORDS, SIGNAL_VALUE_WORD, Launch
 from drivers.amd.memory import round_up
 from drivers.errors import GPUError, GPUFault, GPUHang, HardwareException
 from drivers.replay import CommandBuffer as CommandBufferBase
@@ -155,7 +155,7 @@ class CommandBuffer(CommandBufferBase):
         last_pos = cap - n                           # the block fits below the ring's end
         block, first, description = self.block, self.first_header, self.description
         ring, ring_u64, wptr_mv = hw.ring_mv, q._ring_u64, hw.wptr_mv
-        signal_bytes, signal_va, value_at = q._signal_bytes, q._signal_va, _SIGNAL_VALUE * 4
+        signal_u64, signal_ib_va = q._signal_u64, q._signal_ib_va
         signal_ib = ((n - 1) * 16 + 2) >> 1          # the signal packet's IB address, in 64-bit words
         scratch_va = self._scratch_va
         in_flight, limit = timeline.in_flight, timeline.RECORD_LIMIT
@@ -171,10 +171,10 @@ class CommandBuffer(CommandBufferBase):
                 return general(wait, timeout)
             value = timeline.last_submitted + 1
             slot = value & mask                      # the signal's IB slot (value % ring packets)
-            _PACK_U64(signal_bytes, slot * 64 + value_at, value)
+            signal_u64[slot * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD] = value
             base = pos * 16
             ring[base:base + 16 * n] = block
-            ring_u64[(base >> 1) + signal_ib] = signal_va + slot * 64     # before any header is valid
+            ring_u64[(base >> 1) + signal_ib] = signal_ib_va + slot * SIGNAL_SLOT_BYTES    # before the header
             ring[base] = first                       # then the header that makes them all ready
             hw.wptr = wptr = wptr + n
             wptr_mv[0] = wptr
