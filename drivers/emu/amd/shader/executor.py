@@ -333,7 +333,8 @@ def run_waves(st, program, budget, blocks=True):
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists
-_PAST_EVERY_PC = 1 << 64   # the PC a blocked wave sorts at
+_PAST_EVERY_PC = 1 << 64   # ``others`` when no other wave is runnable
+_BLOCKED = 1 << 62         # the PC a blocked wave sorts at (past every VA, fits the int64 PCs)
 
 
 def _next_group(st):
@@ -345,30 +346,34 @@ def _next_group(st):
     next, so the executor runs it on without asking (a divergent loop's iterations while the
     other waves wait at its exit)."""
     W = st.W
-    if W <= SMALL_BATCH:
-        blocked = (st.done | st.at_barrier).tolist()
-        idle = blocked.count(True)
-        if idle == W:
-            if st.at_barrier.any():
-                st.at_barrier[:] = False
-                return _next_group(st)
-            return None
-        pcs = st.pc.tolist()
-        if idle:                                   # blocked waves sort after every real PC
-            pcs = [_PAST_EVERY_PC if b else p for p, b in zip(pcs, blocked)]
+    if W <= SMALL_BATCH:                # (count_nonzero: several times cheaper than .any() here)
+        blocked = st.done | st.at_barrier
+        idle = np.count_nonzero(blocked)
+        if idle:
+            if idle == W:
+                if np.count_nonzero(st.at_barrier):
+                    st.at_barrier[:] = False
+                    return _next_group(st)
+                return None
+            key = np.where(blocked, _BLOCKED, st.pc)     # blocked waves sort after every real PC
+        else:
+            key = st.pc
+        pcs = key.tolist()
         pc = min(pcs)
         n = pcs.count(pc)
         if n == W:
             return pc, slice(None), n, True, _PAST_EVERY_PC
-        others = min((p for p in pcs if p != pc), default=_PAST_EVERY_PC)
+        # the group is every runnable wave exactly when the next key up is the blocked waves'
+        others = sorted(set(pcs))[1]
+        whole = others == _BLOCKED
+        if whole:
+            others = _PAST_EVERY_PC
         first = pcs.index(pc)
         if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
             sel = slice(first, first + n)
-        elif idle:                                       # (a blocked wave may sit at pc too)
-            sel = np.flatnonzero((st.pc == pc) & ~(st.done | st.at_barrier))
         else:
-            sel = np.flatnonzero(st.pc == pc)
-        return pc, sel, n, n == W - idle, others
+            sel = np.flatnonzero(key == pc)
+        return pc, sel, n, whole, others
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
         if st.at_barrier.any():
