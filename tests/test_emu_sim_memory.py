@@ -360,3 +360,27 @@ def test_lds_dword_bounds_per_workgroup_with_offsets_whose_or_passes_the_end():
     for w in range(3):
         assert st.vgpr[w, 5].tolist() == np.where(LANES % 2 == 0, 17, 9).tolist()
         assert st.vgpr[w, 6].tolist() == np.where(LANES <= 19, LANES + 5, 0).tolist()
+
+
+@pytest.mark.parametrize("exec_mask", [M32, 0x7FFF_FFFE])
+@pytest.mark.parametrize("where,stride", [("global", 4), ("global", 2), ("lds", 4)])
+def test_overlapping_multi_dword_stores_land_in_lane_order(where, stride, exec_mask):
+    """b64/b96 stores whose lanes overlap (lane L at byte stride * L): the highest active lane's
+    bytes land last, as the memory pipeline orders one instruction's lanes (dword-aligned and
+    byte paths, every lane active or a partial EXEC)."""
+    code = program(BASE, lane_offsets(stride.bit_length() - 1),
+                   vop2("v_lshlrev_b32_e32", 2, const(8), v(0)), vop2("v_or_b32_e32", 2, const(1), v(2)),
+                   vop2("v_lshlrev_b32_e32", 3, const(8), v(0)), vop2("v_or_b32_e32", 3, const(2), v(3)),
+                   vop2("v_lshlrev_b32_e32", 4, const(8), v(0)), vop2("v_or_b32_e32", 4, const(3), v(4)),
+                   s_mov(EXEC, exec_mask),
+                   flat("global_store_b96", "GLOBAL", addr=1, data=2, saddr=2) if where == "global"
+                   else ds("ds_store_b96", addr=1, data0=2),
+                   endpgm())
+    _, st, vm = run_code(code, data=bytes(512), lds=512)
+    want = np.zeros(512, np.uint8)
+    for lane in range(32):
+        if exec_mask >> lane & 1:
+            words = np.array([lane << 8 | 1, lane << 8 | 2, lane << 8 | 3], np.uint32)
+            want[stride * lane:stride * lane + 12] = words.view(np.uint8)
+    got = vm.view(DATA_VA, np.uint8, 512) if where == "global" else st.lds[:512]
+    assert got.tolist() == want.tolist()

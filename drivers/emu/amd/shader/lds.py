@@ -14,6 +14,7 @@ from . import atomics
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
                      to_lanes, write_lane_values)
 from .state import M0, WAVE32
+from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
 
@@ -25,9 +26,6 @@ DS_D16_LOADS = {"u8_d16": "d16_u8", "u8_d16_hi": "d16_hi_u8", "i8_d16": "d16_i8"
 
 def _inside(st, off, nbytes):
     return (off >= 0) & (off + nbytes <= st.lds_bytes)
-
-
-_STEPS = {k: np.arange(k, dtype=np.intp) for k in (1, 2, 3, 4)}
 
 
 def lds_word_index(st, acc, off, nbytes):
@@ -74,7 +72,7 @@ def lds_read_words(st, acc, off, k):
         return np.ascontiguousarray(lds_read(st, acc.rows, off.astype(I64), 4 * k)).view(U32)
     if k == 1:
         return np.take(st.lds32, w)[:, None]
-    return np.take(st.lds32, w[:, None] + _STEPS[k])
+    return np.take(st.lds32, read_index(w, k)).T
 
 
 def lds_write_words(st, acc, off, values):
@@ -86,7 +84,7 @@ def lds_write_words(st, acc, off, values):
     elif k == 1:
         st.lds32[w] = values[:, 0]
     else:
-        st.lds32[w[:, None] + _STEPS[k]] = values
+        st.lds32[write_index(w, k)] = lane_major(values)
 
 
 def lds_read(st, rows, off, nbytes):
@@ -256,6 +254,7 @@ def _build_2addr(m, ops, o0, o1):
         # gather fills every destination register
         steps = np.concatenate([((o - lo) >> 2) + np.arange(k) for o in offs]).astype(np.intp)
         step_list = steps.tolist()
+        steps = steps[:, None]                  # (2k, 1): the gather is register-major
 
         def load2(st, sel):
             acc = active_lanes(st, sel)
@@ -268,11 +267,11 @@ def _build_2addr(m, ops, o0, o1):
             if w is not None:
                 if take_into(st.lds32, w, st, acc, vdst, step_list):
                     return
-                got = np.take(st.lds32, w[:, None] + steps)          # (lanes, 2k), vdst.. in order
+                got = np.take(st.lds32, steps + w)                   # (2k, lanes), vdst.. in order
                 if acc.flat is None:
-                    st.vregs[vdst:vdst + 2 * k, acc.sel] = got.T.reshape(2 * k, -1, WAVE32)
+                    st.vregs[vdst:vdst + 2 * k, acc.sel] = got.reshape(2 * k, -1, WAVE32)
                 else:
-                    write_lane_values(st, acc, vdst, got)
+                    write_lane_values(st, acc, vdst, got.T)
                 return
             for i, o in enumerate(offs):
                 off = base + np.uint32(o) if o else base

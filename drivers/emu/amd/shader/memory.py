@@ -157,7 +157,8 @@ def lane_values(st, acc, reg, k):
         return st.vregs[reg:reg + k, acc.sel].reshape(k, -1).T
     if k == 1:
         return st.vregs[reg].reshape(-1)[acc.flat][:, None]
-    return st.vregs[reg:reg + k].reshape(k, -1)[:, acc.flat].T
+    # (np.take along the lane axis: about half the cost of [:, flat] on a 2-D array)
+    return np.take(st.vregs[reg:reg + k].reshape(k, -1), acc.flat, axis=1).T
 
 
 def take_into(words, w, st, acc, vdst, steps):
@@ -340,15 +341,16 @@ def _address_fn(seg, ops, offset, addtid=False):
                 return va
         else:
             def lane_va(st, acc):
-                # the VGPR pair of each lane interleaved, viewed as uint64 (partial EXEC: both
-                # registers gathered at once, then one transposing copy of the few lanes)
+                # the VGPR pair of each lane interleaved, viewed as uint64
                 if acc.dense:
                     lo = lane_regs(st, acc, a)
                     va = np.empty((lo.shape[0], 2), np.uint32)
                     va[:, 0] = lo
                     va[:, 1] = lane_regs(st, acc, a + 1)
                 else:
-                    va = np.ascontiguousarray(st.vregs[a:a + 2].reshape(2, -1)[:, acc.flat].T)
+                    va = np.empty((acc.flat.shape[0], 2), np.uint32)
+                    va[:, 0] = st.vregs[a].reshape(-1)[acc.flat]
+                    va[:, 1] = st.vregs[a + 1].reshape(-1)[acc.flat]
                 va = va.view(U64)[:, 0]
                 if offset:
                     va += off64
