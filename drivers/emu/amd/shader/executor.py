@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drivers.emu.faults import MissingWait, PacketError, Preempted, ShaderHang
-from drivers.emu.amd.gpu import log
+from drivers.emu.amd.gpu import debug_level, log
 
 from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
 from .program import Program
@@ -210,8 +210,9 @@ class WaveExecutor:
             self._budget = None
         self.stats.add(stats)
         self.last = stats
-        log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
-               f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
+        if debug_level() >= 2:                   # (not formatting the line costs a small dispatch)
+            log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
+                   f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
     def _workgroups(self, d):
@@ -359,20 +360,21 @@ def _next_group(st):
         else:
             key = st.pc
         pcs = key.tolist()
-        pc = min(pcs)
-        n = pcs.count(pc)
-        if n == W:
-            return pc, slice(None), n, True, _PAST_EVERY_PC
+        distinct = sorted(set(pcs))
+        pc = distinct[0]
+        if len(distinct) == 1:                           # (then nothing is blocked)
+            return pc, slice(None), W, True, _PAST_EVERY_PC
         # the group is every runnable wave exactly when the next key up is the blocked waves'
-        others = sorted(set(pcs))[1]
+        others = distinct[1]
         whole = others == _BLOCKED
         if whole:
             others = _PAST_EVERY_PC
+        n = pcs.count(pc)
         first = pcs.index(pc)
         if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
             sel = slice(first, first + n)
         else:
-            sel = np.flatnonzero(key == pc)
+            sel = (key == pc).nonzero()[0]
         return pc, sel, n, whole, others
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
