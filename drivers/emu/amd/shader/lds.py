@@ -46,22 +46,27 @@ def lds_word_index(st, acc, off, nbytes):
     bits = int(np.bitwise_or.reduce(off))
     if bits & 3 or bits > last and int(off.max()) > last:
         return None
-    if acc.dense:
-        return np.add((off >> np.uint32(2)).reshape(-1, WAVE32), _wave_words(st, acc.sel)).reshape(-1)
-    return np.add(off >> np.uint32(2), st.wg[acc.rows] * (st.lds_bytes >> 2), dtype=np.intp)
+    w = (off >> np.uint32(2)).astype(np.intp)
+    w += _lane_words(st, acc)
+    return w
 
 
-def _wave_words(st, sel):
-    """intp (w, 1): where the LDS of each selected wave's workgroup starts in ``st.lds32``, kept
-    per slice of the batch (read-only)."""
-    key = (sel.start, sel.stop) if type(sel) is slice else None
-    base = st.lds_wave_words.get(key) if key is not None else None
+def _lane_words(st, acc):
+    """intp (N,): where the LDS of each accessing lane's workgroup starts in ``st.lds32``, from
+    one array of every lane of the batch (made at the first LDS access; read-only).  Offsets and
+    bases are added as one same-typed 1-D add: uint32 (w, 32) plus intp (w, 1) broadcasts
+    through numpy's slow mixed-type path."""
+    base = st.lds_lane_words
     if base is None:
-        base = (st.wg[sel] * (st.lds_bytes >> 2)).astype(np.intp)[:, None]
-        if key is not None:
-            base.flags.writeable = False
-            st.lds_wave_words[key] = base
-    return base
+        base = st.lds_lane_words = np.repeat(st.wg * (st.lds_bytes >> 2), WAVE32).astype(np.intp)
+        base.flags.writeable = False
+    if acc.flat is not None:
+        return base[acc.flat]
+    sel = acc.sel
+    if type(sel) is slice:
+        start, stop, _ = sel.indices(st.W)
+        return base[start * WAVE32:stop * WAVE32]
+    return base.reshape(-1, WAVE32)[sel].reshape(-1)
 
 
 def lds_read_words(st, acc, off, k):
