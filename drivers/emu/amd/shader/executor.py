@@ -263,11 +263,15 @@ def run_waves(st, program, budget, blocks=True):
     env = program.env
     waits = program.waits
     states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
+    group = pending = None
+    st.split = None
     while True:
-        group = _next_group(st)
         if group is None:
-            return
+            group = _next_group(st)
+            if group is None:
+                return
         pc, sel, n, whole, others = group
+        group = None
         ws, sel, n, same = states.enter(sel, n)
         if not same:                              # the rest of the waves at pc run later
             whole, others = False, pc
@@ -301,6 +305,7 @@ def run_waves(st, program, budget, blocks=True):
                     if target is not None and (whole or target < others):
                         pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
+                    parked = block.ends or getattr(program.step(block.pcs[-1]).fn, "parks", False)
                     break
             step = program.step(pc)
             budget[0] -= n
@@ -321,6 +326,7 @@ def run_waves(st, program, budget, blocks=True):
                 if target is not None and (whole or target < others):
                     pc = int(target)          # a uniform branch: the group runs on (see below)
                     continue
+                parked = step.ends or getattr(step.fn, "parks", False)
                 break
             if step.fn is not None:
                 try:
@@ -331,6 +337,41 @@ def run_waves(st, program, budget, blocks=True):
             pc = step.next_pc
         if ws is not entry:
             states.leave(sel, n, ws)
+        # Two picks of _next_group known without asking it: the halves of a divergent branch
+        # of every runnable wave (the lower PC's half, then the other once the first has
+        # parked at s_barrier or ended: nothing else is runnable then).
+        split, st.split = st.split, None
+        if pending is not None:
+            if same and parked:
+                group = pending
+            pending = None
+        elif whole and split is not None:
+            group, pending = _halves(sel, split)
+
+
+def _halves(sel, split):
+    """The next two groups after the group ``sel`` (every runnable wave) branched divergently:
+    ``split`` = (taken mask over the group, target, fall-through PC)."""
+    taken, target, nxt = split
+    if target == nxt:
+        return None, None
+    low = taken if target < nxt else ~taken
+    lo_pc, hi_pc = (target, nxt) if target < nxt else (nxt, target)
+    first, second = low.nonzero()[0], (~low).nonzero()[0]
+    if type(sel) is slice:
+        if sel.start:
+            first += sel.start
+            second += sel.start
+    else:
+        first, second = sel[first], sel[second]
+    return (lo_pc, _as_sel(first), first.shape[0], False, hi_pc), \
+        (hi_pc, _as_sel(second), second.shape[0], True, _PAST_EVERY_PC)
+
+
+def _as_sel(rows):
+    """Ascending batch indices as a slice when contiguous (views, not copies), else themselves."""
+    lo, hi = int(rows[0]), int(rows[-1])
+    return slice(lo, hi + 1) if hi - lo + 1 == rows.shape[0] else rows
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists

@@ -72,6 +72,7 @@ class WaveState:
         self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
         self.mode_uniform = True                           # every wave has the same MODE
+        self.split = None                                  # control.py: a divergent branch's halves
         # statistics
         self.wave_instructions = 0
         self.lane_ops = 0
