@@ -384,3 +384,52 @@ def test_overlapping_multi_dword_stores_land_in_lane_order(where, stride, exec_m
             want[stride * lane:stride * lane + 12] = words.view(np.uint8)
     got = vm.view(DATA_VA, np.uint8, 512) if where == "global" else st.lds[:512]
     assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("text", [
+    "global_load_b32 v8, v[5:6], off", "global_load_b64 v[8:9], v[5:6], off offset:-8",
+    "global_load_b128 v[8:11], v7, s[0:1] offset:16", "global_store_b32 v[5:6], v4, off offset:16",
+    "global_store_b96 v7, v[8:10], s[0:1]", "global_store_b64 v[5:6], v[8:9], off"])
+def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
+    """GLOBAL dword accesses by whole waves take a shorter path (memory.DENSE_FAST): it must leave
+    the registers and memory the general path leaves, and fall back to it (faults included)
+    for unaligned addresses, addresses past the mapping, a read-only mapping and partial EXEC."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    va0 = DATA_VA + 0x1000
+    for trial in range(12):
+        W = int(rng.integers(1, 7))
+        stride = [4, 16, 2, -4][trial % 4]                  # -4: lanes descending; 2: unaligned
+        lanes = np.arange(W * 32, dtype=np.int64)
+        addrs = (va0 + 0x800 + lanes * stride).astype(np.uint64)
+        if trial == 5:
+            addrs[-1] = np.uint64(DATA_VA + 0x3000 - 4)      # past the 0x3000-byte mapping
+        mem0 = rng.integers(0, 256, 0x3000, dtype=np.uint8)
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[5] = (addrs & M32).astype(np.uint32).reshape(W, 32)
+        vregs0[6] = (addrs >> np.uint64(32)).astype(np.uint32).reshape(W, 32)
+        vregs0[7] = ((addrs - np.uint64(DATA_VA)) & M32).astype(np.uint32).reshape(W, 32)
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(DATA_VA, mem, writable=trial != 7)
+            st = WaveState(W, 16, W, 0, vm)
+            st.sregs[EXEC_LO] = M32 if trial != 9 else 0x7FFFFFFF
+            st.vregs[:] = vregs0
+            st.sregs[0], st.sregs[1] = DATA_VA & M32, DATA_VA >> 32
+            try:
+                fn(st, slice(0, W))
+                err = None
+            except MemoryFault as e:
+                err = str(e)
+            outcomes.append((err, mem, st.vregs))
+        (e1, m1, v1), (e2, m2, v2) = outcomes
+        assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(v1, v2), (trial, e1, e2)

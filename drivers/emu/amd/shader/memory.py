@@ -13,7 +13,7 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .vmaccess import gather, gather_words, locate, scatter, scatter_words, word_offsets
+from .vmaccess import gather, gather_words, lane_major, locate, scatter, scatter_words, word_offsets, write_index
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -191,6 +191,7 @@ def build_flat(ins, pc, vgprs):
         if o.kind == "vgpr" and o.value + o.nregs > vgprs:
             raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
     address = _address_fn(seg, ops, offset, what == "addtid_b32")
+    dense = _dense_words_fn(ops, offset) if seg == "GLOBAL" and what != "addtid_b32" else None
     if what == "addtid_b32":
         what = "b32"                              # lane L at SADDR + offset + 4 * L
     if kind == "load":
@@ -200,6 +201,14 @@ def build_flat(ins, pc, vgprs):
         words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
 
         def load(st, sel):
+            if words and dense is not None and DENSE_FAST and type(sel) is slice:
+                loc = dense(st, sel, nbytes, False)
+                if loc is not None:
+                    r, w = loc
+                    mem = r.mem.view(U32)
+                    for j in range(words):
+                        np.take(mem, w + j if j else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
+                    return
             acc = address(st, sel, nbytes, False)
             if acc is None:
                 return
@@ -224,6 +233,16 @@ def build_flat(ins, pc, vgprs):
         words = nbytes // 4 if nbytes % 4 == 0 and seg != "FLAT" else 0
 
         def store(st, sel):
+            if words and dense is not None and DENSE_FAST and type(sel) is slice:
+                loc = dense(st, sel, nbytes, True)
+                if loc is not None:
+                    r, w = loc
+                    if words == 1:
+                        r.mem.view(U32)[w] = st.vregs[data, sel].reshape(-1)
+                    else:
+                        values = st.vregs[data:data + words, sel].reshape(words, -1).T
+                        r.mem.view(U32)[write_index(w, words)] = lane_major(values)
+                    return
             acc = address(st, sel, nbytes, True)
             if acc is None:
                 return
@@ -302,6 +321,52 @@ def global_atomic(vm, addrs, name, src, cmp):
             scatter(vm, a, new.view(np.uint8).reshape(-1, nbytes))
         old_all[batch] = old
     return old_all
+
+
+DENSE_FAST = True          # the path below for whole waves (tests compare it with the general one)
+
+
+def _dense_words_fn(ops, offset):
+    """GLOBAL loads and stores of whole dwords by a group of waves that is a slice of the batch
+    with every lane active (the common case), with fewer steps than the general path:
+    ``fn(st, sel, nbytes, write)`` -> (mapping, dword index of every lane) when every address
+    is dword-aligned and inside the mapping of the first, else None (the general path then
+    decides, faults included)."""
+    a = ops["addr"].value
+    saddr = ops.get("saddr")
+    s = saddr.value if saddr is not None and saddr.kind == "sgpr" else None
+    off64 = U64(offset & 0xFFFFFFFFFFFFFFFF)
+
+    def words_at(st, sel, nbytes, write):
+        ex = st.sregs[EXEC_LO, sel]
+        n = ex.shape[0]
+        full = _FULL.get(n)
+        if full is None:
+            full = _FULL[n] = b"\xff" * (4 * n)
+        if ex.tobytes() != full:
+            return None
+        if s is not None:                       # SADDR (per wave) + VADDR (uint32 per lane)
+            base = np.ascontiguousarray(st.sregs[s:s + 2, sel].T).view(U64)
+            va = st.vregs[a, sel].astype(U64)
+            va += base
+        else:                                   # VADDR pair: both halves interleaved into uint64
+            va = np.empty((n, WAVE32, 2), np.uint32)
+            va[:, :, 0] = st.vregs[a, sel]
+            va[:, :, 1] = st.vregs[a + 1, sel]
+            va = va.view(U64)
+        va = va.reshape(-1)
+        if offset:
+            va += off64
+        r = st.vm.lookup(int(va[0]))
+        if r is None or write and not r.writable:
+            return None
+        va -= U64(r.start)                     # our own array: offsets in place (wrapping below)
+        bits, limit = int(np.bitwise_or.reduce(va)), r.end - r.start - nbytes
+        if bits & 3 or bits > limit and int(va.max()) > limit:
+            return None
+        va >>= U64(2)
+        return r, va.view(np.intp)
+    return words_at
 
 
 def _address_fn(seg, ops, offset, addtid=False):
