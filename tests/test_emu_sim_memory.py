@@ -433,3 +433,50 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
             outcomes.append((err, mem, st.vregs))
         (e1, m1, v1), (e2, m2, v2) = outcomes
         assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(v1, v2), (trial, e1, e2)
+
+
+@pytest.mark.parametrize("text", [
+    "ds_load_b32 v8, v5", "ds_load_b64 v[8:9], v5 offset:8", "ds_load_b128 v[8:11], v5 offset:16",
+    "ds_load_2addr_b32 v[8:9], v5 offset0:3 offset1:1", "ds_load_2addr_stride64_b64 v[8:11], v5 offset1:1",
+    "ds_store_b32 v5, v6 offset:4", "ds_store_b64 v5, v[6:7]", "ds_store_b96 v5, v[8:10] offset:12"])
+def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
+    """LDS dword accesses by groups whose every lane is active take a shorter path
+    (lds.DENSE_FAST): it must leave the registers and LDS the general path leaves, for slices and
+    scattered waves of several workgroups, and hand over unaligned, out-of-range and partial-EXEC
+    accesses (and allocations that are not whole dwords) to it."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import lds
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+
+    ins, _ = decode(assemble(text), 0)
+    fn = lds.build_ds(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    for trial in range(16):
+        W = int(rng.integers(1, 9))
+        lds_bytes = [2048, 1024, 2046, 4096][trial % 4]
+        sel = slice(1, W) if trial % 2 else np.sort(rng.choice(W, max(1, W // 2), replace=False))
+        if trial % 2 and W == 1:
+            sel = slice(0, 1)
+        offs = rng.integers(0, 256, W * 32) * 4
+        if trial % 8 == 3:
+            offs[7] += 2                                   # one unaligned lane
+        if trial % 8 == 5:
+            offs[-1] = lds_bytes - 4                       # one lane at the end of the allocation
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[5] = offs.reshape(W, 32)
+        lds0 = None
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(lds, "DENSE_FAST", fast)
+            st = WaveState(W, 16, 3, lds_bytes, None)
+            st.wg[:] = np.arange(W) % 3                    # waves of three workgroups, interleaved
+            if lds0 is None:
+                lds0 = rng.integers(0, 256, st.lds.shape, dtype=np.uint8)
+            st.lds[:] = lds0
+            st.vregs[:] = vregs0
+            st.sregs[EXEC_LO] = 0xFFFFFFFF if trial % 8 != 6 else 0xFFFF0FFF
+            fn(st, sel)
+            outcomes.append((st.vregs.copy(), st.lds.copy()))
+        (v1, l1), (v2, l2) = outcomes
+        assert np.array_equal(v1, v2) and np.array_equal(l1, l2), trial

@@ -13,7 +13,7 @@ from drivers.emu.faults import IllegalInstruction
 from . import atomics
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
                      to_lanes, write_lane_values)
-from .state import M0, WAVE32
+from .state import EXEC_LO, M0, WAVE32
 from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
@@ -51,15 +51,20 @@ def lds_word_index(st, acc, off, nbytes):
     return w
 
 
+def _lane_word_bases(st):
+    base = st.lds_lane_words
+    if base is None:
+        base = st.lds_lane_words = np.repeat(st.wg * (st.lds_bytes >> 2), WAVE32).astype(np.intp)
+        base.flags.writeable = False
+    return base
+
+
 def _lane_words(st, acc):
     """intp (N,): where the LDS of each accessing lane's workgroup starts in ``st.lds32``, from
     one array of every lane of the batch (made at the first LDS access; read-only).  Offsets and
     bases are added as one same-typed 1-D add: uint32 (w, 32) plus intp (w, 1) broadcasts
     through numpy's slow mixed-type path."""
-    base = st.lds_lane_words
-    if base is None:
-        base = st.lds_lane_words = np.repeat(st.wg * (st.lds_bytes >> 2), WAVE32).astype(np.intp)
-        base.flags.writeable = False
+    base = _lane_word_bases(st)
     if acc.flat is not None:
         return base[acc.flat]
     sel = acc.sel
@@ -67,6 +72,50 @@ def _lane_words(st, acc):
         start, stop, _ = sel.indices(st.W)
         return base[start * WAVE32:stop * WAVE32]
     return base.reshape(-1, WAVE32)[sel].reshape(-1)
+
+
+DENSE_FAST = True          # the path below for whole waves (tests compare it with the general one)
+_FULL = {}                 # group size -> the bytes of an all-ones EXEC
+
+
+def whole_wave_words(st, sel, addr, offset, nbytes):
+    """Dword indices into ``st.lds32`` of an access at VGPR ``addr`` + ``offset`` by a group
+    whose every lane is active (the usual case), checked as lds_word_index checks them; None
+    for any other group or access (the general path decides).  Fewer steps than the general
+    path: no lane-access object, the offsets summed and bounded as one (w * 32,) array."""
+    ex = st.sregs[EXEC_LO, sel]
+    n = ex.shape[0]
+    full = _FULL.get(n)
+    if full is None:
+        full = _FULL[n] = b"\xff" * (4 * n)
+    last = st.lds_bytes - nbytes                      # the highest offset an access may start at
+    if ex.tobytes() != full or last < 0 or st.lds_bytes & 3:
+        return None
+    off = st.vregs[addr, sel]
+    off = (off + np.uint32(offset) if offset else off).reshape(-1)     # the 32-bit adder wraps
+    bits = int(np.bitwise_or.reduce(off))
+    if bits & 3 or bits > last and int(off.max()) > last:
+        return None
+    w = (off >> np.uint32(2)).astype(np.intp)
+    base = _lane_word_bases(st)
+    if type(sel) is slice:
+        start, stop, _ = sel.indices(st.W)
+        w += base[start * WAVE32:stop * WAVE32]
+    else:
+        w += base.reshape(-1, WAVE32)[sel].reshape(-1)
+    return w
+
+
+def _take_rows(st, sel, w, vdst, steps):
+    """VGPR vdst + j of every lane of the group = ``st.lds32[w + steps[j]]`` (``w`` checked)."""
+    words = st.lds32
+    if type(sel) is not slice:              # scattered waves: one gather, one register-major write
+        m = len(steps)
+        idx = np.asarray(steps, np.intp)[:, None] + w if m > 1 else w
+        st.vregs[vdst:vdst + m, sel] = np.take(words, idx).reshape(m, -1, WAVE32)
+        return
+    for j, step in enumerate(steps):
+        np.take(words, w + step if step else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
 
 
 def lds_read_words(st, acc, off, k):
@@ -176,7 +225,14 @@ def build_ds(ins, pc, vgprs):
         vdst = ops["vdst"].value
 
         if how == "dwords":
+            k = nbytes // 4
+
             def load_words(st, sel):
+                if DENSE_FAST:
+                    w = whole_wave_words(st, sel, addr, offset, nbytes)
+                    if w is not None:
+                        _take_rows(st, sel, w, vdst, range(k))
+                        return
                 acc = active_lanes(st, sel)
                 if acc is not None:
                     off = lds_address32(st, acc, addr, offset)
@@ -204,6 +260,14 @@ def build_ds(ins, pc, vgprs):
         k = max(1, nbytes // 4)
         if nbytes % 4 == 0:
             def store_words(st, sel):
+                if DENSE_FAST:
+                    w = whole_wave_words(st, sel, addr, offset, nbytes)
+                    if w is not None:
+                        if k == 1:
+                            st.lds32[w] = st.vregs[data, sel].reshape(-1)
+                        else:
+                            st.lds32[write_index(w, k)] = lane_major(st.vregs[data:data + k, sel].reshape(k, -1).T)
+                        return
                 acc = active_lanes(st, sel)
                 if acc is not None:
                     off = lds_address32(st, acc, addr, offset)
@@ -262,6 +326,11 @@ def _build_2addr(m, ops, o0, o1):
         steps = steps[:, None]                  # (2k, 1): the gather is register-major
 
         def load2(st, sel):
+            if DENSE_FAST:
+                w = whole_wave_words(st, sel, addr, lo, span + 4 * k)
+                if w is not None:
+                    _take_rows(st, sel, w, vdst, step_list)
+                    return
             acc = active_lanes(st, sel)
             if acc is None:
                 return
