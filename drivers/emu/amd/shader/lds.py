@@ -13,7 +13,7 @@ from drivers.emu.faults import IllegalInstruction
 from . import atomics
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
                      to_lanes, write_lane_values)
-from .state import EXEC_LO, M0, WAVE32
+from .state import M0, WAVE32
 from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
@@ -75,21 +75,15 @@ def _lane_words(st, acc):
 
 
 DENSE_FAST = True          # the path below for whole waves (tests compare it with the general one)
-_FULL = {}                 # group size -> the bytes of an all-ones EXEC
 
 
 def whole_wave_words(st, sel, addr, offset, nbytes):
     """Dword indices into ``st.lds32`` of an access at VGPR ``addr`` + ``offset`` by a group
-    whose every lane is active (the usual case), checked as lds_word_index checks them; None
-    for any other group or access (the general path decides).  Fewer steps than the general
-    path: no lane-access object, the offsets summed and bounded as one (w * 32,) array."""
-    ex = st.sregs[EXEC_LO, sel]
-    n = ex.shape[0]
-    full = _FULL.get(n)
-    if full is None:
-        full = _FULL[n] = b"\xff" * (4 * n)
+    whose every lane is active (the usual case; the caller checks EXEC), checked as
+    lds_word_index checks them; None for any other access (the general path decides).  Fewer
+    steps than the general path: the offsets summed, bounded and based as one (w * 32,) array."""
     last = st.lds_bytes - nbytes                      # the highest offset an access may start at
-    if ex.tobytes() != full or last < 0 or st.lds_bytes & 3:
+    if last < 0 or st.lds_bytes & 3:
         return None
     off = st.vregs[addr, sel]
     off = (off + np.uint32(offset) if offset else off).reshape(-1)     # the 32-bit adder wraps
@@ -228,13 +222,13 @@ def build_ds(ins, pc, vgprs):
             k = nbytes // 4
 
             def load_words(st, sel):
-                if DENSE_FAST:
-                    w = whole_wave_words(st, sel, addr, offset, nbytes)
-                    if w is not None:
-                        _take_rows(st, sel, w, vdst, range(k))
-                        return
                 acc = active_lanes(st, sel)
                 if acc is not None:
+                    if acc.flat is None and DENSE_FAST:
+                        w = whole_wave_words(st, sel, addr, offset, nbytes)
+                        if w is not None:
+                            _take_rows(st, sel, w, vdst, range(k))
+                            return
                     off = lds_address32(st, acc, addr, offset)
                     w = lds_word_index(st, acc, off, nbytes) if acc.flat is None else None
                     if w is not None and take_into(st.lds32, w, st, acc, vdst, range(nbytes // 4)):
@@ -260,16 +254,17 @@ def build_ds(ins, pc, vgprs):
         k = max(1, nbytes // 4)
         if nbytes % 4 == 0:
             def store_words(st, sel):
-                if DENSE_FAST:
-                    w = whole_wave_words(st, sel, addr, offset, nbytes)
-                    if w is not None:
-                        if k == 1:
-                            st.lds32[w] = st.vregs[data, sel].reshape(-1)
-                        else:
-                            st.lds32[write_index(w, k)] = lane_major(st.vregs[data:data + k, sel].reshape(k, -1).T)
-                        return
                 acc = active_lanes(st, sel)
                 if acc is not None:
+                    if acc.flat is None and DENSE_FAST:
+                        w = whole_wave_words(st, sel, addr, offset, nbytes)
+                        if w is not None:
+                            if k == 1:
+                                st.lds32[w] = st.vregs[data, sel].reshape(-1)
+                            else:
+                                values = st.vregs[data:data + k, sel].reshape(k, -1).T
+                                st.lds32[write_index(w, k)] = lane_major(values)
+                            return
                     off = lds_address32(st, acc, addr, offset)
                     lds_write_words(st, acc, off, lane_values(st, acc, data, k))
             return store_words
@@ -326,14 +321,14 @@ def _build_2addr(m, ops, o0, o1):
         steps = steps[:, None]                  # (2k, 1): the gather is register-major
 
         def load2(st, sel):
-            if DENSE_FAST:
+            acc = active_lanes(st, sel)
+            if acc is None:
+                return
+            if acc.flat is None and DENSE_FAST:
                 w = whole_wave_words(st, sel, addr, lo, span + 4 * k)
                 if w is not None:
                     _take_rows(st, sel, w, vdst, step_list)
                     return
-            acc = active_lanes(st, sel)
-            if acc is None:
-                return
             base = lane_regs(st, acc, addr)
             # both dwords in one bounds / alignment check when the span between them is checked
             # as one access (no lane then wraps around 2**32 at either offset)

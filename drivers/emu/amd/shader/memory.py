@@ -201,7 +201,10 @@ def build_flat(ins, pc, vgprs):
         words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
 
         def load(st, sel):
-            if words and dense is not None and DENSE_FAST and type(sel) is slice:
+            acc = active_lanes(st, sel)
+            if acc is None:
+                return
+            if words and dense is not None and acc.flat is None and type(sel) is slice and DENSE_FAST:
                 loc = dense(st, sel, nbytes, False)
                 if loc is not None:
                     r, w = loc
@@ -209,9 +212,7 @@ def build_flat(ins, pc, vgprs):
                     for j in range(words):
                         np.take(mem, w + j if j else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
                     return
-            acc = address(st, sel, nbytes, False)
-            if acc is None:
-                return
+            acc = address(st, sel, nbytes, False, acc)
             if words:                      # whole dwords: no byte matrix
                 if acc.flat is None and type(sel) is slice:
                     r, w = word_offsets(st.vm, acc.addrs, nbytes, False)
@@ -233,7 +234,10 @@ def build_flat(ins, pc, vgprs):
         words = nbytes // 4 if nbytes % 4 == 0 and seg != "FLAT" else 0
 
         def store(st, sel):
-            if words and dense is not None and DENSE_FAST and type(sel) is slice:
+            acc = active_lanes(st, sel)
+            if acc is None:
+                return
+            if words and dense is not None and acc.flat is None and type(sel) is slice and DENSE_FAST:
                 loc = dense(st, sel, nbytes, True)
                 if loc is not None:
                     r, w = loc
@@ -243,9 +247,7 @@ def build_flat(ins, pc, vgprs):
                         values = st.vregs[data:data + words, sel].reshape(words, -1).T
                         r.mem.view(U32)[write_index(w, words)] = lane_major(values)
                     return
-            acc = address(st, sel, nbytes, True)
-            if acc is None:
-                return
+            acc = address(st, sel, nbytes, True, acc)
             if words:
                 scatter_words(st.vm, acc.addrs, lane_values(st, acc, data, words))
                 return
@@ -328,29 +330,22 @@ DENSE_FAST = True          # the path below for whole waves (tests compare it wi
 
 def _dense_words_fn(ops, offset):
     """GLOBAL loads and stores of whole dwords by a group of waves that is a slice of the batch
-    with every lane active (the common case), with fewer steps than the general path:
-    ``fn(st, sel, nbytes, write)`` -> (mapping, dword index of every lane) when every address
-    is dword-aligned and inside the mapping of the first, else None (the general path then
-    decides, faults included)."""
+    with every lane active (the common case; the caller checks EXEC), with fewer steps than the
+    general path: ``fn(st, sel, nbytes, write)`` -> (mapping, dword index of every lane) when
+    every address is dword-aligned and inside the mapping of the first, else None (the general
+    path then decides, faults included)."""
     a = ops["addr"].value
     saddr = ops.get("saddr")
     s = saddr.value if saddr is not None and saddr.kind == "sgpr" else None
     off64 = U64(offset & 0xFFFFFFFFFFFFFFFF)
 
     def words_at(st, sel, nbytes, write):
-        ex = st.sregs[EXEC_LO, sel]
-        n = ex.shape[0]
-        full = _FULL.get(n)
-        if full is None:
-            full = _FULL[n] = b"\xff" * (4 * n)
-        if ex.tobytes() != full:
-            return None
         if s is not None:                       # SADDR (per wave) + VADDR (uint32 per lane)
             base = np.ascontiguousarray(st.sregs[s:s + 2, sel].T).view(U64)
             va = st.vregs[a, sel].astype(U64)
             va += base
         else:                                   # VADDR pair: both halves interleaved into uint64
-            va = np.empty((n, WAVE32, 2), np.uint32)
+            va = np.empty(st.vregs[a, sel].shape + (2,), np.uint32)
             va[:, :, 0] = st.vregs[a, sel]
             va[:, :, 1] = st.vregs[a + 1, sel]
             va = va.view(U64)
@@ -378,8 +373,8 @@ def _address_fn(seg, ops, offset, addtid=False):
     if addtid:
         s = saddr.value
 
-        def tid_va(st, sel, nbytes, write):
-            acc = active_lanes(st, sel)
+        def tid_va(st, sel, nbytes, write, acc=None):
+            acc = acc or active_lanes(st, sel)
             if acc is not None:
                 rows = acc.rows
                 base = st.sgpr[rows, s].astype(U64) | st.sgpr[rows, s + 1].astype(U64) << U64(32)
@@ -421,8 +416,8 @@ def _address_fn(seg, ops, offset, addtid=False):
                     va += off64
                 return va
 
-        def access(st, sel, nbytes, write):
-            acc = active_lanes(st, sel)
+        def access(st, sel, nbytes, write, acc=None):
+            acc = acc or active_lanes(st, sel)
             if acc is not None:
                 acc.addrs = lane_va(st, acc)
             return acc
@@ -431,8 +426,8 @@ def _address_fn(seg, ops, offset, addtid=False):
     s = saddr.value if use_saddr else None
     a = addr.value if addr is not None and addr.kind == "vgpr" else None
 
-    def scratch_access(st, sel, nbytes, write):
-        acc = active_lanes(st, sel)
+    def scratch_access(st, sel, nbytes, write, acc=None):
+        acc = acc or active_lanes(st, sel)
         if acc is None:
             return None
         if acc.dense and a is not None:
