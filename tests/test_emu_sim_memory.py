@@ -480,3 +480,37 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
             outcomes.append((st.vregs.copy(), st.lds.copy()))
         (v1, l1), (v2, l2) = outcomes
         assert np.array_equal(v1, v2) and np.array_equal(l1, l2), trial
+
+
+def test_barrier_waits_for_waves_arriving_on_three_paths():
+    """Waves 2-3, 1 and 0 of a workgroup reach s_barrier on three paths (two nested divergent
+    branches, run lowest PC first), and each reads its neighbour's LDS slot right after it: the
+    first group to park must not release the barrier while the others still run towards it."""
+    from assembler.rdna3 import assemble
+
+    def path(label, value):
+        return f"""{label}:
+  v_mov_b32_e32 v2, {value}
+  ds_store_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_load_b32 v5, v4
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+"""
+    code = assemble(f"""
+  v_lshrrev_b32_e32 v3, 5, v0
+  v_readfirstlane_b32 s4, v3
+  v_lshlrev_b32_e32 v1, 2, v3
+  v_add_nc_u32_e32 v4, 1, v3
+  v_and_b32_e32 v4, 3, v4
+  v_lshlrev_b32_e32 v4, 2, v4
+  s_cmp_eq_u32 s4, 0
+  s_cbranch_scc1 path_c
+  s_cmp_eq_u32 s4, 1
+  s_cbranch_scc1 path_b
+{path("path_a", "v3")}{path("path_b", 101)}{path("path_c", 100)}""")
+    _, st, _ = run_code(code, waves=1, block=128, lds=64)
+    slots = [100, 101, 2, 3]
+    for w in range(4):
+        assert st.vgpr[w, 5].tolist() == [slots[(w + 1) % 4]] * 32, w

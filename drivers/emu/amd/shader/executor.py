@@ -305,7 +305,8 @@ def run_waves(st, program, budget, blocks=True):
                     if target is not None and (whole or target < others):
                         pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
-                    parked = block.ends or getattr(program.step(block.pcs[-1]).fn, "parks", False)
+                    barrier = getattr(program.step(block.pcs[-1]).fn, "parks", False)
+                    parked = block.ends or barrier
                     break
             step = program.step(pc)
             budget[0] -= n
@@ -326,7 +327,8 @@ def run_waves(st, program, budget, blocks=True):
                 if target is not None and (whole or target < others):
                     pc = int(target)          # a uniform branch: the group runs on (see below)
                     continue
-                parked = step.ends or getattr(step.fn, "parks", False)
+                barrier = getattr(step.fn, "parks", False)
+                parked = step.ends or barrier
                 break
             if step.fn is not None:
                 try:
@@ -339,7 +341,8 @@ def run_waves(st, program, budget, blocks=True):
             states.leave(sel, n, ws)
         # Two picks of _next_group known without asking it: the halves of a divergent branch
         # of every runnable wave (the lower PC's half, then the other once the first has
-        # parked at s_barrier or ended: nothing else is runnable then).
+        # parked at s_barrier or ended: nothing else is runnable then).  And when every runnable
+        # wave has just parked at s_barrier, every live wave waits there: released at once.
         split, st.split = st.split, None
         if pending is not None:
             if same and parked:
@@ -347,6 +350,8 @@ def run_waves(st, program, budget, blocks=True):
             pending = None
         elif whole and split is not None:
             group, pending = _halves(sel, split)
+        elif whole and barrier:
+            st.at_barrier[:] = False
 
 
 def _halves(sel, split):
