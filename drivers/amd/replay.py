@@ -152,10 +152,11 @@ class CommandBuffer(CommandBufferBase):
         hw, timeline = q.hw, q.timeline
         cap = hw.capacity
         mask, n = cap - 1, len(self.block) >> 4
-        last_pos = cap - n                           # the block fits below the ring's end
+        last_pos, span = cap - n, 16 * n             # the block fits below the ring's end
         block, first, description = self.block, self.first_header, self.description
         ring, ring_u64, wptr_mv = hw.ring_mv, q._ring_u64, hw.wptr_mv
         signal_u64, signal_ib_va = q._signal_u64, q._signal_ib_va
+        slot_words, value_word, slot_bytes = SIGNAL_SLOT_WORDS, SIGNAL_VALUE_WORD, SIGNAL_SLOT_BYTES
         signal_ib = ((n - 1) * 16 + 2) >> 1          # the signal packet's IB address, in 64-bit words
         scratch_va = self._scratch_va
         in_flight, limit = timeline.in_flight, timeline.RECORD_LIMIT
@@ -171,10 +172,10 @@ class CommandBuffer(CommandBufferBase):
                 return general(wait, timeout)
             value = timeline.last_submitted + 1
             slot = value & mask                      # the signal's IB slot (value % ring packets)
-            signal_u64[slot * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD] = value
+            signal_u64[slot * slot_words + value_word] = value
             base = pos * 16
-            ring[base:base + 16 * n] = block
-            ring_u64[(base >> 1) + signal_ib] = signal_ib_va + slot * SIGNAL_SLOT_BYTES    # before the header
+            ring[base:base + span] = block
+            ring_u64[(base >> 1) + signal_ib] = signal_ib_va + slot * slot_bytes    # before the header
             ring[base] = first                       # then the header that makes them all ready
             hw.wptr = wptr = wptr + n
             wptr_mv[0] = wptr
