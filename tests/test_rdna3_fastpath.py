@@ -100,11 +100,16 @@ def test_register_ranges_parse_as_the_tokenizer_reads_them():
         parse_source("s[2:3", True, False, is_register_name)
 
 
-def test_an_operand_is_read_under_each_modifier_syntax_apart():
+@pytest.mark.parametrize("tok", ["-v1", "|-1.0|", "neg(1.0)"])
+def test_an_operand_is_read_under_each_modifier_syntax_apart(tok):
+    """An operand's lexed form is kept per modifier syntax: read where -x / |x| are modifiers, it
+    is still refused where they are not (llvm-mc's words), never encoded from the first reading."""
     asm.clear_caches()
-    assemble("v_add_f32_e64 v0, -v1, v2")              # -v1 read where neg is a modifier...
-    with pytest.raises(AssemblerError, match="negation"):
-        assemble("v_add_nc_u32_e64 v0, -v1, v2")        # ...is refused where it is not
+    assemble("v_add_f32_e64 v0, %s, v2" % tok)
+    for text in ("v_add_nc_u32_e64 v0, %s, v2" % tok, "v_dual_mul_f32 v0, v4, v8 :: v_dual_lshlrev_b32 v1, %s, v9"
+                 % tok):
+        with pytest.raises(AssemblerError, match="does not take an? (negation|absolute-value) modifier here$"):
+            assemble(text)
 
 
 def test_lines_are_worked_out_on_first_use_as_recorded():
