@@ -62,9 +62,10 @@ def test_min_max_without_nans_order_minus_zero_below_plus_zero():
         assert fp.fmax(CTX, fp.F32, a, b).view(np.uint32).ravel().tolist() == bits(want_max)
 
 
-def test_fma_with_many_exact_ties_takes_the_whole_array_path():
-    """Saturated lanes make p + c exact and often a tie of f32: most lanes are candidates, and the
-    few that are inexact ties are still rounded once."""
+def test_fma_with_many_exact_ties_redoes_only_the_inexact_ones():
+    """Saturated lanes make p + c exact and often a tie of f32: most lanes are candidates, the
+    exact ones are already rounded once, and the few that are inexact ties are still rounded
+    once."""
     rng = np.random.default_rng(3)
     n = 4096
     a = np.where(rng.random(n) < 0.7, np.float32(8.0), rng.uniform(-8, 8, n).astype(np.float32))
@@ -133,3 +134,23 @@ def test_fma_matches_rounding_to_odd_at_every_magnitude():
         got = fp.fma_narrow(fp.F32, a, b, c)
     assert (got.view(np.uint32) == c.view(np.uint32)).all()
     assert ((a.astype(np.float64) * b + c).astype(np.float32) == np.float32(2.0 ** -126)).all()
+
+
+def test_fma_inexact_ties_that_subtracting_one_addend_gives_back():
+    """Sums the float64 addition rounds onto an f32 tie: only subtracting the larger addend shows
+    them inexact.  p = (1 + 2**-12)**2 = 1 + 2**-11 + 2**-24 with c = +-2**-80 rounds to p (and
+    p + c - c gives p back): the exact value is above or below the tie.  c = 1 + 2**-23 with
+    p = 2**-24 - 2**-64 rounds to the tie above c (and p + c - p gives c back): the exact value
+    is below it, so the result is c, not the even neighbour.  An exact tie (c = 0) goes to even."""
+    one, tiny = 1 + 2.0 ** -12, 2.0 ** -80
+    short, long_ = 2.0 ** -24 * (1 + 2.0 ** -20), 1 - 2.0 ** -20        # p = 2**-24 - 2**-64
+    odd = 1 + 2.0 ** -23
+    a = np.array([[one, one, one, short, -short]], np.float32)
+    b = np.array([[one, one, one, long_, long_]], np.float32)
+    c = np.array([[tiny, -tiny, 0.0, odd, -odd]], np.float32)
+    up, even = 1 + 2.0 ** -11 + 2.0 ** -23, 1 + 2.0 ** -11
+    want = np.array([up, even, even, odd, -odd], np.float32)
+    got = fp.fma_narrow(fp.F32, a, b, c).ravel()
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    naive = (a.astype(np.float64) * b + c).astype(np.float32).ravel()
+    assert (naive != want).sum() == 3                  # rounding twice gets three lanes wrong

@@ -331,29 +331,36 @@ def fma_narrow(fmt, a, b, c):
     double-rounding case), or on a boundary of its coarser grid below its smallest normal; both
     have every float64 bit below the destination's half-ulp bit clear.  Halfway sums are found
     by one test on the whole array; sums below the smallest normal round to at most the
-    smallest normal, so the rounded result finds the (rare) lanes to test for them.  Only the
-    lanes that are such a boundary are redone with the sum rounded to odd (Boldo & Melquiond)."""
+    smallest normal, so the rounded result finds the (rare) lanes to test for them.  A boundary
+    the float64 addition reached exactly is the exact value, rounded once: the lanes left are
+    the inexact boundaries (rare: short operands, saturated lanes and ties of short values add
+    exactly), and only those are redone with the sum rounded to odd (Boldo & Melquiond)."""
     limits = _FMA_LIMITS.get(fmt.name)
     if limits is None:
         limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
     low, tie_bits, half, tiny, min_normal = limits
-    s = np.multiply(a, b, dtype=np.float64)
-    np.add(s, c, out=s)
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c)
     u = s.view(U64)
     r = s.astype(fmt.dtype)
     lanes = np.bitwise_and(u, tie_bits) == half
     small = np.abs(r) <= min_normal               # holds every sum below the smallest normal
     if np.count_nonzero(small):
         lanes |= small & (np.bitwise_and(u, _ABS64) - _ONE64 < tiny) & (np.bitwise_and(u, low) == 0)
+    if not np.count_nonzero(lanes):
+        return r
+    # the sum is exact iff subtracting either addend gives the other back: the difference with
+    # the larger one is exact (Fast2Sum), so an inexact sum fails that test (no float64 sum of
+    # f32 / f16 products overflows or loses bits below the normal range)
+    lanes &= ~(np.equal(np.subtract(s, p), c) & np.equal(np.subtract(s, c), p))
     k = np.count_nonzero(lanes)
     if not k:
         return r
     if k * 8 > lanes.size:
-        # many boundaries (exact sums of short values, saturated lanes): the sum's error and the
-        # rounding to odd on whole arrays (only the boundary lanes change) costs less than
-        # gathering them
+        # many inexact boundaries: the sum's error and the rounding to odd on whole arrays (only
+        # the boundary lanes change) costs less than gathering them
         with np.errstate(invalid="ignore", over="ignore"):
-            total, err = two_sum(np.multiply(a, b, dtype=np.float64), c)
+            total, err = two_sum(p, c)
             return _to_odd(total, err, lanes).astype(fmt.dtype)
     i = np.flatnonzero(lanes)
     at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
