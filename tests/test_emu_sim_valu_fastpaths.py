@@ -154,3 +154,54 @@ def test_fma_inexact_ties_that_subtracting_one_addend_gives_back():
     assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()
     naive = (a.astype(np.float64) * b + c).astype(np.float32).ravel()
     assert (naive != want).sum() == 3                  # rounding twice gets three lanes wrong
+
+
+def _exact_fma64_bits(x, y, z):
+    """The double fma of Python floats lane by lane: the exact value rounded once (an exact zero
+    and non-finite operands: the IEEE sum of the exact product)."""
+    from fractions import Fraction
+    if not all(map(np.isfinite, (x, y, z))) or x == 0 or y == 0:
+        with np.errstate(all="ignore"):
+            return np.float64(np.float64(x) * np.float64(y) + np.float64(z)).view(np.uint64)
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    if exact == 0:
+        return np.float64(x * y + z).view(np.uint64)
+    return np.float64(fp.exact_to_double(exact, 0.0)).view(np.uint64)
+
+
+def test_fma64_error_free_path_at_the_ends_of_its_range():
+    """The error-free path takes every lane whose product lies in [2**-900, 2**1000] and whose
+    result is finite: addends down among the denormals and up to the largest double, sums that
+    cancel into the denormals, factors near the largest double whose split rounds up to
+    infinity, products just inside and outside the bounds, sums that overflow.  Every lane is
+    the exact value rounded once."""
+    rng = np.random.default_rng(12)
+    big = np.finfo(np.float64).max
+    def draw(lo, hi, n):
+        return rng.choice((-1.0, 1.0), n) * (1 + rng.random(n)) * 2.0 ** rng.integers(lo, hi, n)
+    n = 128
+    cases = [
+        (draw(-40, 40, n), draw(-40, 40, n), draw(-1074, -1000, n)),         # denormal addends
+        (draw(-40, 40, n), draw(-40, 40, n), draw(1000, 1024, n)),           # huge addends
+        (draw(-451, -449, n), draw(-451, -449, n), draw(-1074, -880, n)),    # products near 2**-900
+        (draw(499, 501, n), draw(499, 501, n), draw(990, 1024, n)),          # near 2**1000, overflow
+        (np.full(n, big) * (1 - rng.random(n) * 2.0 ** -30), draw(-40, -20, n), draw(900, 1000, n)),
+    ]
+    # exact cancellation into the denormals: c = -(a * b rounded), the product's error remains
+    a, b = draw(-460, -440, n), draw(-470, -450, n)
+    cases.append((a, b, -(a * b)))
+    a, b = draw(-40, 40, n), draw(-40, 40, n)
+    cases.append((a, b, -(a * b) * (1 + 2.0 ** -52 * rng.integers(-4, 5, n))))
+    a, b = draw(-500, -470, n), draw(-500, -470, n)              # products below 2**-900
+    cases.append((a, b, -(a * b) * (1 + 2.0 ** -52 * rng.integers(-4, 5, n))))
+    for a, b, c in cases:
+        a, b, c = (x.reshape(-1, 32) for x in (a, b, c))
+        with np.errstate(all="ignore"):
+            got = fp.fma64(a, b, c).view(np.uint64).ravel().tolist()
+        want = [int(_exact_fma64_bits(x, y, z)) for x, y, z in zip(a.ravel().tolist(), b.ravel().tolist(),
+                                                                    c.ravel().tolist())]
+        assert got == want
+    # the lanes above went through the error-free path, not the exact one
+    with np.errstate(all="ignore"):
+        _, _, ok = fp._fma64_core(*(x.reshape(-1, 32) for x in cases[0]))
+    assert ok.all()

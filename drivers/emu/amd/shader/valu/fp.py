@@ -412,28 +412,35 @@ def fma_exact(a, b, c, scale=0):
         return float("inf") if num > 0 else float("-inf")
 
 
-_HUGE, _BIG, _TINY = 2.0 ** 995, 2.0 ** 1000, 2.0 ** -900
+# a double's bits rounded to its upper 26 significant bits: + half of the 27 dropped, then cut
+# (a carry into the exponent is the next binade's first value)
+_SPLIT_HALF, _SPLIT_CUT = np.uint64(1 << 26), np.uint64(((1 << 64) - 1) ^ ((1 << 27) - 1))
+# |p| in [2**-900, 2**1000] as bits: |p| - 2**-900 as integers does not exceed the span
+_TINY_BITS = np.uint64(np.float64(2.0 ** -900).view(U64))
+_PRODUCT_SPAN = np.uint64(int(np.float64(2.0 ** 1000).view(U64)) - int(_TINY_BITS))
 
 
 def _fma64_core(a, b, c):
     """(a * b, the fma where it is ordinary, the ordinary lanes): the error-free product
-    (Veltkamp / Dekker), the sum of its high part and c (TwoSum), and the two error terms added
-    rounded to odd, so that the last addition rounds once (Boldo & Melquiond).  Ordinary lanes
-    have finite non-zero factors whose split cannot overflow, a product whose error term is
-    exact and an addend far from both ends of the range or zero (NaNs compare false); the other
-    lanes hold garbage.  The caller silences numpy's warnings."""
-    ec = np.abs(c)
+    (Dekker, the factors split on their bits), the sum of its high part and c (TwoSum), and the
+    two error terms added rounded to odd, so that the last addition rounds once (Boldo &
+    Melquiond).  A lane is ordinary when 2**-900 <= |a * b| <= 2**1000 and the result is
+    finite: then the four partial products are exact (none below 2**-1006, each of 26 by 26 or
+    27 bits), TwoSum is exact (no finite sum overflows it) and the result is not rounded below
+    the normal range unless the error terms are exact (a sum landing there is c + p exactly,
+    Sterbenz).  A split rounding to infinity (|a| near the largest double), an infinite or NaN
+    addend and a sum that overflows all make the result infinite or NaN.  Other lanes hold
+    garbage.  The caller silences numpy's warnings."""
     p = a * b
-    pm = np.abs(p)
-    ok = (np.maximum(np.abs(a), np.abs(b)) <= _HUGE) & (pm <= _BIG) & (pm >= _TINY) & (ec <= _BIG) \
-        & ((ec >= _TINY) | (c == 0))
-    t = a * _SPLIT
-    ah = t - (t - a)
+    ah = np.bitwise_and(a.view(U64) + _SPLIT_HALF, _SPLIT_CUT).view(np.float64)
     al = a - ah
-    t = b * _SPLIT
-    bh = t - (t - b)
+    bh = np.bitwise_and(b.view(U64) + _SPLIT_HALF, _SPLIT_CUT).view(np.float64)
     bl = b - bh
-    pl = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    pl = ah * bh
+    pl -= p
+    pl += ah * bl
+    pl += al * bh
+    pl += al * bl
     th = c + p                                     # TwoSum(c, p)
     bb = th - c
     tl = (c - (th - bb)) + (p - bb)
@@ -443,7 +450,12 @@ def _fma64_core(a, b, c):
     fix = (err != 0) & ((s.view(U64) & _ONE64) == 0)
     if fix.any():                                  # the odd neighbour on err's side
         s = np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
-    return p, th + s, ok
+    r = th + s
+    ok = np.bitwise_and(p.view(U64), _ABS64)
+    ok -= _TINY_BITS
+    ok = np.less_equal(ok, _PRODUCT_SPAN)
+    ok &= np.isfinite(r)
+    return p, r, ok
 
 
 def fma64(a, b, c):
@@ -451,16 +463,13 @@ def fma64(a, b, c):
     can overflow or lose bits to underflow; the rare remaining finite lanes are rounded from the
     exact value. A zero or non-finite factor or addend makes a * b exact: a * b + c rounds once
     (a finite product with an infinite addend is the addend). An exact zero takes the sign of
-    the plain sum."""
+    the plain sum (on the ordinary lanes it is c + p = +0, and so is the result)."""
     with np.errstate(all="ignore"):
         p, r, ok = _fma64_core(a, b, c)
-        z = p + c
-        zero = r == 0
-        if zero.any():
-            r = np.where(zero & (z == 0), z, r)
-        bad = np.flatnonzero(~ok)
-        if not bad.size:
+        if np.count_nonzero(ok) == ok.size:
             return r
+        z = p + c
+        bad = np.flatnonzero(~ok)
         if bad.size <= _FEW_LANES:
             return _fma64_lanes(a, b, c, r, z, bad)
         finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
