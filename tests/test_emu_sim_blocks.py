@@ -308,6 +308,15 @@ F32_BODY = """
   v_mad_u64_u32 v[26:27], null, v2, s6, v[3:4]
   v_mad_u64_u32 v[28:29], s7, v3, v4, v[2:3]
   v_cndmask_b32_e64 v30, 0, 1, s7
+  v_med3_f32 v31, v2, s6, 0x41000000
+  v_med3_f32 v32, v2, v3, v4
+  v_min3_f32 v33, v2, v3, s6
+  v_max3_f32 v34, -v2, |v3|, v4
+  v_minmax_f32 v35, v2, v3, v4
+  v_maxmin_f32 v36, v3, v2, 0x41000000
+  v_med3_f32 v37, s6, 1.0, -v4
+  global_store_b128 v1, v[31:34], s[4:5] offset:96
+  global_store_b96 v1, v[35:37], s[4:5] offset:112
   global_store_b128 v1, v[10:13], s[4:5]
   global_store_b128 v1, v[14:17], s[4:5] offset:16
   global_store_b128 v1, v[18:21], s[4:5] offset:32
@@ -319,7 +328,7 @@ F32_BODY = """
 
 def test_f32_and_64_bit_ops_written_out_match_the_library_in_every_mode():
     """The f32 ops a block writes out as numpy expressions (add, sub, mul, fma, fmac, fmamk,
-    fmaak, min, max, VOPD halves) and the 64-bit shifts and v_mad_u64_u32 give the library's
+    fmaak, min, max, med3, min3, max3, minmax, maxmin, VOPD halves) and the 64-bit shifts and v_mad_u64_u32 give the library's
     bits on edge values (NaNs with payloads, signalling NaNs, infinities, zeros of both signs,
     denormals, ties of fma): under the kernel's MODE, where the written-out forms run, and
     under MODEs that flush denormals or round toward zero, where the block calls the library;
@@ -353,7 +362,7 @@ join:
   v_add_nc_u32_e32 v1, 0x1000, v1
 {F32_BODY}
   s_endpgm
-"""), args=PTR + PTR)
+"""), args=PTR + PTR, vgprs=40)
     rng = np.random.default_rng(11)
 
     def make_args():
@@ -366,7 +375,7 @@ join:
     assert on.last.wave_instructions == off.last.wave_instructions
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = block_source(on)
-    for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "np.add(V[2, sel].view(F32), np.negative(",
+    for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "FMED3(", "np.add(V[2, sel].view(F32), np.negative(",
                  "np.left_shift(V[3, sel], U32(3)); xa |= np.right_shift(V[2, sel], U32(29))", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
                  "np.multiply(S[6, sel][:, None].view(F32), V[2, sel].view(F32))",
                  "np.less(d", "else:\n        ra = op"):

@@ -463,7 +463,8 @@ def _shift64_halves(e, op, v, n):
 # and results) and without modifiers, is the numpy expression below of the operands viewed as
 # float32 (the library's reads are then plain views and its finish only takes the bits back):
 # add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
-# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).  The f64
+# read nothing of the Ctx but MODE.IEEE; so do med3, min3, max3, minmax and maxmin, made of them).
+# {d} is the destination (v_fmac's addend).  The f64
 # ones are the same under MODE's f16/f64 round and denormal fields (fma is fp.fma64), on the
 # register pairs read as the library reads them.
 _FLOAT_FAST = {
@@ -472,6 +473,11 @@ _FLOAT_FAST = {
     "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
     "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
     "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
+    "v_med3_f32": "FMED3({ctx}, F32F, {0}, {1}, {2})",
+    "v_min3_f32": "FMIN({ctx}, F32F, FMIN({ctx}, F32F, {0}, {1}), {2})",
+    "v_max3_f32": "FMAX({ctx}, F32F, FMAX({ctx}, F32F, {0}, {1}), {2})",
+    "v_minmax_f32": "FMAX({ctx}, F32F, FMIN({ctx}, F32F, {0}, {1}), {2})",
+    "v_maxmin_f32": "FMIN({ctx}, F32F, FMAX({ctx}, F32F, {0}, {1}), {2})",
     "v_add_f64": "np.add({0}, {1})", "v_mul_f64": "np.multiply({0}, {1})",
     "v_fma_f64": "FMA64({0}, {1}, {2})",
     "v_max_f64": "FMAX({ctx}, F64F, {0}, {1})", "v_min_f64": "FMIN({ctx}, F64F, {0}, {1})",
@@ -529,8 +535,8 @@ def _float_fast(e, op):
 
 def _float_globals(e):
     if "FMA" not in e.globals:
-        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmin
-        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32,
+        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmed3, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
                          FMA64=fma64, F64F=F64, F64=np.float64, CANON=_canonical32)
 
 
