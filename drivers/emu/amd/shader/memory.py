@@ -13,7 +13,7 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .vmaccess import gather, gather_words, locate, scatter, scatter_words, word_offsets
+from .vmaccess import element_offsets, gather, gather_words, locate, scatter, scatter_words, word_offsets
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -22,6 +22,8 @@ LOAD_KINDS = {"u8": (1, "zext"), "i8": (1, "sext"), "u16": (2, "zext"), "i16": (
               "b32": (4, "dwords"), "b64": (8, "dwords"), "b96": (12, "dwords"), "b128": (16, "dwords"),
               "d16_u8": (1, "lo_zext"), "d16_i8": (1, "lo_sext"), "d16_b16": (2, "lo"),
               "d16_hi_u8": (1, "hi_zext"), "d16_hi_i8": (1, "hi_sext"), "d16_hi_b16": (2, "hi")}
+# sub-dword loads that fill the whole VGPR: the element type whose conversion to uint32 is theirs
+ELEMENT_TYPES = {(1, "zext"): np.uint8, (1, "sext"): np.int8, (2, "zext"): np.uint16, (2, "sext"): np.int16}
 STORE_KINDS = {"b8": (1, 0), "b16": (2, 0), "b32": (4, 0), "b64": (8, 0), "b96": (12, 0), "b128": (16, 0),
                "d16_hi_b8": (1, 2), "d16_hi_b16": (2, 2)}
 
@@ -171,6 +173,15 @@ def take_into(words, w, st, acc, vdst, steps):
     return True
 
 
+def write_lane_column(st, acc, reg, values):
+    """(N,) values of any integer type into VGPR reg of the accessing lanes, converted to uint32
+    as C converts (a signed type sign-extends)."""
+    if acc.flat is None:
+        st.vregs[reg, acc.sel] = values.reshape(-1, WAVE32)
+    else:
+        st.vregs[reg].reshape(-1)[acc.flat] = values
+
+
 def write_lane_values(st, acc, reg, values):
     for j in range(values.shape[1]):
         if acc.flat is None:
@@ -197,11 +208,18 @@ def build_flat(ins, pc, vgprs):
         vdst = ops["vdst"].value
 
         words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
+        # a byte or short widened into the whole VGPR: one element per lane, read as its type
+        element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
 
         def load(st, sel):
             acc = address(st, sel, nbytes, False)
             if acc is None:
                 return
+            if element is not None:
+                r, i = element_offsets(st.vm, acc.addrs, nbytes, False)
+                if r is not None:      # the assignment widens: zero- or sign-extends
+                    write_lane_column(st, acc, vdst, r.mem.view(element)[i])
+                    return
             if words:                      # whole dwords: no byte matrix
                 if acc.flat is None and type(sel) is slice:
                     r, w = word_offsets(st.vm, acc.addrs, nbytes, False)
@@ -221,11 +239,20 @@ def build_flat(ins, pc, vgprs):
         k = max(1, nbytes // 4)
 
         words = nbytes // 4 if nbytes % 4 == 0 and seg != "FLAT" else 0
+        element = np.uint8 if nbytes == 1 else np.uint16 if nbytes == 2 else None
+        if seg == "FLAT":
+            element = None
 
         def store(st, sel):
             acc = address(st, sel, nbytes, True)
             if acc is None:
                 return
+            if element is not None:
+                r, i = element_offsets(st.vm, acc.addrs, nbytes, True)
+                if r is not None:      # the low byte / short of each lane (d16_hi: of bits 16+)
+                    d = lane_regs(st, acc, data)
+                    r.mem.view(element)[i] = (d >> U32(16)) if shift else d
+                    return
             if words:
                 scatter_words(st.vm, acc.addrs, lane_values(st, acc, data, words))
                 return

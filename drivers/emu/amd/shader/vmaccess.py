@@ -60,6 +60,22 @@ def word_offsets(vm, addrs, nbytes, write):
     return r, off.view(np.intp)
 
 
+def element_offsets(vm, addrs, size, write):
+    """Indices of ``size``-byte elements (1 or 2) into one mapping, viewed as elements of that
+    size, when every address is a multiple of ``size`` and every access lies inside the mapping
+    of the first one, else None (the byte paths then decide, faults included)."""
+    r = vm.lookup(int(addrs[0]))
+    if r is None or (write and not r.writable):
+        return None, None
+    off = addrs - np.uint64(r.start)            # wraps around for addresses below the mapping
+    bits, limit = int(np.bitwise_or.reduce(off, axis=None)), r.end - r.start - size
+    if bits & (size - 1) or bits > limit and int(off.max()) > limit:
+        return None, None
+    if size == 2:
+        off >>= np.uint64(1)
+    return r, off.view(np.intp)
+
+
 def gather_words(vm, addrs, dwords):
     """(N,) VAs -> (N, dwords) uint32 (a copy)."""
     n = addrs.shape[0]
