@@ -491,17 +491,19 @@ _FEW_LANES = 8      # up to this many lanes off the error-free path are done one
 def _fma64_lanes(a, b, c, r, z, lanes):
     """fma64's result r with the flat ``lanes`` that are not ordinary redone one at a time: a
     zero or non-finite operand gives the plain sum z (an infinite addend of a finite product
-    itself), a finite one the exact value rounded."""
+    itself), a finite one the exact value rounded.  Operands are read by flat index as Python
+    floats (``item``), the NaNs of z copied as numpy scalars (their payloads untouched)."""
     r = np.array(r, np.float64)
     shape = r.shape
-    a, b, c, z = (x if np.shape(x) == shape else np.broadcast_to(x, shape) for x in (a, b, c, z))
+    out, z = r.reshape(-1), np.broadcast_to(z, shape).reshape(-1)
+    a, b, c = (x if np.shape(x) == shape else np.broadcast_to(x, shape) for x in (a, b, c))
     isfinite = math.isfinite
-    for k in zip(*np.unravel_index(lanes, shape)):
-        x, y, w = float(a[k]), float(b[k]), float(c[k])
+    for k in lanes.tolist():
+        x, y, w = a.item(k), b.item(k), c.item(k)
         if isfinite(x) and isfinite(y) and isfinite(w):
-            r[k] = z[k] if x == 0 or y == 0 else fma_exact(x, y, w)
+            out[k] = z[k] if x == 0 or y == 0 else fma_exact(x, y, w)
         elif isfinite(x) and isfinite(y) and math.isinf(w):
-            r[k] = c[k]
+            out[k] = w
         else:
-            r[k] = z[k]
+            out[k] = z[k]
     return r
