@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from drivers.emu.faults import MemoryFault
-from tests.test_emu_sim_helpers import (DATA_VA, EXEC, LIT, const, ds, endpgm, flat, program, run_code,
+from tests.test_emu_sim_helpers import (DATA_VA, EXEC, LIT, const, ds, endpgm, flat, program, run_code, sopp,
                                         s_mov, smem, sopp, v, vop1, vop2)
 
 LANES = np.arange(32, dtype=np.uint32)
@@ -417,3 +417,39 @@ def test_byte_and_short_accesses_index_the_mapping_as_elements(monkeypatch, exec
     assert byte_path
     odd = b[lanes * 2 + 0x81].astype(np.uint32) | b[lanes * 2 + 0x82].astype(np.uint32) << 8
     assert st.vgpr[0, 4, lanes].tolist() == [x & M32 for x in odd.astype(np.uint16).view(np.int16).astype(np.int64)]
+
+
+@pytest.mark.parametrize("exec_mask", [M32, 0x0F0F_F0F0])
+@pytest.mark.parametrize("width", [2, 4])
+def test_wide_accesses_aligned_to_their_size_move_whole_rows(exec_mask, width):
+    """b64 and b128 loads and stores at addresses aligned to their size (rows of the mapping)
+    and at addresses only dword-aligned give the dwords in order; lanes storing to one address
+    leave the last active lane's row."""
+    rng = np.random.default_rng(width)
+    data = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32).tobytes()
+    load, store = f"global_load_b{32 * width}", f"global_store_b{32 * width}"
+    code = program(BASE, lane_offsets(4 if width == 4 else 3), s_mov(EXEC, exec_mask),
+                   flat(load, "GLOBAL", vdst=4, addr=1, saddr=2, offset=0x100),        # aligned
+                   flat(load, "GLOBAL", vdst=8, addr=1, saddr=2, offset=0x204),        # dword-aligned
+                   sopp("s_waitcnt", 0),
+                   flat(store, "GLOBAL", addr=1, data=8, saddr=2, offset=0x800),
+                   flat(store, "GLOBAL", addr=1, data=4, saddr=2, offset=0xC04),
+                   vop1("v_mov_b32_e32", 2, const(0)),
+                   flat(store, "GLOBAL", addr=2, data=4, saddr=2, offset=0x7F0),
+                   endpgm())
+    _, st, vm = run_code(code, data=data)
+    words = np.frombuffer(data, np.uint32)
+    on = [lane for lane in range(32) if exec_mask >> lane & 1]
+    stride = 4 if width == 4 else 2
+    for lane in on:
+        a = words[0x40 + stride * lane:0x40 + stride * lane + width]
+        b = words[0x81 + stride * lane:0x81 + stride * lane + width]
+        assert st.vgpr[0, 4:4 + width, lane].tolist() == a.tolist()
+        assert st.vgpr[0, 8:8 + width, lane].tolist() == b.tolist()
+    out = data_words(vm, 1024)
+    for lane in range(32):
+        x, y = out[0x200 + stride * lane:][:width], out[0x301 + stride * lane:][:width]
+        if lane in on:
+            assert x.tolist() == st.vgpr[0, 8:8 + width, lane].tolist()
+            assert y.tolist() == st.vgpr[0, 4:4 + width, lane].tolist()
+    assert out[0x1FC:0x1FC + width].tolist() == st.vgpr[0, 4:4 + width, on[-1]].tolist()

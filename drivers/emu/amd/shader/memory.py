@@ -168,8 +168,8 @@ def take_into(words, w, st, acc, vdst, steps):
     registers, no lane matrix.  False (nothing done) for any other group."""
     if acc.flat is not None or type(acc.sel) is not slice:
         return False
-    for j, step in enumerate(steps):
-        np.take(words, w + step if step else w, out=st.vregs[vdst + j, acc.sel].reshape(-1), mode="clip")
+    for j, step in enumerate(steps):                  # (indexing: np.take costs more per call)
+        st.vregs[vdst + j, acc.sel] = words[w + step if step else w].reshape(-1, WAVE32)
     return True
 
 
