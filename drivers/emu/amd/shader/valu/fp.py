@@ -495,8 +495,9 @@ def _fma64_lanes(a, b, c, r, z, lanes):
     floats (``item``), the NaNs of z copied as numpy scalars (their payloads untouched)."""
     r = np.array(r, np.float64)
     shape = r.shape
-    out, z = r.reshape(-1), np.broadcast_to(z, shape).reshape(-1)
-    a, b, c = (x if np.shape(x) == shape else np.broadcast_to(x, shape) for x in (a, b, c))
+    out = r.reshape(-1)
+    z = (z if z.shape == shape else np.broadcast_to(z, shape)).reshape(-1)
+    a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))
     isfinite = math.isfinite
     for k in lanes.tolist():
         x, y, w = a.item(k), b.item(k), c.item(k)
