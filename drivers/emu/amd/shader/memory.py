@@ -201,6 +201,7 @@ def build_flat(ins, pc, vgprs):
         if o.kind == "vgpr" and o.value + o.nregs > vgprs:
             raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
     address = _address_fn(seg, ops, offset, what == "addtid_b32")
+    whole = _whole_waves_va(ops, offset) if seg == "GLOBAL" and what != "addtid_b32" else None
     if what == "addtid_b32":
         what = "b32"                              # lane L at SADDR + offset + 4 * L
     if kind == "load":
@@ -212,6 +213,21 @@ def build_flat(ins, pc, vgprs):
         element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
 
         def load(st, sel):
+            if whole is not None and type(sel) is slice and _all_lanes(st, sel):
+                # every lane of whole waves: no LaneAccess; one mapping or the general path
+                va = whole(st, sel)
+                if words:
+                    r, w = word_offsets(st.vm, va, nbytes, False)
+                    if r is not None:
+                        mem = r.mem.view(U32)
+                        for j in range(words):
+                            st.vregs[vdst + j, sel] = mem[w + j if j else w].reshape(-1, WAVE32)
+                        return
+                elif element is not None:
+                    r, i = element_offsets(st.vm, va, nbytes, False)
+                    if r is not None:
+                        st.vregs[vdst, sel] = r.mem.view(element)[i].reshape(-1, WAVE32)
+                        return
             acc = address(st, sel, nbytes, False)
             if acc is None:
                 return
@@ -244,6 +260,17 @@ def build_flat(ins, pc, vgprs):
             element = None
 
         def store(st, sel):
+            if whole is not None and type(sel) is slice and _all_lanes(st, sel):
+                va = whole(st, sel)
+                if words:                  # one mapping, or lane by lane with its faults
+                    scatter_words(st.vm, va, st.vregs[data:data + words, sel].reshape(words, -1).T)
+                    return
+                if element is not None:
+                    r, i = element_offsets(st.vm, va, nbytes, True)
+                    if r is not None:
+                        d = st.vregs[data, sel].reshape(-1)
+                        r.mem.view(element)[i] = (d >> U32(16)) if shift else d
+                        return
             acc = address(st, sel, nbytes, True)
             if acc is None:
                 return
@@ -328,6 +355,43 @@ def global_atomic(vm, addrs, name, src, cmp):
             scatter(vm, a, new.view(np.uint8).reshape(-1, nbytes))
         old_all[batch] = old
     return old_all
+
+
+def _all_lanes(st, sel):
+    """Whether EXEC has every lane of the group on."""
+    ex = st.sregs[EXEC_LO, sel]
+    full = _FULL.get(ex.shape[0])
+    if full is None:
+        full = _FULL[ex.shape[0]] = b"\xff" * (4 * ex.shape[0])
+    return ex.tobytes() == full
+
+
+def _whole_waves_va(ops, offset):
+    """(st, sel) -> uint64 (N,): the GLOBAL address of every lane of the waves of a slice, in
+    (wave, lane) order (what _address_fn's dense LaneAccess holds)."""
+    addr, saddr = ops.get("addr"), ops.get("saddr")
+    a = addr.value
+    off64 = U64(offset & 0xFFFFFFFFFFFFFFFF)
+    if saddr is not None and saddr.kind == "sgpr":
+        s = saddr.value
+
+        def saddr_va(st, sel):
+            base = np.ascontiguousarray(st.sregs[s:s + 2, sel].T).view(U64)[:, 0]
+            if offset:
+                base = base + off64
+            return np.add(base[:, None], st.vregs[a, sel], dtype=U64).reshape(-1)
+        return saddr_va
+
+    def pair_va(st, sel):
+        lo = st.vregs[a, sel]
+        pair = np.empty(lo.shape + (2,), np.uint32)
+        pair[..., 0] = lo
+        pair[..., 1] = st.vregs[a + 1, sel]
+        va = pair.view(U64).reshape(-1)
+        if offset:
+            va += off64
+        return va
+    return pair_va
 
 
 def _address_fn(seg, ops, offset, addtid=False):
