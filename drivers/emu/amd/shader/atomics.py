@@ -126,8 +126,11 @@ def apply(mem, index, name, src, cmp):
     n = index.shape[0]
     f = OPS[name]
     # a wave's few lanes: a set of ints tells distinct locations or a single one for less than
-    # np.unique does
-    distinct = len(set(index.tolist())) if n <= 32 else 0
+    # np.unique does; more lanes: their bounds tell a single location (one counter, one lock)
+    if n <= 32:
+        distinct = len(set(index.tolist()))
+    else:
+        distinct = 1 if n and index.min() == index.max() else 0
     if distinct == n:
         old = mem[index]
         mem[index] = f(old, src, cmp).astype(mem.dtype, copy=False)
