@@ -26,6 +26,8 @@ function it compiles to executes every instruction of the block for a group of w
   ``out=`` (``where=`` EXEC) otherwise; 32-bit integer compares are one numpy comparison, the
   wrapping carry ops (v_add_co_u32, v_sub_co_ci_u32...) and v_cndmask_b32 the library's own
   expressions, their masks read from the forwarded lanes;
+* the three-operand integer ops (v_lshl_add_u32, v_add3_u32, v_and_or_b32...), multiply-high, the
+  24-bit multiplies, v_bfe_u32, v_bfi_b32 and signed min/max/med3 are one numpy expression each;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
   instruction's own closure, exactly as the per-instruction path does.
 
@@ -341,6 +343,10 @@ def _emit_valu(e, op, tag):
         for line in lines:
             e.emit(line)
         return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+    expr = _expression(e, op)
+    if expr is not None:
+        e.emit(f"d{v} = {expr}")
+        return _write_lines(op.vdst, f"d{v}")
     post = _inline_wide(e, op, v)
     if post is not None:
         return post
@@ -623,6 +629,45 @@ _CARRY_LINES = {
                            "m{v} = np.greater({a}, {b}) | np.less(t{v}, {c})"),
     "v_cndmask_b32": ("d{v} = np.where({c}, {b}, {a})",),
 }
+
+
+# 32-bit integer ops of the VALU library (int32.py) as one numpy expression of their uint32
+# sources {a}, {b}, {c}: the same arithmetic (uint32 wraps modulo 2**32, so a 24-bit product's
+# low dword is the int64 product's; signed forms view the bits as int32; shift counts S[4:0]).
+_EXPRESSIONS = {
+    "v_mul_hi_u32": "np.right_shift(np.multiply({a}, {b}, dtype=U64), U64(32)).astype(U32)",
+    "v_lshl_add_u32": "np.add(np.left_shift({a}, np.bitwise_and({b}, U32(31))), {c})",
+    "v_add_lshl_u32": "np.left_shift(np.add({a}, {b}), np.bitwise_and({c}, U32(31)))",
+    "v_lshl_or_b32": "np.bitwise_or(np.left_shift({a}, np.bitwise_and({b}, U32(31))), {c})",
+    "v_add3_u32": "np.add(np.add({a}, {b}), {c})",
+    "v_xad_u32": "np.add(np.bitwise_xor({a}, {b}), {c})",
+    "v_and_or_b32": "np.bitwise_or(np.bitwise_and({a}, {b}), {c})",
+    "v_or3_b32": "np.bitwise_or(np.bitwise_or({a}, {b}), {c})",
+    "v_xor3_b32": "np.bitwise_xor(np.bitwise_xor({a}, {b}), {c})",
+    "v_bfi_b32": "np.bitwise_or(np.bitwise_and({a}, {b}), np.bitwise_and(np.invert({a}), {c}))",
+    "v_not_b32": "np.invert({a})",
+    "v_bfe_u32": "np.bitwise_and(np.right_shift({a}, np.bitwise_and({b}, U32(31))), "
+                 "np.subtract(np.left_shift(U32(1), np.bitwise_and({c}, U32(31))), U32(1)))",
+    "v_ashrrev_i32": "np.right_shift({b}.view(I32), np.bitwise_and({a}, U32(31)).view(I32)).view(U32)",
+    "v_max_i32": "np.maximum({a}.view(I32), {b}.view(I32)).view(U32)",
+    "v_min_i32": "np.minimum({a}.view(I32), {b}.view(I32)).view(U32)",
+    "v_med3_i32": "np.maximum(np.minimum({a}.view(I32), {b}.view(I32)), np.minimum(np.maximum("
+                  "{a}.view(I32), {b}.view(I32)), {c}.view(I32))).view(U32)",
+    "v_mul_u32_u24": "np.multiply(np.bitwise_and({a}, U32(0xFFFFFF)), np.bitwise_and({b}, U32(0xFFFFFF)))",
+    "v_mul_i32_i24": "np.multiply(np.right_shift(np.left_shift({a}, U32(8)).view(I32), I32(8)), "
+                     "np.right_shift(np.left_shift({b}, U32(8)).view(I32), I32(8))).view(U32)",
+}
+
+
+def _expression(e, op):
+    """The numpy expression of an _EXPRESSIONS op without modifiers, or None."""
+    form = _EXPRESSIONS.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    return form.format(**dict(zip("abc", args)))
 
 
 def _lane_count(e, op):
