@@ -119,3 +119,47 @@ def test_barrier_waits_for_waves_arriving_on_three_paths():
     slots = [100, 101, 2, 3]
     for w in range(4):
         assert st.vgpr[w, 5].tolist() == [slots[(w + 1) % 4]] * 32, w
+
+
+@pytest.mark.parametrize("op", ["ds_add_u32", "ds_sub_u32", "ds_and_b32", "ds_or_b32", "ds_xor_b32", "ds_min_i32",
+                                "ds_max_i32", "ds_min_u32", "ds_max_u32", "ds_add_u64", "ds_min_i64", "ds_max_u64",
+                                "ds_add_rtn_u32", "ds_rsub_u32"])
+def test_order_free_lds_atomics_match_lane_by_lane(monkeypatch, op):
+    """LDS atomics without a return value whose result does not depend on the lanes' order apply
+    at once (lds.ORDER_FREE, duplicates included): LDS and registers must be those of executing
+    the lanes one after another, with lanes out of range, unaligned lanes and partial EXEC."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import lds
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+
+    wide = op.endswith("64")
+    data = "v[2:3]" if wide else "v2"
+    text = f"{op} v4, v1, {data}" if "rtn" in op else f"{op} v1, {data}"
+    fn = lds.build_ds(decode(assemble(text), 0)[0], 0, 16)
+    rng = np.random.default_rng(len(op))
+    for trial in range(8):
+        W = int(rng.integers(1, 6))
+        step = 8 if wide else 4
+        offs = rng.integers(0, 24, W * 32) * step                  # many lanes on few locations
+        if trial % 4 == 1:
+            offs[3] = 1000                                         # past the 256-byte allocation
+        if trial % 4 == 2:
+            offs[5] += 2                                           # unaligned: the byte path
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[1] = offs.reshape(W, 32)
+        outcomes, lds0 = [], None
+        for fast in (True, False):
+            if not fast:
+                monkeypatch.setattr(lds, "ORDER_FREE", {})
+            st = WaveState(W, 16, 2, 256, None)
+            st.wg[:] = np.arange(W) % 2
+            if lds0 is None:
+                lds0 = rng.integers(0, 256, st.lds.shape, dtype=np.uint8)
+            st.lds[:] = lds0
+            st.vregs[:] = vregs0
+            st.sregs[EXEC_LO] = M32 if trial % 2 == 0 else 0x7FF0FFFF
+            fn(st, slice(0, W))
+            outcomes.append((st.lds.copy(), st.vregs.copy()))
+        (l1, v1), (l2, v2) = outcomes
+        assert np.array_equal(l1, l2) and np.array_equal(v1, v2), trial

@@ -180,16 +180,35 @@ def lds_write(st, rows, off, data):
     st.lds[base[:, None] + np.arange(nbytes)] = data
 
 
-def lds_atomic(st, rows, off, name, src, cmp):
+# Atomics whose result in memory does not depend on the order of the lanes (commutative and
+# associative in their integer arithmetic): without a return value, one unbuffered ufunc.at
+# applies every lane, duplicates included, instead of replaying the lanes in order.
+ORDER_FREE = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
+              "xor": np.bitwise_xor, "min_u": np.minimum, "max_u": np.maximum, "min_i": np.minimum,
+              "max_i": np.maximum}
+
+
+def lds_atomic(st, rows, off, name, src, cmp, returns=True):
+    """Each lane's read-modify-write in lane order; the values before, or None when not
+    ``returns`` (then order-free operations apply at once)."""
     nbytes = src.dtype.itemsize
     dt = src.dtype
     ok = _inside(st, off, nbytes)
-    old_all = np.zeros(rows.shape[0], dt)
     idx = np.flatnonzero(ok)
     if idx.size == 0:
-        return old_all
+        return np.zeros(rows.shape[0], dt) if returns else None
     addr = st.wg[rows[idx]] * st.lds_bytes + off[idx]
-    if not np.count_nonzero(addr % nbytes):                              # aligned: typed elements
+    aligned = not np.count_nonzero(addr % nbytes)
+    if aligned and not returns and name in ORDER_FREE:
+        view = st.lds.view(dt)
+        lanes = src[idx]
+        if name in ("min_i", "max_i"):                   # compared as signed integers
+            signed = np.int32 if dt == np.uint32 else np.int64
+            view, lanes = view.view(signed), lanes.view(signed)
+        ORDER_FREE[name].at(view, addr // nbytes, lanes)
+        return None
+    old_all = np.zeros(rows.shape[0], dt)
+    if aligned:                                                            # typed elements
         old_all[idx] = atomics.apply(st.lds.view(dt), addr // nbytes, name, src[idx],
                                      None if cmp is None else cmp[idx])
         return old_all
@@ -324,7 +343,7 @@ def build_ds(ins, pc, vgprs):
         off = lds_address(st, acc, addr, offset)
         src = atomics.combine_dwords(lane_values(st, acc, d0, k))
         cmp = atomics.combine_dwords(lane_values(st, acc, d1, k)) if d1 is not None else None
-        old = lds_atomic(st, rows, off, name, src, cmp)
+        old = lds_atomic(st, rows, off, name, src, cmp, vdst is not None)
         if vdst is not None:
             write_lane_values(st, acc, vdst, atomics.split_dwords(old, k))
     return atomic
