@@ -11,8 +11,8 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
-from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
-                     to_lanes, write_lane_values)
+from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
+                     store_bytes, take_into, to_lanes, write_lane_values)
 from .state import M0, WAVE32
 
 U32, I64 = np.uint32, np.int64
@@ -180,17 +180,9 @@ def lds_write(st, rows, off, data):
     st.lds[base[:, None] + np.arange(nbytes)] = data
 
 
-# Atomics whose result in memory does not depend on the order of the lanes (commutative and
-# associative in their integer arithmetic): without a return value, one unbuffered ufunc.at
-# applies every lane, duplicates included, instead of replaying the lanes in order.
-ORDER_FREE = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
-              "xor": np.bitwise_xor, "min_u": np.minimum, "max_u": np.maximum, "min_i": np.minimum,
-              "max_i": np.maximum}
-
-
 def lds_atomic(st, rows, off, name, src, cmp, returns=True):
     """Each lane's read-modify-write in lane order; the values before, or None when not
-    ``returns`` (then order-free operations apply at once)."""
+    ``returns`` (then order-free operations apply at once: memory.ORDER_FREE)."""
     nbytes = src.dtype.itemsize
     dt = src.dtype
     ok = _inside(st, off, nbytes)
@@ -199,13 +191,8 @@ def lds_atomic(st, rows, off, name, src, cmp, returns=True):
         return np.zeros(rows.shape[0], dt) if returns else None
     addr = st.wg[rows[idx]] * st.lds_bytes + off[idx]
     aligned = not np.count_nonzero(addr % nbytes)
-    if aligned and not returns and name in ORDER_FREE:
-        view = st.lds.view(dt)
-        lanes = src[idx]
-        if name in ("min_i", "max_i"):                   # compared as signed integers
-            signed = np.int32 if dt == np.uint32 else np.int64
-            view, lanes = view.view(signed), lanes.view(signed)
-        ORDER_FREE[name].at(view, addr // nbytes, lanes)
+    if aligned and not returns and order_free(name):
+        apply_at_once(st.lds.view(dt), addr // nbytes, name, src[idx])
         return None
     old_all = np.zeros(rows.shape[0], dt)
     if aligned:                                                            # typed elements
