@@ -14,6 +14,7 @@ from . import atomics
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
                      store_bytes, take_into, to_lanes, write_lane_values)
 from .state import M0, WAVE32
+from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
 
@@ -25,34 +26,6 @@ DS_D16_LOADS = {"u8_d16": "d16_u8", "u8_d16_hi": "d16_hi_u8", "i8_d16": "d16_i8"
 
 def _inside(st, off, nbytes):
     return (off >= 0) & (off + nbytes <= st.lds_bytes)
-
-
-# Dword indices of k consecutive dwords at each of N starts.  ``start[:, None] + steps``
-# broadcasts over an inner axis of k, which numpy runs as N tiny loops (several times slower
-# than the forms below for a wave's worth of lanes).
-_STEPS = {k: np.arange(k, dtype=np.intp) for k in (1, 2, 3, 4)}
-_COLUMN_STEPS = {k: a[:, None] for k, a in _STEPS.items()}
-_TILES = {}                     # (lanes, k) -> 0..k-1 repeated per lane (read-only)
-
-
-def _read_index(start, k):
-    """(k, N): dword j of lane i at [j, i]; a gather through it, transposed, is (N, k)."""
-    return _COLUMN_STEPS[k] + start
-
-
-def _write_index(start, k):
-    """(N * k,) in lane order (lane 0's k dwords, then lane 1's...), so that where stores
-    overlap the highest lane's lands last."""
-    n = start.shape[0]
-    tile = _TILES.get((n, k))
-    if tile is None:
-        if len(_TILES) >= 256:
-            _TILES.clear()
-        tile = _TILES[(n, k)] = np.tile(_STEPS[k], n)
-        tile.flags.writeable = False
-    idx = start.repeat(k)
-    idx += tile
-    return idx
 
 
 def lds_word_index(st, acc, off, nbytes):
@@ -147,7 +120,7 @@ def lds_read_words(st, acc, off, k):
         return np.ascontiguousarray(lds_read(st, acc.rows, off.astype(I64), 4 * k)).view(U32)
     if k == 1:
         return np.take(st.lds32, w)[:, None]
-    return np.take(st.lds32, _read_index(w, k)).T
+    return np.take(st.lds32, read_index(w, k)).T
 
 
 def lds_write_words(st, acc, off, values):
@@ -159,7 +132,7 @@ def lds_write_words(st, acc, off, values):
     elif k == 1:
         st.lds32[w] = values[:, 0]
     else:
-        st.lds32[_write_index(w, k)] = values.ravel()
+        st.lds32[write_index(w, k)] = lane_major(values)
 
 
 def lds_read(st, rows, off, nbytes):
@@ -296,7 +269,7 @@ def build_ds(ins, pc, vgprs):
                                 st.lds32[w] = st.vregs[data, sel].reshape(-1)
                             else:
                                 values = st.vregs[data:data + k, sel].reshape(k, -1).T
-                                st.lds32[_write_index(w, k)] = values.ravel()
+                                st.lds32[write_index(w, k)] = lane_major(values)
                             return
                     off = lds_address32(st, acc, addr, offset)
                     lds_write_words(st, acc, off, lane_values(st, acc, data, k))
