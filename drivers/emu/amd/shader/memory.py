@@ -296,6 +296,9 @@ def build_flat(ins, pc, vgprs):
                 return
             d = lane_values(st, acc, data, 2 * k if has_cmp else k)
             src, cmp = atomics.combine_dwords(d[:, :k]), atomics.combine_dwords(d[:, k:]) if has_cmp else None
+            if vdst is None and seg == "GLOBAL" and order_free(name):
+                if global_atomic_at_once(st.vm, acc.addrs, name, src):
+                    return
             old = _atomic(st, acc, seg, name, src, cmp)
             if vdst is not None:
                 write_lane_values(st, acc, vdst, atomics.split_dwords(old, k))
@@ -542,3 +545,37 @@ def _write(st, acc, data, seg):
         from .lds import lds_write
         off = (acc.addrs[shared] - U64(SHARED_APERTURE)).astype(I64)
         lds_write(st, acc.rows[shared], off, data[shared])
+
+
+# Atomics whose result in memory does not depend on the order of the lanes (commutative and
+# associative in their integer arithmetic): when no lane wants the value before, one unbuffered
+# ufunc.at applies every lane, duplicates included, instead of replaying lanes that share a
+# location one round after another.
+ORDER_FREE = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
+              "xor": np.bitwise_xor, "min_u": np.minimum, "max_u": np.maximum, "min_i": np.minimum,
+              "max_i": np.maximum}
+
+
+def order_free(name):
+    return name in ORDER_FREE
+
+
+def apply_at_once(mem, index, name, src):
+    """Every lane's ``name`` of ``src`` into ``mem[index]`` (a typed array), duplicates included."""
+    if name in ("min_i", "max_i"):                       # compared as signed integers
+        signed = np.int32 if mem.dtype == U32 else np.int64
+        mem, src = mem.view(signed), src.view(signed)
+    ORDER_FREE[name].at(mem, index, src)
+
+
+def global_atomic_at_once(vm, addrs, name, src):
+    """global_atomic of an order-free operation whose lanes want nothing back: True when done
+    (every address aligned in one mapping), False for the general path.  Faults are raised
+    as global_atomic raises them (the same lookup, first)."""
+    nbytes = src.dtype.itemsize
+    loc = locate(vm, addrs, nbytes, True)
+    if loc is None or np.count_nonzero(loc[1] % nbytes):
+        return False
+    r, off = loc
+    apply_at_once(r.mem.view(src.dtype), off // nbytes, name, src)
+    return True
