@@ -315,7 +315,6 @@ def _build_2addr(m, ops, o0, o1):
     scale = (bits // 8) * (64 if "stride64" in m else 1)
     addr = ops["addr"].value
     offs = (o0 * scale, o1 * scale)
-    nbytes = bits // 8
     if m.startswith("ds_load"):
         vdst = ops["vdst"].value
 
