@@ -128,7 +128,8 @@ def test_modifier_hidden_by_an_rz_base(arch):
     assert (rz64 >> 90 & 1, rz64 >> 72 & 1) == (1, 0)    # the 64-bit form, .???0 hidden by RZ
     assert decode(rz64.to_bytes(16, "little"), arch).text == ldg.text
     e = err("LDG.CONSTANT R13, [R4.64+UR6+0x25b127], !P1 ;", arch)
-    assert "LDG.CONSTANT" in e.reason
+    assert e.reason == "LDG.CONSTANT: this form prints .???0 unless a register of operand 2 " \
+        "'[R4.64+UR6+0x25b127]' is the zero one (RZ, URZ or PT)" and e.column == 19
 
 
 def test_guard_from_the_wrong_register_file():

@@ -80,10 +80,10 @@ def leaf_formats(formats):
 def _options(fmt):
     """Per group: [(value, tokens, condition)] with the preferred value first among equal
     spellings; then the values whose text an operand at its zero register hides ("hide_mod"),
-    with no tokens and the condition (word bits, raw value) the operands must meet."""
+    with no tokens and the condition (word bits, raw value, text hidden) the operands must meet."""
     hidden = {}
     for i, v, bits, raw in fmt.get("hide_mod", ()):
-        hidden.setdefault(i, []).append((v, (), (bits, raw)))
+        hidden.setdefault(i, []).append((v, (), (bits, raw, fmt["groups"][i][1][v])))
     out = []
     for i, g in enumerate(fmt["groups"]):
         table = g[1]
@@ -207,6 +207,11 @@ def _match_ops(specs, ops, shown=None):
     return rec(0, 0)
 
 
+def _spec_bits(spec):
+    """The word bits an operand's numbers are read from."""
+    return {b for h in spec["holes"] if h[0] == "bits" for b in hole_bits(h)}
+
+
 def _forbidden(fmt, word):
     forbid = fmt.get("forbid")
     if forbid:
@@ -318,8 +323,17 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
             continue
         if any(_getbits(word, bits) != v for bits, v in fixed) or _getbits(word, fbits) != key:
             continue        # an operand's decoration moved the word into another format
-        if any(_getbits(word, bits) != raw for bits, raw in conds):
-            continue        # a modifier left out that only an operand at its zero register hides
+        unmet = [c for c in conds if _getbits(word, c[0]) != c[1]]
+        if unmet:
+            # a modifier left out that only an operand at its zero register hides
+            bits, _, text = unmet[0]
+            m = next((m for spec, fit, m in assign if m is not None and set(bits) <= _spec_bits(spec)), None)
+            where = "of operand %d %r " % (m + 1, st.operands[m]) if m is not None and m < len(st.operands) \
+                else ""
+            errors.append(("%s: this form prints .%s unless a register %sis the zero one (RZ, URZ or PT)"
+                           % (".".join(toks), text, where),
+                           st.columns[m] if m is not None and m < len(st.columns) else 0))
+            continue
         if _forbidden(fmt, word):
             continue        # modifiers this class does not take together (I2F.U32 in the 64-bit class)
         if control_bits is not None:
