@@ -86,3 +86,39 @@ def test_small_batch_scheduler_picks_the_groups_the_array_path_picks(monkeypatch
         outside = runnable.copy()
         outside[sel] = False
         assert others == (int(small_state.pc[outside].min()) if outside.any() else executor._PAST_EVERY_PC)
+
+
+@pytest.mark.parametrize("blocks", [True, False])
+@pytest.mark.parametrize("name", ["lds_reduce", "lds_scan", "divergent_loops", "softmax_rows"])
+def test_divergent_branch_halves_are_the_groups_the_scheduler_picks(monkeypatch, name, blocks):
+    """After every runnable wave branches divergently, the executor runs the lower half and then,
+    once it has parked at s_barrier or ended, the other without scanning the batch: the groups
+    run, in order, and the instruction count are those of asking the scheduler every time."""
+    import copy
+
+    from drivers.emu import simulate
+    from drivers.emu.amd.shader import WaveExecutor, executor, waits
+    from tests.clang_kernels.cases import CASES_BY_NAME, check_outputs
+
+    case = CASES_BY_NAME[name]
+
+    def run(shortcut):
+        seen = []
+
+        class Recording(waits.WaveStates):
+            def enter(self, sel, n):
+                seen.append(np.arange(self.W)[sel].tolist())
+                return super().enter(sel, n)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(executor, "WaveStates", Recording)
+            if not shortcut:
+                mp.setattr(executor, "_halves", lambda sel, split: (None, None))
+            pristine = case.make_args()
+            args = copy.deepcopy(pristine)
+            ex = WaveExecutor(blocks=blocks)
+            simulate(case.code_object_bytes(), case.kernel, case.grid, case.block, args, executor=ex)
+            check_outputs(case, pristine, args)
+        return seen, ex.last.wave_instructions
+
+    (fast, count), (asked, count_asked) = run(True), run(False)
+    assert count == count_asked and fast == asked

@@ -25,10 +25,10 @@ SENDMSG_ACCEPTED = frozenset((1, 3, 5, 6))     # INTERRUPT, DEALLOC_VGPRS, STALL
 _COND = {
     "s_cbranch_scc0": lambda st, sel: st.scc[sel] == 0,
     "s_cbranch_scc1": lambda st, sel: st.scc[sel] != 0,
-    "s_cbranch_vccz": lambda st, sel: st.sgpr[sel, VCC_LO] == 0,
-    "s_cbranch_vccnz": lambda st, sel: st.sgpr[sel, VCC_LO] != 0,
-    "s_cbranch_execz": lambda st, sel: st.sgpr[sel, EXEC_LO] == 0,
-    "s_cbranch_execnz": lambda st, sel: st.sgpr[sel, EXEC_LO] != 0,
+    "s_cbranch_vccz": lambda st, sel: st.sregs[VCC_LO, sel] == 0,
+    "s_cbranch_vccnz": lambda st, sel: st.sregs[VCC_LO, sel] != 0,
+    "s_cbranch_execz": lambda st, sel: st.sregs[EXEC_LO, sel] == 0,
+    "s_cbranch_execnz": lambda st, sel: st.sregs[EXEC_LO, sel] != 0,
 }
 # The debugger flags are never raised on the virtual GPU, so these branches are never taken.
 _NEVER = ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
@@ -55,6 +55,7 @@ def build_sopp(ins, pc, size):
             st.pc[sel] = nxt
             st.at_barrier[sel] = True
         barrier.sets_pc = True
+        barrier.parks = True                  # every wave of the group stops being runnable
         return barrier
     if m == "s_branch":
         target = nxt + 4 * _simm16(ins)
@@ -77,6 +78,7 @@ def build_sopp(ins, pc, size):
                 st.pc[sel] = nxt
                 return nxt
             st.pc[sel] = np.where(taken, target, nxt)
+            st.split = (taken, target, nxt)           # the executor's next two groups (executor.py)
             return None
         cbranch.sets_pc = True
         return cbranch

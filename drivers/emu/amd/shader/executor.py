@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from drivers.emu.faults import MissingWait, PacketError, Preempted, ShaderHang
-from drivers.emu.amd.gpu import log
+from drivers.emu.amd.gpu import debug_level, log
 
 from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
 from .program import Program
@@ -210,8 +210,9 @@ class WaveExecutor:
             self._budget = None
         self.stats.add(stats)
         self.last = stats
-        log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
-               f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
+        if debug_level() >= 2:                   # (not formatting the line costs a small dispatch)
+            log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
+                   f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
         return stats
 
     def _workgroups(self, d):
@@ -262,11 +263,15 @@ def run_waves(st, program, budget, blocks=True):
     env = program.env
     waits = program.waits
     states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
+    group = pending = None
+    st.split = None
     while True:
-        group = _next_group(st)
         if group is None:
-            return
+            group = _next_group(st)
+            if group is None:
+                return
         pc, sel, n, whole, others = group
+        group = None
         ws, sel, n, same = states.enter(sel, n)
         if not same:                              # the rest of the waves at pc run later
             whole, others = False, pc
@@ -300,6 +305,8 @@ def run_waves(st, program, budget, blocks=True):
                     if target is not None and (whole or target < others):
                         pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
+                    barrier = getattr(program.step(block.pcs[-1]).fn, "parks", False)
+                    parked = block.ends or barrier
                     break
             step = program.step(pc)
             budget[0] -= n
@@ -320,6 +327,8 @@ def run_waves(st, program, budget, blocks=True):
                 if target is not None and (whole or target < others):
                     pc = int(target)          # a uniform branch: the group runs on (see below)
                     continue
+                barrier = getattr(step.fn, "parks", False)
+                parked = step.ends or barrier
                 break
             if step.fn is not None:
                 try:
@@ -330,10 +339,49 @@ def run_waves(st, program, budget, blocks=True):
             pc = step.next_pc
         if ws is not entry:
             states.leave(sel, n, ws)
+        # Two picks of _next_group known without asking it: the halves of a divergent branch
+        # of every runnable wave (the lower PC's half, then the other once the first has
+        # parked at s_barrier or ended: nothing else is runnable then).  And when every runnable
+        # wave has just parked at s_barrier, every live wave waits there: released at once.
+        split, st.split = st.split, None
+        if pending is not None:
+            if same and parked:
+                group = pending
+            pending = None
+        elif whole and split is not None:
+            group, pending = _halves(sel, split)
+        elif whole and barrier:
+            st.at_barrier[:] = False
+
+
+def _halves(sel, split):
+    """The next two groups after the group ``sel`` (every runnable wave) branched divergently:
+    ``split`` = (taken mask over the group, target, fall-through PC)."""
+    taken, target, nxt = split
+    if target == nxt:
+        return None, None
+    low = taken if target < nxt else ~taken
+    lo_pc, hi_pc = (target, nxt) if target < nxt else (nxt, target)
+    first, second = low.nonzero()[0], (~low).nonzero()[0]
+    if type(sel) is slice:
+        if sel.start:
+            first += sel.start
+            second += sel.start
+    else:
+        first, second = sel[first], sel[second]
+    return (lo_pc, _as_sel(first), first.shape[0], False, hi_pc), \
+        (hi_pc, _as_sel(second), second.shape[0], True, _PAST_EVERY_PC)
+
+
+def _as_sel(rows):
+    """Ascending batch indices as a slice when contiguous (views, not copies), else themselves."""
+    lo, hi = int(rows[0]), int(rows[-1])
+    return slice(lo, hi + 1) if hi - lo + 1 == rows.shape[0] else rows
 
 
 SMALL_BATCH = 64           # up to this many waves the scheduler works on Python lists
-_PAST_EVERY_PC = 1 << 64   # the PC a blocked wave sorts at
+_PAST_EVERY_PC = 1 << 64   # ``others`` when no other wave is runnable
+_BLOCKED = 1 << 62         # the PC a blocked wave sorts at (past every VA, fits the int64 PCs)
 
 
 def _next_group(st):
@@ -345,30 +393,35 @@ def _next_group(st):
     next, so the executor runs it on without asking (a divergent loop's iterations while the
     other waves wait at its exit)."""
     W = st.W
-    if W <= SMALL_BATCH:
-        blocked = (st.done | st.at_barrier).tolist()
-        idle = blocked.count(True)
-        if idle == W:
-            if st.at_barrier.any():
-                st.at_barrier[:] = False
-                return _next_group(st)
-            return None
-        pcs = st.pc.tolist()
-        if idle:                                   # blocked waves sort after every real PC
-            pcs = [_PAST_EVERY_PC if b else p for p, b in zip(pcs, blocked)]
-        pc = min(pcs)
+    if W <= SMALL_BATCH:                # (count_nonzero: several times cheaper than .any() here)
+        blocked = st.done | st.at_barrier
+        idle = np.count_nonzero(blocked)
+        if idle:
+            if idle == W:
+                if np.count_nonzero(st.at_barrier):
+                    st.at_barrier[:] = False
+                    return _next_group(st)
+                return None
+            key = np.where(blocked, _BLOCKED, st.pc)     # blocked waves sort after every real PC
+        else:
+            key = st.pc
+        pcs = key.tolist()
+        distinct = sorted(set(pcs))
+        pc = distinct[0]
+        if len(distinct) == 1:                           # (then nothing is blocked)
+            return pc, slice(None), W, True, _PAST_EVERY_PC
+        # the group is every runnable wave exactly when the next key up is the blocked waves'
+        others = distinct[1]
+        whole = others == _BLOCKED
+        if whole:
+            others = _PAST_EVERY_PC
         n = pcs.count(pc)
-        if n == W:
-            return pc, slice(None), n, True, _PAST_EVERY_PC
-        others = min((p for p in pcs if p != pc), default=_PAST_EVERY_PC)
         first = pcs.index(pc)
         if pcs[first:first + n].count(pc) == n:          # contiguous waves: views, not copies
             sel = slice(first, first + n)
-        elif idle:                                       # (a blocked wave may sit at pc too)
-            sel = np.flatnonzero((st.pc == pc) & ~(st.done | st.at_barrier))
         else:
-            sel = np.flatnonzero(st.pc == pc)
-        return pc, sel, n, n == W - idle, others
+            sel = (key == pc).nonzero()[0]
+        return pc, sel, n, whole, others
     runnable = ~(st.done | st.at_barrier)
     if not runnable.any():
         if st.at_barrier.any():

@@ -88,8 +88,7 @@ def build_state(d, ids, extents, vgprs, scratch, templates=None):
                scratch, ids.tobytes(), extents.tobytes())
         t = templates.get(key)
         if t is not None:
-            st = t.instantiate(d.vm)
-            _user_sgprs(st, d)
+            st = t.instantiate(d.vm, d.user_sgprs[:d.user_sgpr_count])
             st.clock = getattr(d, "clock", None)
             return st
     items = extents[:, 0] * extents[:, 1] * extents[:, 2]
@@ -162,7 +161,9 @@ def _user_sgprs(st, d):
 
 class _Template:
     """The initial state of a batch before its user SGPRs (which carry launch-specific
-    pointers) and clock: copied into a new WaveState for every launch of the same shape."""
+    pointers) and clock: copied into a new WaveState for every launch of the same shape.  The
+    SGPRs with the last user SGPR values given are kept too (a launch shape's repeated
+    dispatches pass the same ones)."""
 
     def __init__(self, st):
         self.W, self.vgprs, self.lds_bytes = st.W, st.vgprs, st.lds_bytes
@@ -170,10 +171,16 @@ class _Template:
         self.sregs, self.v0 = st.sregs.copy(), st.vregs[0].copy()
         self.arrays = {name: getattr(st, name).copy() for name in ("pc", "wg", "mode", "hw_id", "scratch_base")}
         self.private_size = st.private_size
+        self.user, self.user_sregs = None, None
 
-    def instantiate(self, vm):
+    def instantiate(self, vm, user):
+        if user != self.user:
+            sregs = self.sregs.copy()
+            if user:
+                sregs[:len(user)] = np.array(user, np.uint32)[:, None]
+            self.user, self.user_sregs = user, sregs
         st = WaveState.__new__(WaveState)
-        st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, self.sregs.copy())
+        st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, self.user_sregs.copy())
         st.vregs[0] = self.v0
         for name, a in self.arrays.items():
             setattr(st, name, a.copy())

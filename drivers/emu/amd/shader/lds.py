@@ -14,6 +14,7 @@ from . import atomics
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
                      to_lanes, write_lane_values)
 from .state import M0, WAVE32
+from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
 
@@ -25,9 +26,6 @@ DS_D16_LOADS = {"u8_d16": "d16_u8", "u8_d16_hi": "d16_hi_u8", "i8_d16": "d16_i8"
 
 def _inside(st, off, nbytes):
     return (off >= 0) & (off + nbytes <= st.lds_bytes)
-
-
-_STEPS = {k: np.arange(k, dtype=np.intp) for k in (1, 2, 3, 4)}
 
 
 def lds_word_index(st, acc, off, nbytes):
@@ -48,22 +46,70 @@ def lds_word_index(st, acc, off, nbytes):
     bits = int(np.bitwise_or.reduce(off))
     if bits & 3 or bits > last and int(off.max()) > last:
         return None
-    if acc.dense:
-        return np.add((off >> np.uint32(2)).reshape(-1, WAVE32), _wave_words(st, acc.sel)).reshape(-1)
-    return np.add(off >> np.uint32(2), st.wg[acc.rows] * (st.lds_bytes >> 2), dtype=np.intp)
+    w = (off >> np.uint32(2)).astype(np.intp)
+    w += _lane_words(st, acc)
+    return w
 
 
-def _wave_words(st, sel):
-    """intp (w, 1): where the LDS of each selected wave's workgroup starts in ``st.lds32``, kept
-    per slice of the batch (read-only)."""
-    key = (sel.start, sel.stop) if type(sel) is slice else None
-    base = st.lds_wave_words.get(key) if key is not None else None
+def _lane_word_bases(st):
+    base = st.lds_lane_words
     if base is None:
-        base = (st.wg[sel] * (st.lds_bytes >> 2)).astype(np.intp)[:, None]
-        if key is not None:
-            base.flags.writeable = False
-            st.lds_wave_words[key] = base
+        base = st.lds_lane_words = np.repeat(st.wg * (st.lds_bytes >> 2), WAVE32).astype(np.intp)
+        base.flags.writeable = False
     return base
+
+
+def _lane_words(st, acc):
+    """intp (N,): where the LDS of each accessing lane's workgroup starts in ``st.lds32``, from
+    one array of every lane of the batch (made at the first LDS access; read-only).  Offsets and
+    bases are added as one same-typed 1-D add: uint32 (w, 32) plus intp (w, 1) broadcasts
+    through numpy's slow mixed-type path."""
+    base = _lane_word_bases(st)
+    if acc.flat is not None:
+        return base[acc.flat]
+    sel = acc.sel
+    if type(sel) is slice:
+        start, stop, _ = sel.indices(st.W)
+        return base[start * WAVE32:stop * WAVE32]
+    return base.reshape(-1, WAVE32)[sel].reshape(-1)
+
+
+DENSE_FAST = True          # the path below for whole waves (tests compare it with the general one)
+
+
+def whole_wave_words(st, sel, addr, offset, nbytes):
+    """Dword indices into ``st.lds32`` of an access at VGPR ``addr`` + ``offset`` by a group
+    whose every lane is active (the usual case; the caller checks EXEC), checked as
+    lds_word_index checks them; None for any other access (the general path decides).  Fewer
+    steps than the general path: the offsets summed, bounded and based as one (w * 32,) array."""
+    last = st.lds_bytes - nbytes                      # the highest offset an access may start at
+    if last < 0 or st.lds_bytes & 3:
+        return None
+    off = st.vregs[addr, sel]
+    off = (off + np.uint32(offset) if offset else off).reshape(-1)     # the 32-bit adder wraps
+    bits = int(np.bitwise_or.reduce(off))
+    if bits & 3 or bits > last and int(off.max()) > last:
+        return None
+    w = (off >> np.uint32(2)).astype(np.intp)
+    base = _lane_word_bases(st)
+    if type(sel) is slice:
+        start, stop, _ = sel.indices(st.W)
+        w += base[start * WAVE32:stop * WAVE32]
+    else:
+        w += base.reshape(-1, WAVE32)[sel].reshape(-1)
+    return w
+
+
+def _take_rows(st, sel, w, vdst, steps):
+    """VGPR vdst + j of every lane of the group = ``st.lds32[w + steps[j]]`` (``w`` checked)."""
+    words = st.lds32
+    if type(sel) is not slice:              # scattered waves: one gather, one register-major write
+        m = len(steps)
+        idx = np.asarray(steps, np.intp)[:, None] + w if m > 1 else w
+        st.vregs[vdst:vdst + m, sel] = np.take(words, idx).reshape(m, -1, WAVE32)
+        return
+    for j, step in enumerate(steps):
+        np.take(words, w + step if step else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
 
 
 def lds_read_words(st, acc, off, k):
@@ -74,7 +120,7 @@ def lds_read_words(st, acc, off, k):
         return np.ascontiguousarray(lds_read(st, acc.rows, off.astype(I64), 4 * k)).view(U32)
     if k == 1:
         return np.take(st.lds32, w)[:, None]
-    return np.take(st.lds32, w[:, None] + _STEPS[k])
+    return np.take(st.lds32, read_index(w, k)).T
 
 
 def lds_write_words(st, acc, off, values):
@@ -86,7 +132,7 @@ def lds_write_words(st, acc, off, values):
     elif k == 1:
         st.lds32[w] = values[:, 0]
     else:
-        st.lds32[w[:, None] + _STEPS[k]] = values
+        st.lds32[write_index(w, k)] = lane_major(values)
 
 
 def lds_read(st, rows, off, nbytes):
@@ -173,9 +219,16 @@ def build_ds(ins, pc, vgprs):
         vdst = ops["vdst"].value
 
         if how == "dwords":
+            k = nbytes // 4
+
             def load_words(st, sel):
                 acc = active_lanes(st, sel)
                 if acc is not None:
+                    if acc.flat is None and DENSE_FAST:
+                        w = whole_wave_words(st, sel, addr, offset, nbytes)
+                        if w is not None:
+                            _take_rows(st, sel, w, vdst, range(k))
+                            return
                     off = lds_address32(st, acc, addr, offset)
                     w = lds_word_index(st, acc, off, nbytes) if acc.flat is None else None
                     if w is not None and take_into(st.lds32, w, st, acc, vdst, range(nbytes // 4)):
@@ -203,6 +256,15 @@ def build_ds(ins, pc, vgprs):
             def store_words(st, sel):
                 acc = active_lanes(st, sel)
                 if acc is not None:
+                    if acc.flat is None and DENSE_FAST:
+                        w = whole_wave_words(st, sel, addr, offset, nbytes)
+                        if w is not None:
+                            if k == 1:
+                                st.lds32[w] = st.vregs[data, sel].reshape(-1)
+                            else:
+                                values = st.vregs[data:data + k, sel].reshape(k, -1).T
+                                st.lds32[write_index(w, k)] = lane_major(values)
+                            return
                     off = lds_address32(st, acc, addr, offset)
                     lds_write_words(st, acc, off, lane_values(st, acc, data, k))
             return store_words
@@ -256,11 +318,17 @@ def _build_2addr(m, ops, o0, o1):
         # gather fills every destination register
         steps = np.concatenate([((o - lo) >> 2) + np.arange(k) for o in offs]).astype(np.intp)
         step_list = steps.tolist()
+        steps = steps[:, None]                  # (2k, 1): the gather is register-major
 
         def load2(st, sel):
             acc = active_lanes(st, sel)
             if acc is None:
                 return
+            if acc.flat is None and DENSE_FAST:
+                w = whole_wave_words(st, sel, addr, lo, span + 4 * k)
+                if w is not None:
+                    _take_rows(st, sel, w, vdst, step_list)
+                    return
             base = lane_regs(st, acc, addr)
             # both dwords in one bounds / alignment check when the span between them is checked
             # as one access (no lane then wraps around 2**32 at either offset)
@@ -268,11 +336,11 @@ def _build_2addr(m, ops, o0, o1):
             if w is not None:
                 if take_into(st.lds32, w, st, acc, vdst, step_list):
                     return
-                got = np.take(st.lds32, w[:, None] + steps)          # (lanes, 2k), vdst.. in order
+                got = np.take(st.lds32, steps + w)                   # (2k, lanes), vdst.. in order
                 if acc.flat is None:
-                    st.vregs[vdst:vdst + 2 * k, acc.sel] = got.T.reshape(2 * k, -1, WAVE32)
+                    st.vregs[vdst:vdst + 2 * k, acc.sel] = got.reshape(2 * k, -1, WAVE32)
                 else:
-                    write_lane_values(st, acc, vdst, got)
+                    write_lane_values(st, acc, vdst, got.T)
                 return
             for i, o in enumerate(offs):
                 off = base + np.uint32(o) if o else base

@@ -68,10 +68,11 @@ class WaveState:
         self.lds = np.zeros(lds_size, np.uint8)
         self.lds32 = self.lds.view(np.uint32)
         self.scratch_lanes = None                          # lane L's private offset, L * private_size
-        self.lds_wave_words = {}                           # lds.py: LDS dword base per slice of waves
+        self.lds_lane_words = None                         # lds.py: each lane's workgroup LDS base (dwords)
         self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
         self.mode_uniform = True                           # every wave has the same MODE
+        self.split = None                                  # control.py: a divergent branch's halves
         # statistics
         self.wave_instructions = 0
         self.lane_ops = 0

@@ -10,6 +10,38 @@ import numpy as np
 from drivers.emu.faults import NOT_PRESENT, READ_ONLY, MemoryFault
 
 _BYTE_STEPS = {n: np.arange(n, dtype=np.intp) for n in range(1, 65)}
+_COLUMN_STEPS = {n: a[:, None] for n, a in _BYTE_STEPS.items()}
+_TILES = {}                     # (lanes, k) -> 0..k-1 repeated per lane (read-only)
+
+
+# Element indices of k consecutive elements at each of N starts.  ``start[:, None] + steps``
+# broadcasts over an inner axis of k, which numpy runs as N tiny loops (several times slower
+# than the forms below for a wave's worth of lanes).
+def read_index(start, k):
+    """(k, N): element j of lane i at [j, i]; a gather through it, transposed, is (N, k)."""
+    return _COLUMN_STEPS[k] + start if k > 1 else start[None, :]
+
+
+def write_index(start, k):
+    """(N * k,) in lane order (lane 0's k elements, then lane 1's...), so that where accesses
+    overlap the highest lane's store lands last, as the memory pipeline orders them."""
+    if k == 1:
+        return start
+    n = start.shape[0]
+    tile = _TILES.get((n, k))
+    if tile is None:
+        if len(_TILES) >= 256:
+            _TILES.clear()
+        tile = _TILES[(n, k)] = np.tile(_BYTE_STEPS[k], n)
+        tile.flags.writeable = False
+    idx = start.repeat(k)
+    idx += tile
+    return idx
+
+
+def lane_major(data):
+    """(N, k) -> its N * k elements in lane order (a view when it already is)."""
+    return data.reshape(-1) if data.flags.c_contiguous else data.ravel()
 
 
 def _one_range(vm, addrs, nbytes):
@@ -33,10 +65,10 @@ def gather(vm, addrs, nbytes):
     r = _one_range(vm, addrs, nbytes)
     if r is not None:
         off = (addrs - np.uint64(r.start)).astype(np.intp)
-        if nbytes % 4 == 0 and not (off & 3).any():
-            words = r.mem.view(np.uint32)[(off >> 2)[:, None] + _BYTE_STEPS[nbytes // 4]]
-            return words.view(np.uint8).reshape(n, nbytes)
-        return r.mem[off[:, None] + _BYTE_STEPS[nbytes]]
+        if nbytes % 4 == 0 and not np.count_nonzero(off & 3):
+            words = r.mem.view(np.uint32)[read_index(off >> 2, nbytes // 4)]
+            return np.ascontiguousarray(words.T).view(np.uint8).reshape(n, nbytes)
+        return np.ascontiguousarray(r.mem[read_index(off, nbytes)].T)
     out = np.empty((n, nbytes), np.uint8)
     for i, a in enumerate(addrs.tolist()):
         out[i] = vm.translate(a, nbytes)
@@ -69,7 +101,7 @@ def gather_words(vm, addrs, dwords):
             words = r.mem.view(np.uint32)
             if dwords == 1:
                 return np.take(words, w)[:, None]
-            return np.take(words, w[:, None] + _BYTE_STEPS[dwords])
+            return np.take(words, read_index(w, dwords)).T
     return gather(vm, addrs, 4 * dwords).view(np.uint32)
 
 
@@ -83,7 +115,7 @@ def scatter_words(vm, addrs, data):
             if dwords == 1:
                 words[w] = data[:, 0]
             else:
-                words[w[:, None] + _BYTE_STEPS[dwords]] = data
+                words[write_index(w, dwords)] = lane_major(data)
             return
     scatter(vm, addrs, np.ascontiguousarray(data).view(np.uint8))
 
@@ -102,11 +134,11 @@ def scatter(vm, addrs, data):
     if r is not None:
         _check_writable(r, addrs, True)
         off = (addrs - np.uint64(r.start)).astype(np.intp)
-        if nbytes % 4 == 0 and not (off & 3).any():
-            r.mem.view(np.uint32)[(off >> 2)[:, None] + _BYTE_STEPS[nbytes // 4]] = \
-                np.ascontiguousarray(data).view(np.uint32)
+        if nbytes % 4 == 0 and not np.count_nonzero(off & 3):
+            r.mem.view(np.uint32)[write_index(off >> 2, nbytes // 4)] = \
+                np.ascontiguousarray(data).view(np.uint32).reshape(-1)
         else:
-            r.mem[off[:, None] + _BYTE_STEPS[nbytes]] = data
+            r.mem[write_index(off, nbytes)] = lane_major(data)
         return
     for a in addrs.tolist():           # validate everything first: a faulting store changes nothing
         _probe_write(vm, a, nbytes)
