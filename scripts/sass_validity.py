@@ -3,6 +3,9 @@
 Used by scripts/gen_sass_tables.py. The format learner finds every value a modifier field can
 print, one field at a time; nvdisasm also refuses some words whose every field is known:
 
+  one field     two modifier groups printed side by side that nvdisasm reads as one field
+                (sm_90's HMUL2: .INVALID1 and .BF16_V2 print .INVALID3 together) become one
+                group, before the facts below are asked.
   scoreboards   branches, barriers, stores ... take no write scoreboard (bits 110..112 must be
                 7), and branches no read scoreboard either (113..115). Each format is asked with
                 a write and a read scoreboard; the ones refused are written as "nosb": "w",
@@ -100,7 +103,8 @@ def _pair_words(fmt, s):
 
 
 def learn(oracle, classes, corpus_by_class, log=print):
-    """Add "nosb" and "forbid" to the leaf formats of `classes` (in place)."""
+    """Merge the groups nvdisasm reads as one field, then add "nosb", "forbid" and the other
+    facts of the module's docstring to the leaf formats of `classes` (in place)."""
     chosen = {}
     for opclass, cls in classes.items():
         for fid, (fmt, cands) in samples(opclass, cls, corpus_by_class.get(opclass, ())).items():
@@ -114,6 +118,7 @@ def learn(oracle, classes, corpus_by_class, log=print):
             picked[fid] = (fmt, ok[0])
             alts[fid] = ok
     log("  validity: %d of %d formats have a word nvdisasm takes" % (len(picked), len(chosen)))
+    log("  validity: %d pairs of modifier fields nvdisasm reads as one" % _merge_fields(oracle, picked))
     # scoreboards
     asks = {}
     for fid, (fmt, s) in picked.items():
@@ -163,6 +168,78 @@ def learn(oracle, classes, corpus_by_class, log=print):
         % _learn_reuse_mix(oracle, picked, alts))
     log("  validity: %d rules dropped that a ptxas word contradicts" % _prune(classes, corpus_by_class))
     return classes
+
+
+def _merge_fields(oracle, picked):
+    """Two modifier fields printed side by side that nvdisasm reads as one: sm_90's HMUL2 prints
+    .INVALID1 for bit 78 and .BF16_V2 for bit 85, but .INVALID3 for both, not the two texts in a
+    row. Every pair of adjacent groups is asked with every pair of values; where nvdisasm takes
+    them all, prints each as one run of tokens in the pair's place, and some run is new text,
+    not the two texts in a row, the pair becomes one group (the first printed's bits, then the
+    second's). One pair per format."""
+    words = {fid: _pair_words(fmt, s) for fid, (fmt, s) in picked.items() if len(fmt["groups"]) > 1}
+    oracle.fetch([p[4] for ps in words.values() for p in ps])
+    n = 0
+    for fid, ps in words.items():
+        fmt = picked[fid][0]
+        by_pair = {}
+        for i, vi, j, vj, w in ps:
+            by_pair.setdefault((i, j), []).append((vi, vj, w))
+        for (i, j), res in sorted(by_pair.items()):
+            merged = _merged_table(oracle, fmt, i, j, res)
+            if merged is not None:
+                _merge(fmt, *merged)
+                n += 1
+                break
+    return n
+
+
+def _merged_table(oracle, fmt, i, j, res):
+    """(first group, second group, {merged value: text}) when groups i and j print as one field
+    (see _merge_fields), else None."""
+    mnem = fmt["mnem"]
+    if i not in mnem or j not in mnem or abs(mnem.index(i) - mnem.index(j)) != 1:
+        return None
+    a, b = (i, j) if mnem.index(i) < mnem.index(j) else (j, i)
+    lo = mnem.index(a)
+    width = len(fmt["groups"][a][0])
+    table, joined = {}, True
+    for vi, vj, w in res:
+        p = oracle.memo[w]
+        if p is None:
+            return None
+        head = _tokens(dict(fmt, mnem=mnem[:lo]), w)
+        tail = _tokens(dict(fmt, mnem=mnem[lo + 2:]), w)
+        pair = _tokens(dict(fmt, mnem=mnem[lo:lo + 2]), w)
+        toks = p.tokens
+        if head is None or tail is None or pair is None or toks[:len(head)] != head or \
+                toks[len(toks) - len(tail):] != tail or len(toks) < len(head) + len(tail):
+            return None
+        run = toks[len(head):len(toks) - len(tail)]
+        if run != pair and (set(run) <= set(pair) or any(t.startswith("???") for t in run)):
+            # text left out (an operand hides it: "hide_mod"), or a value nvdisasm has no name
+            # for (F2FP's .???3 beside some conversions), not one field's named values
+            return None
+        joined = joined and run == pair
+        va, vb = (vi, vj) if a == i else (vj, vi)
+        table[va | vb << width] = ".".join(run)
+    return None if joined else (a, b, table)
+
+
+def _merge(fmt, a, b, table):
+    """Groups a (printed first) and b of the format become one, at a's place."""
+    ga, gb = fmt["groups"][a], fmt["groups"][b]
+    width = len(ga[0])
+    merged = (tuple(ga[0]) + tuple(gb[0]), table)
+    if len(ga) > 2 and len(gb) > 2:
+        merged += (ga[2] | gb[2] << width,)
+
+    def renum(k):
+        return k - (k > b)
+
+    fmt["groups"] = [merged if k == a else g for k, g in enumerate(fmt["groups"]) if k != b]
+    fmt["mnem"] = [t if isinstance(t, str) else renum(t) for t in fmt["mnem"] if t != b]
+    fmt.pop("forbid", None)         # group numbers changed; asked again below
 
 
 def _prune(classes, corpus_by_class):
