@@ -1,6 +1,8 @@
 """atomics.apply, the batched read-modify-write behind global, flat and LDS atomics, gives every
 lane the value a strictly sequential execution in lane order gives it, and leaves memory as that
 execution does: distinct addresses, one hot address, a few hot addresses, every operation."""
+import zlib
+
 import numpy as np
 import pytest
 
@@ -22,17 +24,20 @@ def sequential(mem, index, name, src, cmp):
 PATTERNS = {"distinct": lambda rng, n: rng.permutation(64)[:n],
             "one": lambda rng, n: np.full(n, 5),
             "few": lambda rng, n: rng.integers(0, 3, n),
-            "mixed": lambda rng, n: np.where(rng.random(n) < 0.5, 7, rng.integers(0, 64, n))}
+            "mixed": lambda rng, n: np.where(rng.random(n) < 0.5, 7, rng.integers(0, 64, n)),
+            "one_pair": lambda rng, n: np.concatenate((rng.permutation(64)[:n - 1], [-1]))}
 FLOAT_OPS = ("add_f", "min_f", "max_f", "cmpswap_f")
 
 
+@pytest.mark.parametrize("n", [48, 32, 5])          # a wave's lanes or fewer: told apart by a set
 @pytest.mark.parametrize("pattern", sorted(PATTERNS))
 @pytest.mark.parametrize("dtype", [U32, U64])
 @pytest.mark.parametrize("name", sorted(atomics.OPS))
-def test_batched_equals_sequential(name, dtype, pattern):
-    rng = np.random.default_rng(hash((name, pattern, dtype().itemsize)) & 0xFFFF)
-    n = 48
+def test_batched_equals_sequential(name, dtype, pattern, n):
+    rng = np.random.default_rng(zlib.crc32(f"{name}/{pattern}/{dtype().itemsize}/{n}".encode()))  # same data every run
     index = PATTERNS[pattern](rng, n).astype(np.intp)
+    if pattern == "one_pair":
+        index[-1] = index[rng.integers(0, n - 1)]     # one location twice, the rest distinct
     bits = 8 * dtype().itemsize
     if name in FLOAT_OPS:
         ftype = np.float32 if dtype is U32 else np.float64

@@ -308,6 +308,15 @@ F32_BODY = """
   v_mad_u64_u32 v[26:27], null, v2, s6, v[3:4]
   v_mad_u64_u32 v[28:29], s7, v3, v4, v[2:3]
   v_cndmask_b32_e64 v30, 0, 1, s7
+  v_med3_f32 v31, v2, s6, 0x41000000
+  v_med3_f32 v32, v2, v3, v4
+  v_min3_f32 v33, v2, v3, s6
+  v_max3_f32 v34, -v2, |v3|, v4
+  v_minmax_f32 v35, v2, v3, v4
+  v_maxmin_f32 v36, v3, v2, 0x41000000
+  v_med3_f32 v37, s6, 1.0, -v4
+  global_store_b128 v1, v[31:34], s[4:5] offset:96
+  global_store_b96 v1, v[35:37], s[4:5] offset:112
   global_store_b128 v1, v[10:13], s[4:5]
   global_store_b128 v1, v[14:17], s[4:5] offset:16
   global_store_b128 v1, v[18:21], s[4:5] offset:32
@@ -319,7 +328,7 @@ F32_BODY = """
 
 def test_f32_and_64_bit_ops_written_out_match_the_library_in_every_mode():
     """The f32 ops a block writes out as numpy expressions (add, sub, mul, fma, fmac, fmamk,
-    fmaak, min, max, VOPD halves) and the 64-bit shifts and v_mad_u64_u32 give the library's
+    fmaak, min, max, med3, min3, max3, minmax, maxmin, VOPD halves) and the 64-bit shifts and v_mad_u64_u32 give the library's
     bits on edge values (NaNs with payloads, signalling NaNs, infinities, zeros of both signs,
     denormals, ties of fma): under the kernel's MODE, where the written-out forms run, and
     under MODEs that flush denormals or round toward zero, where the block calls the library;
@@ -353,7 +362,7 @@ join:
   v_add_nc_u32_e32 v1, 0x1000, v1
 {F32_BODY}
   s_endpgm
-"""), args=PTR + PTR)
+"""), args=PTR + PTR, vgprs=40)
     rng = np.random.default_rng(11)
 
     def make_args():
@@ -366,7 +375,7 @@ join:
     assert on.last.wave_instructions == off.last.wave_instructions
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = block_source(on)
-    for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "np.add(V[2, sel].view(F32), np.negative(",
+    for form in ("FMA(F32F, ", "FMAX(", "FMIN(", "FMED3(", "np.add(V[2, sel].view(F32), np.negative(",
                  "np.left_shift(V[3, sel], U32(3)); xa |= np.right_shift(V[2, sel], U32(29))", "np.multiply(V[2, sel], S[6, sel][:, None], dtype=U64)",
                  "np.multiply(S[6, sel][:, None].view(F32), V[2, sel].view(F32))",
                  "np.less(d", "else:\n        ra = op"):
@@ -626,3 +635,79 @@ loop:
         assert out[1:257].tolist() == list(range(256))                # merged at the atomic, wave order
         assert out[257:].reshape(8, 32).tolist() == [[3 * (w + 1)] * 32 for w in range(8)]
         assert ex.last.wave_instructions == runs[0][0].last.wave_instructions
+
+
+EXPRESSION_BODY = """
+  v_mul_hi_u32 v10, v2, v3
+  v_lshl_add_u32 v11, v2, v4, v3
+  v_add_lshl_u32 v12, v2, v3, v4
+  v_lshl_or_b32 v13, v3, 5, s6
+  v_add3_u32 v14, v2, s6, v3
+  v_xad_u32 v15, v2, v3, 0x1234
+  v_and_or_b32 v16, v2, 0xff00ff, v3
+  v_or3_b32 v17, v2, v3, v4
+  v_xor3_b32 v18, v2, s6, v4
+  v_bfi_b32 v19, v4, v2, v3
+  v_not_b32_e32 v20, v2
+  v_bfe_u32 v21, v2, v4, v3
+  v_ashrrev_i32_e32 v22, v4, v2
+  v_max_i32_e32 v23, v2, v3
+  v_min_i32_e64 v24, s6, v3
+  v_med3_i32 v25, v2, -5, 0x7fff
+  v_mul_u32_u24_e32 v26, v2, v3
+  v_mul_i32_i24_e32 v27, v3, v2
+  v_ashrrev_i32_e64 v28, 31, s6
+  v_mul_hi_u32 v29, 0x9e3779b9, s6
+  global_store_b128 v1, v[10:13], s[4:5]
+  global_store_b128 v1, v[14:17], s[4:5] offset:16
+  global_store_b128 v1, v[18:21], s[4:5] offset:32
+  global_store_b128 v1, v[22:25], s[4:5] offset:48
+  global_store_b128 v1, v[26:29], s[4:5] offset:64
+"""
+
+
+def test_integer_expressions_written_out_match_the_library():
+    """The 32-bit integer ops a block writes out as numpy expressions (multiply-high, the
+    three-operand adds, shifts and logic, bit-field extract and insert, signed min / max / med3,
+    24-bit multiplies) give the per-instruction path's registers and memory on random and edge
+    bits (sign bits, shift counts past 31, field widths of 0), with VGPR, SGPR and constant
+    sources, under a partial EXEC and with every lane on."""
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_lshl_b32 s8, s2, 9
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_lshl_b32 s8, s2, 12
+  v_add_nc_u32_e32 v1, s8, v1
+  s_waitcnt vmcnt(0)
+  s_load_b32 s6, s[6:7], 0x4
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{EXPRESSION_BODY}
+  s_endpgm
+odd:
+  v_cmpx_gt_u32_e32 27, v0
+{EXPRESSION_BODY}
+  s_endpgm
+"""), args=PTR + PTR)
+    rng = np.random.default_rng(13)
+    edges = np.array([0, 1, 31, 32, 33, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x00800000, 0xFF7FFFFF,
+                      0x9E3779B9, 24], np.uint32)
+
+    def make_args():
+        inputs = rng.integers(0, 2**32, 4 * 32 * 4, dtype=np.uint64).astype(np.uint32)
+        inputs[::2] = rng.choice(edges, inputs[::2].shape)
+        return [np.zeros(4 * 0x1000 // 4, np.uint32), inputs]
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = block_source(on)
+    for form in ("np.multiply(V[2, sel], V[3, sel], dtype=U64)", "np.bitwise_and(V[4, sel], U32(31))",
+                 "np.maximum(V[2, sel].view(I32)", "np.invert(V[2, sel])"):
+        assert form in source
+    assert " = op" not in source                      # no library call left

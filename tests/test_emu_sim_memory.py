@@ -362,6 +362,99 @@ def test_lds_dword_bounds_per_workgroup_with_offsets_whose_or_passes_the_end():
         assert st.vgpr[w, 6].tolist() == np.where(LANES <= 19, LANES + 5, 0).tolist()
 
 
+@pytest.mark.parametrize("exec_mask", [M32, 0x5555_5555])
+def test_byte_and_short_accesses_index_the_mapping_as_elements(monkeypatch, exec_mask):
+    """Aligned byte and short loads and stores into one mapping index it as uint8 / uint16
+    elements (the byte-matrix path is not called): loads zero- or sign-extend, stores keep the
+    low byte or short (d16_hi: of the high half), a short at an odd address takes the byte path
+    and gives the same, and lanes storing to one address leave the last active lane's value."""
+    from drivers.emu.amd.shader import memory
+    data = bytes((i * 37 + 11) & 0xFF for i in range(1024))
+    code = program(BASE, lane_offsets(1), s_mov(EXEC, exec_mask),
+                   flat("global_load_i8", "GLOBAL", vdst=2, addr=1, saddr=2, offset=0x41),
+                   flat("global_load_u8", "GLOBAL", vdst=3, addr=1, saddr=2, offset=0x41),
+                   flat("global_load_i16", "GLOBAL", vdst=4, addr=1, saddr=2, offset=0x80),
+                   flat("global_load_u16", "GLOBAL", vdst=5, addr=1, saddr=2, offset=0x80),
+                   vop2("v_lshlrev_b32_e32", 6, const(3), v(0)),          # v6 = lane * 8
+                   vop2("v_add_nc_u32_e32", 7, LIT, v(0), 0x8765F300),
+                   flat("global_store_b8", "GLOBAL", addr=6, data=7, saddr=2, offset=0x200),
+                   flat("global_store_d16_hi_b8", "GLOBAL", addr=6, data=7, saddr=2, offset=0x201),
+                   flat("global_store_b16", "GLOBAL", addr=6, data=7, saddr=2, offset=0x202),
+                   flat("global_store_d16_hi_b16", "GLOBAL", addr=6, data=7, saddr=2, offset=0x204),
+                   vop1("v_mov_b32_e32", 8, const(0)),
+                   flat("global_store_b8", "GLOBAL", addr=8, data=7, saddr=2, offset=0x300),
+                   flat("global_store_b16", "GLOBAL", addr=8, data=7, saddr=2, offset=0x302),
+                   endpgm())
+    byte_path = []
+    for name in ("_read", "_write"):
+        real = getattr(memory, name)
+        monkeypatch.setattr(memory, name, lambda *a, real=real: byte_path.append(1) or real(*a))
+    _, st, vm = run_code(code, data=data)
+    assert not byte_path
+    on = [lane for lane in range(32) if exec_mask >> lane & 1]
+    b = np.frombuffer(data, np.uint8)
+    lanes = np.array(on)
+    s8 = b[lanes * 2 + 0x41]
+    s16 = b[lanes * 2 + 0x80].astype(np.uint32) | b[lanes * 2 + 0x81].astype(np.uint32) << 8
+    assert st.vgpr[0, 2, lanes].tolist() == [x & M32 for x in s8.astype(np.int8).astype(np.int64)]
+    assert st.vgpr[0, 3, lanes].tolist() == s8.tolist()
+    assert st.vgpr[0, 4, lanes].tolist() == [x & M32 for x in s16.astype(np.uint16).view(np.int16).astype(np.int64)]
+    assert st.vgpr[0, 5, lanes].tolist() == s16.tolist()
+    out = vm.view(DATA_VA, np.uint8, 1024)
+    for lane in range(32):
+        x = 0x8765F300 + lane
+        row = out[0x200 + 8 * lane:0x206 + 8 * lane].tolist()
+        want = [x & 0xFF, x >> 16 & 0xFF, x & 0xFF, x >> 8 & 0xFF, x >> 16 & 0xFF, x >> 24] \
+            if lane in on else list(data[0x200 + 8 * lane:0x206 + 8 * lane])
+        assert row == want, lane
+    last = 0x8765F300 + on[-1]
+    assert out[0x300] == last & 0xFF and out[0x302:0x304].tolist() == [last & 0xFF, last >> 8 & 0xFF]
+    # a short at an odd address: the byte path, the same values
+    code = program(BASE, lane_offsets(1), s_mov(EXEC, exec_mask),
+                   flat("global_load_i16", "GLOBAL", vdst=4, addr=1, saddr=2, offset=0x81),
+                   endpgm())
+    _, st, _ = run_code(code, data=data)
+    assert byte_path
+    odd = b[lanes * 2 + 0x81].astype(np.uint32) | b[lanes * 2 + 0x82].astype(np.uint32) << 8
+    assert st.vgpr[0, 4, lanes].tolist() == [x & M32 for x in odd.astype(np.uint16).view(np.int16).astype(np.int64)]
+
+
+@pytest.mark.parametrize("exec_mask", [M32, 0x0F0F_F0F0])
+@pytest.mark.parametrize("width", [2, 4])
+def test_wide_accesses_aligned_to_their_size_move_whole_rows(exec_mask, width):
+    """b64 and b128 loads and stores at addresses aligned to their size (rows of the mapping)
+    and at addresses only dword-aligned give the dwords in order; lanes storing to one address
+    leave the last active lane's row."""
+    rng = np.random.default_rng(width)
+    data = rng.integers(0, 2**32, 1024, dtype=np.uint64).astype(np.uint32).tobytes()
+    load, store = f"global_load_b{32 * width}", f"global_store_b{32 * width}"
+    code = program(BASE, lane_offsets(4 if width == 4 else 3), s_mov(EXEC, exec_mask),
+                   flat(load, "GLOBAL", vdst=4, addr=1, saddr=2, offset=0x100),        # aligned
+                   flat(load, "GLOBAL", vdst=8, addr=1, saddr=2, offset=0x204),        # dword-aligned
+                   sopp("s_waitcnt", 0),
+                   flat(store, "GLOBAL", addr=1, data=8, saddr=2, offset=0x800),
+                   flat(store, "GLOBAL", addr=1, data=4, saddr=2, offset=0xC04),
+                   vop1("v_mov_b32_e32", 2, const(0)),
+                   flat(store, "GLOBAL", addr=2, data=4, saddr=2, offset=0x7F0),
+                   endpgm())
+    _, st, vm = run_code(code, data=data)
+    words = np.frombuffer(data, np.uint32)
+    on = [lane for lane in range(32) if exec_mask >> lane & 1]
+    stride = 4 if width == 4 else 2
+    for lane in on:
+        a = words[0x40 + stride * lane:0x40 + stride * lane + width]
+        b = words[0x81 + stride * lane:0x81 + stride * lane + width]
+        assert st.vgpr[0, 4:4 + width, lane].tolist() == a.tolist()
+        assert st.vgpr[0, 8:8 + width, lane].tolist() == b.tolist()
+    out = data_words(vm, 1024)
+    for lane in range(32):
+        x, y = out[0x200 + stride * lane:][:width], out[0x301 + stride * lane:][:width]
+        if lane in on:
+            assert x.tolist() == st.vgpr[0, 8:8 + width, lane].tolist()
+            assert y.tolist() == st.vgpr[0, 4:4 + width, lane].tolist()
+    assert out[0x1FC:0x1FC + width].tolist() == st.vgpr[0, 4:4 + width, on[-1]].tolist()
+
+
 @pytest.mark.parametrize("exec_mask", [M32, 0x7FFF_FFFE])
 @pytest.mark.parametrize("where,stride", [("global", 4), ("global", 2), ("lds", 4)])
 def test_overlapping_multi_dword_stores_land_in_lane_order(where, stride, exec_mask):

@@ -420,3 +420,31 @@ def test_realtime_message_reads_the_gpu_clock():
     ex(d)
     sg = ex.states[0].sgpr[0]
     assert int(sg[4]) | int(sg[5]) << 32 == 0x1_2345_6789 and int(sg[6]) == 0
+
+
+def test_64_bit_bit_counts_and_scans_against_integer_models():
+    """s_ctz / s_clz / s_cls / s_bcnt on 64-bit sources (the highest set bit of either dword,
+    values float64 cannot hold exactly) and their 32-bit forms, against Python integers."""
+    from drivers.emu.amd.shader.scalar import SOP1
+    rng = np.random.default_rng(5)
+    values = [0, 1, 2, 1 << 31, 1 << 32, (1 << 32) - 1, (1 << 53) + 1, (1 << 54) - 1, 1 << 63, M64,
+              0x8000_0001_0000_0000, 0x0000_0001_FFFF_FFFF]
+    values += [int(v) >> int(s) for v, s in zip(rng.integers(0, 2**63, 40, dtype=np.uint64) * 2 + 1,
+                                                 rng.integers(0, 64, 40))]
+    values += [v << s & M64 for v, s in zip(values[-20:], range(20))]
+    x = np.array(values, np.uint64)
+
+    def cls64(a):
+        f = a ^ M64 if a >> 63 else a
+        return 64 - f.bit_length() if f else M32
+    models = {"s_ctz_i32_b64": lambda a: (a & -a).bit_length() - 1 if a else M32,
+              "s_clz_i32_u64": lambda a: 64 - a.bit_length() if a else M32,
+              "s_cls_i32_i64": cls64,
+              "s_bcnt1_i32_b64": lambda a: bin(a).count("1"),
+              "s_bcnt0_i32_b64": lambda a: 64 - bin(a).count("1"),
+              "s_ctz_i32_b32": lambda a: ((a & M32) & -(a & M32)).bit_length() - 1 if a & M32 else M32,
+              "s_clz_i32_u32": lambda a: 32 - (a & M32).bit_length() if a & M32 else M32}
+    for m, model in models.items():
+        src = x if m.endswith("64") else (x & np.uint64(M32)).astype(np.uint32)
+        got, _ = SOP1[m][2](src)
+        assert [int(g) for g in got] == [model(v) for v in values], m

@@ -62,9 +62,10 @@ def test_min_max_without_nans_order_minus_zero_below_plus_zero():
         assert fp.fmax(CTX, fp.F32, a, b).view(np.uint32).ravel().tolist() == bits(want_max)
 
 
-def test_fma_with_many_exact_ties_takes_the_whole_array_path():
-    """Saturated lanes make p + c exact and often a tie of f32: most lanes are candidates, and the
-    few that are inexact ties are still rounded once."""
+def test_fma_with_many_exact_ties_redoes_only_the_inexact_ones():
+    """Saturated lanes make p + c exact and often a tie of f32: most lanes are candidates, the
+    exact ones are already rounded once, and the few that are inexact ties are still rounded
+    once."""
     rng = np.random.default_rng(3)
     n = 4096
     a = np.where(rng.random(n) < 0.7, np.float32(8.0), rng.uniform(-8, 8, n).astype(np.float32))
@@ -133,3 +134,74 @@ def test_fma_matches_rounding_to_odd_at_every_magnitude():
         got = fp.fma_narrow(fp.F32, a, b, c)
     assert (got.view(np.uint32) == c.view(np.uint32)).all()
     assert ((a.astype(np.float64) * b + c).astype(np.float32) == np.float32(2.0 ** -126)).all()
+
+
+def test_fma_inexact_ties_that_subtracting_one_addend_gives_back():
+    """Sums the float64 addition rounds onto an f32 tie: only subtracting the larger addend shows
+    them inexact.  p = (1 + 2**-12)**2 = 1 + 2**-11 + 2**-24 with c = +-2**-80 rounds to p (and
+    p + c - c gives p back): the exact value is above or below the tie.  c = 1 + 2**-23 with
+    p = 2**-24 - 2**-64 rounds to the tie above c (and p + c - p gives c back): the exact value
+    is below it, so the result is c, not the even neighbour.  An exact tie (c = 0) goes to even."""
+    one, tiny = 1 + 2.0 ** -12, 2.0 ** -80
+    short, long_ = 2.0 ** -24 * (1 + 2.0 ** -20), 1 - 2.0 ** -20        # p = 2**-24 - 2**-64
+    odd = 1 + 2.0 ** -23
+    a = np.array([[one, one, one, short, -short]], np.float32)
+    b = np.array([[one, one, one, long_, long_]], np.float32)
+    c = np.array([[tiny, -tiny, 0.0, odd, -odd]], np.float32)
+    up, even = 1 + 2.0 ** -11 + 2.0 ** -23, 1 + 2.0 ** -11
+    want = np.array([up, even, even, odd, -odd], np.float32)
+    got = fp.fma_narrow(fp.F32, a, b, c).ravel()
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    naive = (a.astype(np.float64) * b + c).astype(np.float32).ravel()
+    assert (naive != want).sum() == 3                  # rounding twice gets three lanes wrong
+
+
+def _exact_fma64_bits(x, y, z):
+    """The double fma of Python floats lane by lane: the exact value rounded once (an exact zero
+    and non-finite operands: the IEEE sum of the exact product)."""
+    from fractions import Fraction
+    if not all(map(np.isfinite, (x, y, z))) or x == 0 or y == 0:
+        with np.errstate(all="ignore"):
+            return np.float64(np.float64(x) * np.float64(y) + np.float64(z)).view(np.uint64)
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    if exact == 0:
+        return np.float64(x * y + z).view(np.uint64)
+    return np.float64(fp.exact_to_double(exact, 0.0)).view(np.uint64)
+
+
+def test_fma64_error_free_path_at_the_ends_of_its_range():
+    """The error-free path takes every lane whose product lies in [2**-900, 2**1000] and whose
+    result is finite: addends down among the denormals and up to the largest double, sums that
+    cancel into the denormals, factors near the largest double whose split rounds up to
+    infinity, products just inside and outside the bounds, sums that overflow.  Every lane is
+    the exact value rounded once."""
+    rng = np.random.default_rng(12)
+    big = np.finfo(np.float64).max
+    def draw(lo, hi, n):
+        return rng.choice((-1.0, 1.0), n) * (1 + rng.random(n)) * 2.0 ** rng.integers(lo, hi, n)
+    n = 128
+    cases = [
+        (draw(-40, 40, n), draw(-40, 40, n), draw(-1074, -1000, n)),         # denormal addends
+        (draw(-40, 40, n), draw(-40, 40, n), draw(1000, 1024, n)),           # huge addends
+        (draw(-451, -449, n), draw(-451, -449, n), draw(-1074, -880, n)),    # products near 2**-900
+        (draw(499, 501, n), draw(499, 501, n), draw(990, 1024, n)),          # near 2**1000, overflow
+        (np.full(n, big) * (1 - rng.random(n) * 2.0 ** -30), draw(-40, -20, n), draw(900, 1000, n)),
+    ]
+    # exact cancellation into the denormals: c = -(a * b rounded), the product's error remains
+    a, b = draw(-460, -440, n), draw(-470, -450, n)
+    cases.append((a, b, -(a * b)))
+    a, b = draw(-40, 40, n), draw(-40, 40, n)
+    cases.append((a, b, -(a * b) * (1 + 2.0 ** -52 * rng.integers(-4, 5, n))))
+    a, b = draw(-500, -470, n), draw(-500, -470, n)              # products below 2**-900
+    cases.append((a, b, -(a * b) * (1 + 2.0 ** -52 * rng.integers(-4, 5, n))))
+    for a, b, c in cases:
+        a, b, c = (x.reshape(-1, 32) for x in (a, b, c))
+        with np.errstate(all="ignore"):
+            got = fp.fma64(a, b, c).view(np.uint64).ravel().tolist()
+        want = [int(_exact_fma64_bits(x, y, z)) for x, y, z in zip(a.ravel().tolist(), b.ravel().tolist(),
+                                                                    c.ravel().tolist())]
+        assert got == want
+    # the lanes above went through the error-free path, not the exact one
+    with np.errstate(all="ignore"):
+        _, _, ok = fp._fma64_core(*(x.reshape(-1, 32) for x in cases[0]))
+    assert ok.all()

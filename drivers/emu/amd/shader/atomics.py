@@ -125,13 +125,26 @@ def apply(mem, index, name, src, cmp):
     min, max), by a search for the next successful compare (cmpswap), or else round by round."""
     n = index.shape[0]
     f = OPS[name]
-    uniq, inverse, counts = np.unique(index, return_inverse=True, return_counts=True)
-    inverse = inverse.reshape(-1)
-    if uniq.shape[0] == n:
+    # a wave's few lanes: a set of ints tells distinct locations or a single one for less than
+    # np.unique does; more lanes: their bounds tell a single location (one counter, one lock)
+    if n <= 32:
+        distinct = len(set(index.tolist()))
+    else:
+        distinct = 1 if n and index.min() == index.max() else 0
+    if distinct == n:
         old = mem[index]
         mem[index] = f(old, src, cmp).astype(mem.dtype, copy=False)
         return old
-    order = np.argsort(inverse, kind="stable")        # grouped by location, lane order inside
+    if distinct == 1:                                  # every lane at one location, in lane order
+        uniq, counts, order = index[:1], np.array([n]), np.arange(n)
+    else:
+        uniq, inverse, counts = np.unique(index, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(-1)
+        if uniq.shape[0] == n:
+            old = mem[index]
+            mem[index] = f(old, src, cmp).astype(mem.dtype, copy=False)
+            return old
+        order = np.argsort(inverse, kind="stable")    # grouped by location, lane order inside
     ends = np.cumsum(counts)
     starts = ends - counts
     init = mem[uniq]

@@ -26,6 +26,8 @@ function it compiles to executes every instruction of the block for a group of w
   ``out=`` (``where=`` EXEC) otherwise; 32-bit integer compares are one numpy comparison, the
   wrapping carry ops (v_add_co_u32, v_sub_co_ci_u32...) and v_cndmask_b32 the library's own
   expressions, their masks read from the forwarded lanes;
+* the three-operand integer ops (v_lshl_add_u32, v_add3_u32, v_and_or_b32...), multiply-high, the
+  24-bit multiplies, v_bfe_u32, v_bfi_b32 and signed min/max/med3 are one numpy expression each;
 * what the compiler does not specialise (memory, LDS, DPP, cross-lane moves, control) calls the
   instruction's own closure, exactly as the per-instruction path does.
 
@@ -37,6 +39,8 @@ its PC and count exactly the instructions that ran.
 import numpy as np
 
 from .block_runtime import HELPERS, constant
+from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
+                          INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -341,6 +345,10 @@ def _emit_valu(e, op, tag):
         for line in lines:
             e.emit(line)
         return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+    expr = _expression(e, op)
+    if expr is not None:
+        e.emit(f"d{v} = {expr}")
+        return _write_lines(op.vdst, f"d{v}")
     post = _inline_wide(e, op, v)
     if post is not None:
         return post
@@ -399,9 +407,6 @@ def _emit_call(e, op, v):
     return post
 
 
-_SHIFTS64 = {"v_lshlrev_b64": "np.left_shift", "v_lshrrev_b64": "np.right_shift"}
-
-
 def _inline_wide(e, op, v):
     """The 64-bit address arithmetic of compiled kernels written out: v_lshlrev_b64 /
     v_lshrrev_b64 (the library's S1 shifted by S0[5:0], a constant count folded) and
@@ -410,12 +415,12 @@ def _inline_wide(e, op, v):
     results, or None for any other op or a replaced registry."""
     from .valu import VALU
     m = op.mnemonic
-    if m not in _SHIFTS64 and m != "v_mad_u64_u32" or VALU.get(m) is not op.op or any(op.kw.values()):
+    if m not in SHIFTS64 and m != "v_mad_u64_u32" or VALU.get(m) is not op.op or any(op.kw.values()):
         return None
     if not all(o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)
                for o in op.sources):
         return None
-    if m in _SHIFTS64:
+    if m in SHIFTS64:
         count, value = op.sources
         if count.kind in ("const", "literal") and value.kind == "vgpr":
             return _shift64_halves(e, op, v, int(constant_value(count, 32, m)) & 63)
@@ -424,7 +429,7 @@ def _inline_wide(e, op, v):
         else:
             n = f"np.bitwise_and({_inline_source(e, op, 0)}, U32(63)).astype(U64)"
         src = _vector_source(e, op, value, 64, op.readers[1])
-        e.emit(f"d{v} = {_SHIFTS64[m]}({src}, {n})")
+        e.emit(f"d{v} = {SHIFTS64[m]}({src}, {n})")
         return [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
     a, b = _inline_source(e, op, 0), _inline_source(e, op, 1)
     c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
@@ -459,41 +464,22 @@ def _shift64_halves(e, op, v, n):
     return _write_lines(d, low) + _write_lines(d + 1, high)
 
 
-# f32 ops whose library function, under round-to-nearest-even with f32 denormals kept (inputs
-# and results) and without modifiers, is the numpy expression below of the operands viewed as
-# float32 (the library's reads are then plain views and its finish only takes the bits back):
-# add/sub/mul are IEEE arithmetic, fma is fp.fma_narrow, min/max are fp.fmin/fp.fmax (which
-# read nothing of the Ctx but MODE.IEEE).  {d} is the destination (v_fmac's addend).  The f64
-# ones are the same under MODE's f16/f64 round and denormal fields (fma is fp.fma64), on the
-# register pairs read as the library reads them.
-_FLOAT_FAST = {
-    "v_add_f32": "np.add({0}, {1})", "v_sub_f32": "np.add({0}, np.negative({1}))",
-    "v_subrev_f32": "np.add({1}, np.negative({0}))", "v_mul_f32": "np.multiply({0}, {1})",
-    "v_fma_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmamk_f32": "FMA(F32F, {0}, {1}, {2})",
-    "v_fmaak_f32": "FMA(F32F, {0}, {1}, {2})", "v_fmac_f32": "FMA(F32F, {0}, {1}, {d})",
-    "v_max_f32": "FMAX({ctx}, F32F, {0}, {1})", "v_min_f32": "FMIN({ctx}, F32F, {0}, {1})",
-    "v_add_f64": "np.add({0}, {1})", "v_mul_f64": "np.multiply({0}, {1})",
-    "v_fma_f64": "FMA64({0}, {1}, {2})",
-    "v_max_f64": "FMAX({ctx}, F64F, {0}, {1})", "v_min_f64": "FMIN({ctx}, F64F, {0}, {1})",
-}
-
-
 def _f32_plain(fm):
-    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f32 ops."""
+    """Whether MODE ``fm`` lets the FLOAT_FAST forms stand for the library's f32 ops."""
     from .valu.fp import F32
     return fm.round_f32 == 0 and bool(F32.keep(fm)) and bool(F32.keep_in(fm))
 
 
 def _f64_plain(fm):
-    """Whether MODE ``fm`` lets the _FLOAT_FAST forms stand for the library's f64 ops."""
+    """Whether MODE ``fm`` lets the FLOAT_FAST forms stand for the library's f64 ops."""
     from .valu.fp import F64
     return fm.round_f16_64 == 0 and bool(F64.keep(fm)) and bool(F64.keep_in(fm))
 
 
 def _float_fast(e, op):
     """(the per-MODE flag, the expression of the result bits) of an f32 or f64 op of
-    _FLOAT_FAST without modifiers, or None."""
-    form = _FLOAT_FAST.get(op.mnemonic)
+    FLOAT_FAST without modifiers, or None."""
+    form = FLOAT_FAST.get(op.mnemonic)
     wide = op.mnemonic.endswith("_f64")
     if form is None or op.dst_bits != (64 if wide else 32) or op.op.mask_in or op.op.mask_out \
             or not _library_op(op, wide, signs=True):
@@ -529,8 +515,8 @@ def _float_fast(e, op):
 
 def _float_globals(e):
     if "FMA" not in e.globals:
-        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmin
-        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, F32F=F32, F32=np.float32,
+        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmed3, fmin
+        e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
                          FMA64=fma64, F64F=F64, F64=np.float64, CANON=_canonical32)
 
 
@@ -602,21 +588,15 @@ def _mask_in(e, op):
     return f"UL({e.name(op.mask_reader, 'r')}(st, sel))"
 
 
-# The VALU library's wrapping uint32 forms of the carry ops and v_cndmask_b32 (without clamp or
-# source modifiers), as lines computing d{v} (and the carry or borrow m{v}) from a, b and the
-# carry-in / select mask c: they are the library's expressions, operand for operand.
-_CARRY_LINES = {
-    "v_add_co_u32": ("d{v} = np.add({a}, {b})", "m{v} = np.less(d{v}, {a})"),
-    "v_sub_co_u32": ("d{v} = np.subtract({a}, {b})", "m{v} = np.greater({b}, {a})"),
-    "v_subrev_co_u32": ("d{v} = np.subtract({b}, {a})", "m{v} = np.greater({a}, {b})"),
-    "v_add_co_ci_u32": ("t{v} = np.add({a}, {b})", "d{v} = np.add(t{v}, {c})",
-                        "m{v} = np.less(t{v}, {a}) | np.less(d{v}, t{v})"),
-    "v_sub_co_ci_u32": ("t{v} = np.subtract({a}, {b})", "d{v} = np.subtract(t{v}, {c})",
-                        "m{v} = np.greater({b}, {a}) | np.less(t{v}, {c})"),
-    "v_subrev_co_ci_u32": ("t{v} = np.subtract({b}, {a})", "d{v} = np.subtract(t{v}, {c})",
-                           "m{v} = np.greater({a}, {b}) | np.less(t{v}, {c})"),
-    "v_cndmask_b32": ("d{v} = np.where({c}, {b}, {a})",),
-}
+def _expression(e, op):
+    """The numpy expression of an EXPRESSIONS op without modifiers, or None."""
+    form = EXPRESSIONS.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    return form.format(**dict(zip("abc", args)))
 
 
 def _lane_count(e, op):
@@ -635,8 +615,8 @@ def _lane_count(e, op):
 
 
 def _inline_lines(e, op, v):
-    """The lines of an inlined carry op or v_cndmask_b32 (see _CARRY_LINES), or None."""
-    lines = _CARRY_LINES.get(op.mnemonic)
+    """The lines of an inlined carry op or v_cndmask_b32 (see CARRY_LINES), or None."""
+    lines = CARRY_LINES.get(op.mnemonic)
     if lines is None or op.dst_bits != 32 or not _library_op(op):
         return None
     args = _inline_sources(e, op)
@@ -656,23 +636,19 @@ def _inline_lines(e, op, v):
     return lines
 
 
-_COMPARES = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater", "ne": "np.not_equal",
-             "ge": "np.greater_equal"}
-
-
 def _inline_compare(e, op):
     """The numpy expression of a 32-bit integer v_cmp/v_cmpx without modifiers (the library's
     own op; signed ones compare the bits as int32), or None."""
     parts = op.mnemonic.split("_")
     if len(parts) != 4 or parts[0] != "v" or parts[1] not in ("cmp", "cmpx") or parts[3] not in ("u32", "i32") \
-            or parts[2] not in _COMPARES or not _library_op(op):
+            or parts[2] not in COMPARES or not _library_op(op):
         return None
     args = _inline_sources(e, op)
     if args is None:
         return None
     if parts[3] == "i32":
         args = [f"{a}.view(I32)" for a in args]
-    return f"{_COMPARES[parts[2]]}({args[0]}, {args[1]})"
+    return f"{COMPARES[parts[2]]}({args[0]}, {args[1]})"
 
 
 def _write_lines(vdst, value):
@@ -680,18 +656,6 @@ def _write_lines(vdst, value):
     return [f"if em is None: V[{vdst}, sel] = {value}",
             f"elif IX: V[{vdst}, sel] = np.where(em, {value}, V[{vdst}, sel])",
             f"else: CP(V[{vdst}, sel], {value}, casting='unsafe', where=em)"]
-
-
-# Integer ops whose result is one numpy ufunc of uint32 operands, exactly what the VALU library
-# computes for them (uint32 arithmetic wraps modulo 2**32; shift counts are S0[4:0]), emitted
-# inline when the instruction has no modifiers: (ufunc, source order), "shift" ufuncs take
-# (S1, S0 & 31), None is a move.
-INLINE_OPS = {"v_add_nc_u32": ("np.add", (0, 1)), "v_sub_nc_u32": ("np.subtract", (0, 1)),
-              "v_subrev_nc_u32": ("np.subtract", (1, 0)), "v_and_b32": ("np.bitwise_and", (0, 1)),
-              "v_or_b32": ("np.bitwise_or", (0, 1)), "v_xor_b32": ("np.bitwise_xor", (0, 1)),
-              "v_mul_lo_u32": ("np.multiply", (0, 1)), "v_min_u32": ("np.minimum", (0, 1)),
-              "v_max_u32": ("np.maximum", (0, 1)), "v_lshlrev_b32": ("np.left_shift", "shift"),
-              "v_lshrrev_b32": ("np.right_shift", "shift"), "v_mov_b32": None}
 
 
 def _inline_form(op):
@@ -769,16 +733,10 @@ def _emit_inline_in_place(e, op):
         return
     call = f"{ufunc}({', '.join(args)}"
     e.emit(f"if IX: da = {call}); V[{d}, sel] = da if em is None else np.where(em, da, V[{d}, sel])")
-    dest, augmented = f"V[{d}, sel]", _AUGMENTED.get(ufunc)
-    other = args[1] if args[0] == dest else args[0] if ufunc in _COMMUTATIVE and args[1] == dest else None
+    dest, augmented = f"V[{d}, sel]", AUGMENTED.get(ufunc)
+    other = args[1] if args[0] == dest else args[0] if ufunc in COMMUTATIVE and args[1] == dest else None
     if augmented and other is not None:               # D = D op X: the operator form, in place
         e.emit(f"elif em is None: x = {dest}; x {augmented} {other}")
     else:
         e.emit(f"elif em is None: {call}, out={dest})")
     e.emit(f"else: {call}, out={dest}, where=em)")
-
-
-_AUGMENTED = {"np.add": "+=", "np.subtract": "-=", "np.bitwise_and": "&=", "np.bitwise_or": "|=",
-              "np.bitwise_xor": "^=", "np.multiply": "*=", "np.left_shift": "<<=", "np.right_shift": ">>="}
-_COMMUTATIVE = frozenset(("np.add", "np.bitwise_and", "np.bitwise_or", "np.bitwise_xor", "np.multiply",
-                          "np.minimum", "np.maximum"))

@@ -1,6 +1,7 @@
 """The SALU part of a compiled block (see block.py): the table-driven scalar ops of scalar.py
 (SOP1, SOP2, SOPC, SOPK and the 32-bit saveexec / wrexec forms) written out as calls of their
-table functions on the block's SGPR slices, SCC updated in place.  ``e`` is block.py's emitter."""
+table functions on the block's SGPR slices, SCC updated in place; s_mov_b32, s_cselect_b32 and
+the 32-bit logic ops as their numpy expressions.  ``e`` is block.py's emitter."""
 import numpy as np
 
 from .block_runtime import readonly
@@ -41,6 +42,19 @@ def emit_salu(e, ins):
     instruction to its closure."""
     from . import scalar as salu
     m, ops = ins.mnemonic, ins.operands
+    if m in _LOGIC32 or m == "s_cselect_b32":
+        dst, s0, s1 = ops
+        if not _dest_ok(dst, 32):
+            return False
+        a, b = _scalar_source(e, s0, 32, m), _scalar_source(e, s1, 32, m)
+        if m == "s_cselect_b32":                   # SCC unchanged
+            return _scalar_dest(e, dst, 32, f"np.where(SCC[sel] != 0, {a}, {b})")
+        e.emit(f"r = {_LOGIC32[m].format(a=a, b=b)}; SCC[sel] = r != 0")
+        return _scalar_dest(e, dst, 32, "r")
+    if m == "s_mov_b32" and ins.family == "SOP1":
+        if not _dest_ok(ops[0], 32):
+            return False
+        return _scalar_dest(e, ops[0], 32, _scalar_source(e, ops[1], 32, m))
     if ins.family == "SOP2" and m in salu.SOP2:
         width, f = salu.SOP2[m]
         wa, wb = salu.SOP2_SRC_BITS.get(m, (width, width))
@@ -101,6 +115,14 @@ def emit_salu(e, ins):
         e.emit(f"S[{EXEC_LO}, sel] = new; SCC[sel] = new != 0")
         return _scalar_dest(e, dst, 32, "new" if "wrexec" in m else "old")
     return False
+
+
+# scalar.py's 32-bit logic ops as one numpy expression of uint32 operands (SCC = result != 0),
+# the commonest SALU ops of compiled code (EXEC masks of branches and loops)
+_LOGIC32 = {"s_and_b32": "np.bitwise_and({a}, {b})", "s_or_b32": "np.bitwise_or({a}, {b})",
+            "s_xor_b32": "np.bitwise_xor({a}, {b})", "s_and_not1_b32": "np.bitwise_and({a}, np.invert({b}))",
+            "s_or_not1_b32": "np.bitwise_or({a}, np.invert({b}))", "s_nand_b32": "np.invert(np.bitwise_and({a}, {b}))",
+            "s_nor_b32": "np.invert(np.bitwise_or({a}, {b}))", "s_xnor_b32": "np.invert(np.bitwise_xor({a}, {b}))"}
 
 
 def _dest_ok(o, width):

@@ -171,16 +171,18 @@ class _Template:
         self.sregs, self.v0 = st.sregs.copy(), st.vregs[0].copy()
         self.arrays = {name: getattr(st, name).copy() for name in ("pc", "wg", "mode", "hw_id", "scratch_base")}
         self.private_size = st.private_size
-        self.user, self.user_sregs = None, None
+        self.last = (None, None)              # (user SGPR values, the SGPRs with them): one object,
+                                              # read once (launches in other threads replace it)
 
     def instantiate(self, vm, user):
-        if user != self.user:
+        last = self.last
+        if last[0] != user:
             sregs = self.sregs.copy()
             if user:
                 sregs[:len(user)] = np.array(user, np.uint32)[:, None]
-            self.user, self.user_sregs = user, sregs
+            last = self.last = (user, sregs)
         st = WaveState.__new__(WaveState)
-        st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, self.user_sregs.copy())
+        st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, last[1].copy())
         st.vregs[0] = self.v0
         for name, a in self.arrays.items():
             setattr(st, name, a.copy())

@@ -11,8 +11,8 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
-from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, lane_regs, lane_values, store_bytes, take_into,
-                     to_lanes, write_lane_values)
+from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
+                     store_bytes, take_into, to_lanes, write_lane_values)
 from .state import M0, WAVE32
 from .vmaccess import lane_major, read_index, write_index
 
@@ -153,16 +153,22 @@ def lds_write(st, rows, off, data):
     st.lds[base[:, None] + np.arange(nbytes)] = data
 
 
-def lds_atomic(st, rows, off, name, src, cmp):
+def lds_atomic(st, rows, off, name, src, cmp, returns=True):
+    """Each lane's read-modify-write in lane order; the values before, or None when not
+    ``returns`` (then order-free operations apply at once: memory.ORDER_FREE)."""
     nbytes = src.dtype.itemsize
     dt = src.dtype
     ok = _inside(st, off, nbytes)
-    old_all = np.zeros(rows.shape[0], dt)
     idx = np.flatnonzero(ok)
     if idx.size == 0:
-        return old_all
+        return np.zeros(rows.shape[0], dt) if returns else None
     addr = st.wg[rows[idx]] * st.lds_bytes + off[idx]
-    if not np.count_nonzero(addr % nbytes):                              # aligned: typed elements
+    aligned = not np.count_nonzero(addr % nbytes)
+    if aligned and not returns and order_free(name):
+        apply_at_once(st.lds.view(dt), addr // nbytes, name, src[idx])
+        return None
+    old_all = np.zeros(rows.shape[0], dt)
+    if aligned:                                                            # typed elements
         old_all[idx] = atomics.apply(st.lds.view(dt), addr // nbytes, name, src[idx],
                                      None if cmp is None else cmp[idx])
         return old_all
@@ -297,7 +303,7 @@ def build_ds(ins, pc, vgprs):
         off = lds_address(st, acc, addr, offset)
         src = atomics.combine_dwords(lane_values(st, acc, d0, k))
         cmp = atomics.combine_dwords(lane_values(st, acc, d1, k)) if d1 is not None else None
-        old = lds_atomic(st, rows, off, name, src, cmp)
+        old = lds_atomic(st, rows, off, name, src, cmp, vdst is not None)
         if vdst is not None:
             write_lane_values(st, acc, vdst, atomics.split_dwords(old, k))
     return atomic
@@ -309,7 +315,6 @@ def _build_2addr(m, ops, o0, o1):
     scale = (bits // 8) * (64 if "stride64" in m else 1)
     addr = ops["addr"].value
     offs = (o0 * scale, o1 * scale)
-    nbytes = bits // 8
     if m.startswith("ds_load"):
         vdst = ops["vdst"].value
 

@@ -13,7 +13,8 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .vmaccess import gather, gather_words, lane_major, locate, scatter, scatter_words, word_offsets, write_index
+from .vmaccess import (element_offsets, gather, gather_words, lane_major, locate, scatter, scatter_words,
+                       word_offsets, write_index)
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -22,6 +23,8 @@ LOAD_KINDS = {"u8": (1, "zext"), "i8": (1, "sext"), "u16": (2, "zext"), "i16": (
               "b32": (4, "dwords"), "b64": (8, "dwords"), "b96": (12, "dwords"), "b128": (16, "dwords"),
               "d16_u8": (1, "lo_zext"), "d16_i8": (1, "lo_sext"), "d16_b16": (2, "lo"),
               "d16_hi_u8": (1, "hi_zext"), "d16_hi_i8": (1, "hi_sext"), "d16_hi_b16": (2, "hi")}
+# sub-dword loads that fill the whole VGPR: the element type whose conversion to uint32 is theirs
+ELEMENT_TYPES = {(1, "zext"): np.uint8, (1, "sext"): np.int8, (2, "zext"): np.uint16, (2, "sext"): np.int16}
 STORE_KINDS = {"b8": (1, 0), "b16": (2, 0), "b32": (4, 0), "b64": (8, 0), "b96": (12, 0), "b128": (16, 0),
                "d16_hi_b8": (1, 2), "d16_hi_b16": (2, 2)}
 
@@ -167,9 +170,18 @@ def take_into(words, w, st, acc, vdst, steps):
     registers, no lane matrix.  False (nothing done) for any other group."""
     if acc.flat is not None or type(acc.sel) is not slice:
         return False
-    for j, step in enumerate(steps):
-        np.take(words, w + step if step else w, out=st.vregs[vdst + j, acc.sel].reshape(-1), mode="clip")
+    for j, step in enumerate(steps):                  # (indexing: np.take costs more per call)
+        st.vregs[vdst + j, acc.sel] = words[w + step if step else w].reshape(-1, WAVE32)
     return True
+
+
+def write_lane_column(st, acc, reg, values):
+    """(N,) values of any integer type into VGPR reg of the accessing lanes, converted to uint32
+    as C converts (a signed type sign-extends)."""
+    if acc.flat is None:
+        st.vregs[reg, acc.sel] = values.reshape(-1, WAVE32)
+    else:
+        st.vregs[reg].reshape(-1)[acc.flat] = values
 
 
 def write_lane_values(st, acc, reg, values):
@@ -199,6 +211,8 @@ def build_flat(ins, pc, vgprs):
         vdst = ops["vdst"].value
 
         words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
+        # a byte or short widened into the whole VGPR: one element per lane, read as its type
+        element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
 
         def load(st, sel):
             acc = active_lanes(st, sel)
@@ -213,6 +227,11 @@ def build_flat(ins, pc, vgprs):
                         np.take(mem, w + j if j else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
                     return
             acc = address(st, sel, nbytes, False, acc)
+            if element is not None:
+                r, i = element_offsets(st.vm, acc.addrs, nbytes, False)
+                if r is not None:      # the assignment widens: zero- or sign-extends
+                    write_lane_column(st, acc, vdst, r.mem.view(element)[i])
+                    return
             if words:                      # whole dwords: no byte matrix
                 if acc.flat is None and type(sel) is slice:
                     r, w = word_offsets(st.vm, acc.addrs, nbytes, False)
@@ -232,6 +251,9 @@ def build_flat(ins, pc, vgprs):
         k = max(1, nbytes // 4)
 
         words = nbytes // 4 if nbytes % 4 == 0 and seg != "FLAT" else 0
+        element = np.uint8 if nbytes == 1 else np.uint16 if nbytes == 2 else None
+        if seg == "FLAT":
+            element = None
 
         def store(st, sel):
             acc = active_lanes(st, sel)
@@ -248,6 +270,12 @@ def build_flat(ins, pc, vgprs):
                         r.mem.view(U32)[write_index(w, words)] = lane_major(values)
                     return
             acc = address(st, sel, nbytes, True, acc)
+            if element is not None:
+                r, i = element_offsets(st.vm, acc.addrs, nbytes, True)
+                if r is not None:      # the low byte / short of each lane (d16_hi: of bits 16+)
+                    d = lane_regs(st, acc, data)
+                    r.mem.view(element)[i] = (d >> U32(16)) if shift else d
+                    return
             if words:
                 scatter_words(st.vm, acc.addrs, lane_values(st, acc, data, words))
                 return
@@ -268,6 +296,9 @@ def build_flat(ins, pc, vgprs):
                 return
             d = lane_values(st, acc, data, 2 * k if has_cmp else k)
             src, cmp = atomics.combine_dwords(d[:, :k]), atomics.combine_dwords(d[:, k:]) if has_cmp else None
+            if vdst is None and seg == "GLOBAL" and order_free(name):
+                if global_atomic_at_once(st.vm, acc.addrs, name, src):
+                    return
             old = _atomic(st, acc, seg, name, src, cmp)
             if vdst is not None:
                 write_lane_values(st, acc, vdst, atomics.split_dwords(old, k))
@@ -514,3 +545,37 @@ def _write(st, acc, data, seg):
         from .lds import lds_write
         off = (acc.addrs[shared] - U64(SHARED_APERTURE)).astype(I64)
         lds_write(st, acc.rows[shared], off, data[shared])
+
+
+# Atomics whose result in memory does not depend on the order of the lanes (commutative and
+# associative in their integer arithmetic): when no lane wants the value before, one unbuffered
+# ufunc.at applies every lane, duplicates included, instead of replaying lanes that share a
+# location one round after another.
+ORDER_FREE = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
+              "xor": np.bitwise_xor, "min_u": np.minimum, "max_u": np.maximum, "min_i": np.minimum,
+              "max_i": np.maximum}
+
+
+def order_free(name):
+    return name in ORDER_FREE
+
+
+def apply_at_once(mem, index, name, src):
+    """Every lane's ``name`` of ``src`` into ``mem[index]`` (a typed array), duplicates included."""
+    if name in ("min_i", "max_i"):                       # compared as signed integers
+        signed = np.int32 if mem.dtype == U32 else np.int64
+        mem, src = mem.view(signed), src.view(signed)
+    ORDER_FREE[name].at(mem, index, src)
+
+
+def global_atomic_at_once(vm, addrs, name, src):
+    """global_atomic of an order-free operation whose lanes want nothing back: True when done
+    (every address aligned in one mapping), False for the general path.  Faults are raised
+    as global_atomic raises them (the same lookup, first)."""
+    nbytes = src.dtype.itemsize
+    loc = locate(vm, addrs, nbytes, True)
+    if loc is None or np.count_nonzero(loc[1] % nbytes):
+        return False
+    r, off = loc
+    apply_at_once(r.mem.view(src.dtype), off // nbytes, name, src)
+    return True

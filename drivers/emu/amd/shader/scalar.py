@@ -12,6 +12,7 @@ from assembler.rdna3.decoder import Operand
 from drivers.emu.faults import IllegalInstruction
 
 from .operands import scalar_reader, scalar_writer
+from .valu.bits import popcount
 from .state import EXEC_LO, M0
 
 U32, U64, I32, I64 = np.uint32, np.uint64, np.int32, np.int64
@@ -60,29 +61,29 @@ def _shift_amount(b, bits):
 
 
 def _count_ones(x, bits):
-    x = x.astype(U64)
-    n = np.zeros(x.shape, U32)
-    for i in range(bits):
-        n += ((x >> U64(i)) & ONE64).astype(U32)
-    return n
+    return popcount(x.astype(U64)).astype(U32)
 
 
 def _ctz(x, bits):
-    """Index of the lowest set bit, or -1 (0xFFFFFFFF) when none."""
+    """Index of the lowest set bit, or -1 (0xFFFFFFFF) when none: the ones below it, counted
+    in the lowest set bit less one."""
     x = x.astype(U64)
-    r = np.full(x.shape, M32, U32)
-    for i in reversed(range(bits)):
-        r = np.where((x >> U64(i)) & ONE64, U32(i), r)
-    return r
+    low = x & (~x + ONE64)
+    return np.where(x == 0, U32(M32), popcount(low - ONE64).astype(U32))
+
+
+def _msb(x):
+    """Index of the highest set bit of uint64 x (-1 for zero): the exponent frexp gives each
+    32-bit half's value (exact in float64; frexp(0) has exponent 0)."""
+    eh = np.frexp((x >> U64(32)).astype(np.float64))[1].astype(I64)
+    el = np.frexp((x & U64(M32)).astype(np.float64))[1].astype(I64)
+    return np.where(eh > 0, eh + 31, el - 1)
 
 
 def _clz(x, bits):
     """Leading zeros counted from the MSB, or -1 when the value is zero."""
     x = x.astype(U64)
-    r = np.full(x.shape, M32, U32)
-    for i in range(bits):
-        r = np.where((x >> U64(i)) & ONE64, U32(bits - 1 - i), r)
-    return r
+    return np.where(x == 0, U32(M32), (bits - 1 - _msb(x)).astype(U32))
 
 
 def _cls(x, bits):

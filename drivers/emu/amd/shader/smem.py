@@ -24,7 +24,8 @@ def build_smem(ins, pc):
     sdata, sbase = ops["sdata"].value, ops["sbase"].value
     offset = ins.modifiers.get("offset", 0)
     soff = ops.get("soffset")
-    soff_read = scalar_reader(soff, 32, m) if soff is not None and not (soff.kind == "sgpr" and soff.value == NULL) else None
+    null_soff = soff is None or (soff.kind == "sgpr" and soff.value == NULL)
+    soff_read = None if null_soff else scalar_reader(soff, 32, m)
     buffer = m.startswith("s_buffer")
     uniform = not buffer and soff_read is None and sbase + 1 < NULL and sdata + dwords <= NULL
 

@@ -79,16 +79,42 @@ def word_offsets(vm, addrs, nbytes, write):
     """Dword indices into one mapping's words when every address is dword-aligned and every
     access lies inside the mapping of the first one (the common case), else None (the byte
     paths then decide, faults included)."""
+    r, w, _ = _word_offsets(vm, addrs, nbytes, write)
+    return r, w
+
+
+def _word_offsets(vm, addrs, nbytes, write):
+    """word_offsets, and the OR of the byte offsets (their common alignment)."""
     r = vm.lookup(int(addrs[0]))
     if r is None or (write and not r.writable):
-        return None, None
+        return None, None, 0
     off = addrs - np.uint64(r.start)            # wraps around for addresses below the mapping
     # the OR of the offsets is at least the largest: one reduction checks the alignment and,
     # unless it exceeds the bound, the range
     bits, limit = int(np.bitwise_or.reduce(off, axis=None)), r.end - r.start - nbytes
     if bits & 3 or bits > limit and int(off.max()) > limit:
-        return None, None
+        return None, None, 0
     off >>= np.uint64(2)                        # our own array: shifted in place, then < 2**62
+    return r, off.view(np.intp), bits
+
+
+# accesses of 2 and 4 dwords aligned to their size: rows of the mapping viewed as (-1, dwords)
+_ROW_SHIFT = {2: (7, np.intp(1)), 4: (15, np.intp(2))}
+
+
+def element_offsets(vm, addrs, size, write):
+    """Indices of ``size``-byte elements (1 or 2) into one mapping, viewed as elements of that
+    size, when every address is a multiple of ``size`` and every access lies inside the mapping
+    of the first one, else None (the byte paths then decide, faults included)."""
+    r = vm.lookup(int(addrs[0]))
+    if r is None or (write and not r.writable):
+        return None, None
+    off = addrs - np.uint64(r.start)            # wraps around for addresses below the mapping
+    bits, limit = int(np.bitwise_or.reduce(off, axis=None)), r.end - r.start - size
+    if bits & (size - 1) or bits > limit and int(off.max()) > limit:
+        return None, None
+    if size == 2:
+        off >>= np.uint64(1)
     return r, off.view(np.intp)
 
 
@@ -96,11 +122,14 @@ def gather_words(vm, addrs, dwords):
     """(N,) VAs -> (N, dwords) uint32 (a copy)."""
     n = addrs.shape[0]
     if n:
-        r, w = word_offsets(vm, addrs, 4 * dwords, False)
+        r, w, bits = _word_offsets(vm, addrs, 4 * dwords, False)
         if r is not None:
             words = r.mem.view(np.uint32)
             if dwords == 1:
-                return np.take(words, w)[:, None]
+                return words[w][:, None]
+            row = _ROW_SHIFT.get(dwords)
+            if row is not None and not bits & row[0]:
+                return words.reshape(-1, dwords)[w >> row[1]]
             return np.take(words, read_index(w, dwords)).T
     return gather(vm, addrs, 4 * dwords).view(np.uint32)
 
@@ -109,11 +138,14 @@ def scatter_words(vm, addrs, data):
     """Write (N, dwords) uint32 at addrs (the last lane wins on duplicates)."""
     n, dwords = data.shape
     if n:
-        r, w = word_offsets(vm, addrs, 4 * dwords, True)
+        r, w, bits = _word_offsets(vm, addrs, 4 * dwords, True)
         if r is not None:
             words = r.mem.view(np.uint32)
+            row = _ROW_SHIFT.get(dwords)
             if dwords == 1:
                 words[w] = data[:, 0]
+            elif row is not None and not bits & row[0]:
+                words.reshape(-1, dwords)[w >> row[1]] = data
             else:
                 words[write_index(w, dwords)] = lane_major(data)
             return

@@ -70,16 +70,19 @@ def _first_case(s0, cases, hit=None):
     if not lanes.size:
         return d, vcc
     if lanes.size <= 8:
-        flat_d, flat_vcc = d.reshape(-1), vcc.reshape(-1)
+        # each lane's element read by its index in the lanes' shape (a condition or value of
+        # another shape broadcast to it, a scalar taken as it is): nothing is flattened, which
+        # would copy a broadcast array
         shape = s0.shape
-        whole = lambda x: (x if np.shape(x) == shape else np.broadcast_to(x, shape)).reshape(-1)  # noqa: E731
-        flat = [(whole(c), None if v is None else whole(v), f) for c, v, f in cases]
+        whole = lambda x: x if np.ndim(x) == 0 or np.shape(x) == shape else np.broadcast_to(x, shape)  # noqa: E731
+        listed = [(whole(c), None if v is None else whole(v), f) for c, v, f in cases]
         for k in lanes.tolist():
-            for cond, value, flag in flat:
-                if cond[k]:
+            at = np.unravel_index(k, shape)
+            for cond, value, flag in listed:
+                if cond[at] if np.ndim(cond) else cond:
                     if value is not None:
-                        flat_d[k] = value[k]
-                    flat_vcc[k] = flag
+                        d[at] = value[at] if np.ndim(value) else value
+                    vcc[at] = flag
                     break
         return d, vcc
     done = np.zeros(s0.shape, bool)

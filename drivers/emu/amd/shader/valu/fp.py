@@ -331,29 +331,36 @@ def fma_narrow(fmt, a, b, c):
     double-rounding case), or on a boundary of its coarser grid below its smallest normal; both
     have every float64 bit below the destination's half-ulp bit clear.  Halfway sums are found
     by one test on the whole array; sums below the smallest normal round to at most the
-    smallest normal, so the rounded result finds the (rare) lanes to test for them.  Only the
-    lanes that are such a boundary are redone with the sum rounded to odd (Boldo & Melquiond)."""
+    smallest normal, so the rounded result finds the (rare) lanes to test for them.  A boundary
+    the float64 addition reached exactly is the exact value, rounded once: the lanes left are
+    the inexact boundaries (rare: short operands, saturated lanes and ties of short values add
+    exactly), and only those are redone with the sum rounded to odd (Boldo & Melquiond)."""
     limits = _FMA_LIMITS.get(fmt.name)
     if limits is None:
         limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
     low, tie_bits, half, tiny, min_normal = limits
-    s = np.multiply(a, b, dtype=np.float64)
-    np.add(s, c, out=s)
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c)
     u = s.view(U64)
     r = s.astype(fmt.dtype)
     lanes = np.bitwise_and(u, tie_bits) == half
     small = np.abs(r) <= min_normal               # holds every sum below the smallest normal
     if np.count_nonzero(small):
         lanes |= small & (np.bitwise_and(u, _ABS64) - _ONE64 < tiny) & (np.bitwise_and(u, low) == 0)
+    if not np.count_nonzero(lanes):
+        return r
+    # the sum is exact iff subtracting either addend gives the other back: the difference with
+    # the larger one is exact (Fast2Sum), so an inexact sum fails that test (no float64 sum of
+    # f32 / f16 products overflows or loses bits below the normal range)
+    lanes &= ~(np.equal(np.subtract(s, p), c) & np.equal(np.subtract(s, c), p))
     k = np.count_nonzero(lanes)
     if not k:
         return r
     if k * 8 > lanes.size:
-        # many boundaries (exact sums of short values, saturated lanes): the sum's error and the
-        # rounding to odd on whole arrays (only the boundary lanes change) costs less than
-        # gathering them
+        # many inexact boundaries: the sum's error and the rounding to odd on whole arrays (only
+        # the boundary lanes change) costs less than gathering them
         with np.errstate(invalid="ignore", over="ignore"):
-            total, err = two_sum(np.multiply(a, b, dtype=np.float64), c)
+            total, err = two_sum(p, c)
             return _to_odd(total, err, lanes).astype(fmt.dtype)
     i = np.flatnonzero(lanes)
     at = lambda x: np.broadcast_to(x, s.shape).ravel()[i].astype(np.float64)   # noqa: E731
@@ -405,28 +412,35 @@ def fma_exact(a, b, c, scale=0):
         return float("inf") if num > 0 else float("-inf")
 
 
-_HUGE, _BIG, _TINY = 2.0 ** 995, 2.0 ** 1000, 2.0 ** -900
+# a double's bits rounded to its upper 26 significant bits: + half of the 27 dropped, then cut
+# (a carry into the exponent is the next binade's first value)
+_SPLIT_HALF, _SPLIT_CUT = np.uint64(1 << 26), np.uint64(((1 << 64) - 1) ^ ((1 << 27) - 1))
+# |p| in [2**-900, 2**1000] as bits: |p| - 2**-900 as integers does not exceed the span
+_TINY_BITS = np.uint64(np.float64(2.0 ** -900).view(U64))
+_PRODUCT_SPAN = np.uint64(int(np.float64(2.0 ** 1000).view(U64)) - int(_TINY_BITS))
 
 
 def _fma64_core(a, b, c):
     """(a * b, the fma where it is ordinary, the ordinary lanes): the error-free product
-    (Veltkamp / Dekker), the sum of its high part and c (TwoSum), and the two error terms added
-    rounded to odd, so that the last addition rounds once (Boldo & Melquiond).  Ordinary lanes
-    have finite non-zero factors whose split cannot overflow, a product whose error term is
-    exact and an addend far from both ends of the range or zero (NaNs compare false); the other
-    lanes hold garbage.  The caller silences numpy's warnings."""
-    ec = np.abs(c)
+    (Dekker, the factors split on their bits), the sum of its high part and c (TwoSum), and the
+    two error terms added rounded to odd, so that the last addition rounds once (Boldo &
+    Melquiond).  A lane is ordinary when 2**-900 <= |a * b| <= 2**1000 and the result is
+    finite: then the four partial products are exact (none below 2**-1006, each of 26 by 26 or
+    27 bits), TwoSum is exact (no finite sum overflows it) and the result is not rounded below
+    the normal range unless the error terms are exact (a sum landing there is c + p exactly,
+    Sterbenz).  A split rounding to infinity (|a| near the largest double), an infinite or NaN
+    addend and a sum that overflows all make the result infinite or NaN.  Other lanes hold
+    garbage.  The caller silences numpy's warnings."""
     p = a * b
-    pm = np.abs(p)
-    ok = (np.maximum(np.abs(a), np.abs(b)) <= _HUGE) & (pm <= _BIG) & (pm >= _TINY) & (ec <= _BIG) \
-        & ((ec >= _TINY) | (c == 0))
-    t = a * _SPLIT
-    ah = t - (t - a)
+    ah = np.bitwise_and(a.view(U64) + _SPLIT_HALF, _SPLIT_CUT).view(np.float64)
     al = a - ah
-    t = b * _SPLIT
-    bh = t - (t - b)
+    bh = np.bitwise_and(b.view(U64) + _SPLIT_HALF, _SPLIT_CUT).view(np.float64)
     bl = b - bh
-    pl = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    pl = ah * bh
+    pl -= p
+    pl += ah * bl
+    pl += al * bh
+    pl += al * bl
     th = c + p                                     # TwoSum(c, p)
     bb = th - c
     tl = (c - (th - bb)) + (p - bb)
@@ -436,7 +450,12 @@ def _fma64_core(a, b, c):
     fix = (err != 0) & ((s.view(U64) & _ONE64) == 0)
     if fix.any():                                  # the odd neighbour on err's side
         s = np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
-    return p, th + s, ok
+    r = th + s
+    ok = np.bitwise_and(p.view(U64), _ABS64)
+    ok -= _TINY_BITS
+    ok = np.less_equal(ok, _PRODUCT_SPAN)
+    ok &= np.isfinite(r)
+    return p, r, ok
 
 
 def fma64(a, b, c):
@@ -444,16 +463,13 @@ def fma64(a, b, c):
     can overflow or lose bits to underflow; the rare remaining finite lanes are rounded from the
     exact value. A zero or non-finite factor or addend makes a * b exact: a * b + c rounds once
     (a finite product with an infinite addend is the addend). An exact zero takes the sign of
-    the plain sum."""
+    the plain sum (on the ordinary lanes it is c + p = +0, and so is the result)."""
     with np.errstate(all="ignore"):
         p, r, ok = _fma64_core(a, b, c)
-        z = p + c
-        zero = r == 0
-        if zero.any():
-            r = np.where(zero & (z == 0), z, r)
-        bad = np.flatnonzero(~ok)
-        if not bad.size:
+        if np.count_nonzero(ok) == ok.size:
             return r
+        z = p + c
+        bad = np.flatnonzero(~ok)
         if bad.size <= _FEW_LANES:
             return _fma64_lanes(a, b, c, r, z, bad)
         finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
@@ -475,17 +491,20 @@ _FEW_LANES = 8      # up to this many lanes off the error-free path are done one
 def _fma64_lanes(a, b, c, r, z, lanes):
     """fma64's result r with the flat ``lanes`` that are not ordinary redone one at a time: a
     zero or non-finite operand gives the plain sum z (an infinite addend of a finite product
-    itself), a finite one the exact value rounded."""
+    itself), a finite one the exact value rounded.  Operands are read by flat index as Python
+    floats (``item``), the NaNs of z copied as numpy scalars (their payloads untouched)."""
     r = np.array(r, np.float64)
     shape = r.shape
-    a, b, c, z = (x if np.shape(x) == shape else np.broadcast_to(x, shape) for x in (a, b, c, z))
+    out = r.reshape(-1)
+    z = (z if z.shape == shape else np.broadcast_to(z, shape)).reshape(-1)
+    a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))
     isfinite = math.isfinite
-    for k in zip(*np.unravel_index(lanes, shape)):
-        x, y, w = float(a[k]), float(b[k]), float(c[k])
+    for k in lanes.tolist():
+        x, y, w = a.item(k), b.item(k), c.item(k)
         if isfinite(x) and isfinite(y) and isfinite(w):
-            r[k] = z[k] if x == 0 or y == 0 else fma_exact(x, y, w)
+            out[k] = z[k] if x == 0 or y == 0 else fma_exact(x, y, w)
         elif isfinite(x) and isfinite(y) and math.isinf(w):
-            r[k] = c[k]
+            out[k] = w
         else:
-            r[k] = z[k]
+            out[k] = z[k]
     return r
