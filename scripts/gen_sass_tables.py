@@ -14,8 +14,9 @@ Run:  python scripts/gen_sass_tables.py [sm_86 sm_89 sm_90]   (needs ptxas and n
    nvdisasm (see their docstrings).
 3. Bits nvdisasm does not print keep the value ptxas gives them (the most common one in the
    corpus for that format), so assembling nvdisasm's text of a ptxas word gives the word back.
-4. scripts/sass_validity.py asks which scoreboards each format takes and which pairs of
-   modifier values nvdisasm refuses together.
+4. scripts/sass_validity.py merges modifier groups nvdisasm reads as one field, then asks which
+   scoreboards each format takes, which pairs of modifier values and of reuse flags nvdisasm
+   refuses together, and which modifier text an operand at its zero register hides.
 
 The encoder, decoder and operand syntax in assembler/sass are ours; only these facts come from
 the oracle. The tables are written as Python literals with a header saying how to regenerate.

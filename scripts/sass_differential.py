@@ -185,7 +185,8 @@ def main(argv=None):
                    help="write N decoded words and nvdisasm's text to tests/data/sass/ARCH/mutations.txt")
     p.add_argument("--regress", action="append", default=[], metavar="ARCH:PC:WORD",
                    help="with --freeze: also keep this word (hex, at address PC), one the tables once "
-                        "printed differently; those already kept stay, their text asked again")
+                        "printed differently (or printed though nvdisasm refuses it); those already "
+                        "kept stay, their text asked again")
     args = p.parse_args(argv)
     bad = 0
     for arch in args.arch or ARCHS:
@@ -205,18 +206,21 @@ def main(argv=None):
 
 
 REGRESS = "# words the tables once printed differently (kept across freezes, nvdisasm's text asked again)"
+REGRESS_REFUSED = "# words nvdisasm refuses that the tables once printed (kept across freezes, asked again)"
 
 
 def regressions(arch, args):
-    """[(pc, word)] to keep: those under REGRESS in the current mutations.txt, then the --regress
-    words (ARCH:PC:WORD) of this arch."""
+    """[(pc, word)] to keep: those under REGRESS in the current mutations.txt and under
+    REGRESS_REFUSED in refused.txt, then the --regress words (ARCH:PC:WORD) of this arch."""
     out = []
-    path = os.path.join(ROOT, "tests", "data", "sass", arch, "mutations.txt")
-    if os.path.exists(path):
+    for name, head in (("mutations.txt", REGRESS), ("refused.txt", REGRESS_REFUSED)):
+        path = os.path.join(ROOT, "tests", "data", "sass", arch, name)
+        if not os.path.exists(path):
+            continue
         on = False
         with open(path) as f:
             for line in f:
-                if line.startswith(REGRESS):
+                if line.startswith(head):
                     on = True
                 elif on and not line.startswith("#"):
                     pc, word = line.split(" ; ")[0].split()
@@ -230,17 +234,19 @@ def regressions(arch, args):
 
 def freeze(arch, seen, args):
     """Write the first N decoded words (mutations.txt) and the first N words nvdisasm refuses
-    (refused.txt) with nvdisasm's verdict, for tests/test_sass_differential.py; mutations.txt
-    also keeps the regression words (see regressions)."""
+    (refused.txt) with nvdisasm's verdict, for tests/test_sass_differential.py; both also keep
+    the regression words (see regressions), each in the file of its verdict."""
     from assembler.sass.decoder import decode_word
     cmd = "python scripts/sass_differential.py --arch %s -n %d --seed %d --freeze %d" % (
         arch, args.n, args.seed, args.freeze)
     keep = [(w, t, pc) for w, t, pc in seen if t is not None and "???" not in t][:args.freeze]
     nvd = Nvdisasm(cache=False)
-    old = []
+    old, old_refused = [], []
     for pc, w in regressions(arch, args):
         t = nvd.disassemble_words([w], arch, base=pc)[0]
-        if t is not None and "???" not in t:
+        if t is None:
+            old_refused.append((w, pc))
+        elif "???" not in t:
             old.append((w, t, pc))
     nvd.close()
     with open(os.path.join(ROOT, "tests", "data", "sass", arch, "mutations.txt"), "w") as f:
@@ -263,6 +269,9 @@ def freeze(arch, seen, args):
                 % (arch, cmd))
         f.write("# printed by the tables when frozen: %d\n" % len(printed))
         for w, pc in refused:
+            f.write("%04x %032x\n" % (pc, w))
+        f.write(REGRESS_REFUSED + "\n")
+        for w, pc in old_refused:
             f.write("%04x %032x\n" % (pc, w))
 
 

@@ -3,6 +3,9 @@
 Used by scripts/gen_sass_tables.py. The format learner finds every value a modifier field can
 print, one field at a time; nvdisasm also refuses some words whose every field is known:
 
+  one field     two modifier groups printed side by side that nvdisasm reads as one field
+                (sm_90's HMUL2: .INVALID1 and .BF16_V2 print .INVALID3 together) become one
+                group, before the facts below are asked.
   scoreboards   branches, barriers, stores ... take no write scoreboard (bits 110..112 must be
                 7), and branches no read scoreboard either (113..115). Each format is asked with
                 a write and a read scoreboard; the ones refused are written as "nosb": "w",
@@ -26,9 +29,13 @@ print, one field at a time; nvdisasm also refuses some words whose every field i
   blank         formats that print ' ;' even under a quiet control: "blank"; or as soon as
                 a scoreboard is named: "sbblank".
   reuse flags   which of the four reuse flags nvdisasm refuses (an immediate in that slot):
-                "noreuse".
+                "noreuse"; which it takes alone but refuses together (LDS: the second and the
+                third): "noreuse_mix".
+  hidden text   modifier text nvdisasm leaves out when an operand is at its zero register
+                (LDG.???0 with a 64-bit address on RZ prints as LDG): "hide_mod".
 
-The decoder refuses such words and the assembler does not produce them.
+The decoder refuses such words (and leaves hidden text out), and the assembler does not
+produce them.
 """
 import itertools
 
@@ -96,7 +103,8 @@ def _pair_words(fmt, s):
 
 
 def learn(oracle, classes, corpus_by_class, log=print):
-    """Add "nosb" and "forbid" to the leaf formats of `classes` (in place)."""
+    """Merge the groups nvdisasm reads as one field, then add "nosb", "forbid" and the other
+    facts of the module's docstring to the leaf formats of `classes` (in place)."""
     chosen = {}
     for opclass, cls in classes.items():
         for fid, (fmt, cands) in samples(opclass, cls, corpus_by_class.get(opclass, ())).items():
@@ -110,6 +118,7 @@ def learn(oracle, classes, corpus_by_class, log=print):
             picked[fid] = (fmt, ok[0])
             alts[fid] = ok
     log("  validity: %d of %d formats have a word nvdisasm takes" % (len(picked), len(chosen)))
+    log("  validity: %d pairs of modifier fields nvdisasm reads as one" % _merge_fields(oracle, picked))
     # scoreboards
     asks = {}
     for fid, (fmt, s) in picked.items():
@@ -149,12 +158,88 @@ def learn(oracle, classes, corpus_by_class, log=print):
         % (nosb, nforbid))
     log("  validity: %d operands shown or hidden by a modifier value" % _learn_hide_by(oracle, picked, alts))
     log("  validity: %d operands printed at their 'hidden' value too" % _check_hide(oracle, picked, alts))
+    log("  validity: %d modifier values hidden by an operand at its zero register"
+        % _learn_hide_mod(oracle, picked, alts))
     log("  validity: %d formats always print a blank before ';'" % _learn_blank(oracle, picked))
     log("  validity: %d address operands with their RZ-base rule"
         % _learn_rz(oracle, picked))
     log("  validity: %d formats refuse some reuse flag" % _learn_reuse(oracle, picked, alts))
+    log("  validity: %d formats refuse reuse flags together they take alone"
+        % _learn_reuse_mix(oracle, picked, alts))
     log("  validity: %d rules dropped that a ptxas word contradicts" % _prune(classes, corpus_by_class))
     return classes
+
+
+def _merge_fields(oracle, picked):
+    """Two modifier fields printed side by side that nvdisasm reads as one: sm_90's HMUL2 prints
+    .INVALID1 for bit 78 and .BF16_V2 for bit 85, but .INVALID3 for both, not the two texts in a
+    row. Every pair of adjacent groups is asked with every pair of values; where nvdisasm takes
+    them all, prints each as one run of tokens in the pair's place, and some run is new text,
+    not the two texts in a row, the pair becomes one group (the first printed's bits, then the
+    second's). One pair per format."""
+    words = {fid: _pair_words(fmt, s) for fid, (fmt, s) in picked.items() if len(fmt["groups"]) > 1}
+    oracle.fetch([p[4] for ps in words.values() for p in ps])
+    n = 0
+    for fid, ps in words.items():
+        fmt = picked[fid][0]
+        by_pair = {}
+        for i, vi, j, vj, w in ps:
+            by_pair.setdefault((i, j), []).append((vi, vj, w))
+        for (i, j), res in sorted(by_pair.items()):
+            merged = _merged_table(oracle, fmt, i, j, res)
+            if merged is not None:
+                _merge(fmt, *merged)
+                n += 1
+                break
+    return n
+
+
+def _merged_table(oracle, fmt, i, j, res):
+    """(first group, second group, {merged value: text}) when groups i and j print as one field
+    (see _merge_fields), else None."""
+    mnem = fmt["mnem"]
+    if i not in mnem or j not in mnem or abs(mnem.index(i) - mnem.index(j)) != 1:
+        return None
+    a, b = (i, j) if mnem.index(i) < mnem.index(j) else (j, i)
+    lo = mnem.index(a)
+    width = len(fmt["groups"][a][0])
+    table, joined = {}, True
+    for vi, vj, w in res:
+        p = oracle.memo[w]
+        if p is None:
+            return None
+        head = _tokens(dict(fmt, mnem=mnem[:lo]), w)
+        tail = _tokens(dict(fmt, mnem=mnem[lo + 2:]), w)
+        pair = _tokens(dict(fmt, mnem=mnem[lo:lo + 2]), w)
+        toks = p.tokens
+        if head is None or tail is None or pair is None or toks[:len(head)] != head or \
+                toks[len(toks) - len(tail):] != tail or len(toks) < len(head) + len(tail):
+            return None
+        run = toks[len(head):len(toks) - len(tail)]
+        if run != pair and (set(run) <= set(pair) or any(t.startswith("???") for t in run)):
+            # text left out (an operand hides it: "hide_mod"), or a value nvdisasm has no name
+            # for (F2FP's .???3 beside some conversions), not one field's named values
+            return None
+        joined = joined and run == pair
+        va, vb = (vi, vj) if a == i else (vj, vi)
+        table[va | vb << width] = ".".join(run)
+    return None if joined else (a, b, table)
+
+
+def _merge(fmt, a, b, table):
+    """Groups a (printed first) and b of the format become one, at a's place."""
+    ga, gb = fmt["groups"][a], fmt["groups"][b]
+    width = len(ga[0])
+    merged = (tuple(ga[0]) + tuple(gb[0]), table)
+    if len(ga) > 2 and len(gb) > 2:
+        merged += (ga[2] | gb[2] << width,)
+
+    def renum(k):
+        return k - (k > b)
+
+    fmt["groups"] = [merged if k == a else g for k, g in enumerate(fmt["groups"]) if k != b]
+    fmt["mnem"] = [t if isinstance(t, str) else renum(t) for t in fmt["mnem"] if t != b]
+    fmt.pop("forbid", None)         # group numbers changed; asked again below
 
 
 def _prune(classes, corpus_by_class):
@@ -170,7 +255,7 @@ def _prune(classes, corpus_by_class):
             if fmt is None:
                 continue
             while format_problem(w, fmt):
-                for key in ("noreuse_by", "noreuse", "forbid", "nosb"):
+                for key in ("noreuse_mix", "noreuse_by", "noreuse", "forbid", "nosb"):
                     if key in fmt:
                         saved = fmt.pop(key)
                         if not format_problem(w, fmt):
@@ -263,6 +348,92 @@ def _check_hide(oracle, picked, alts):
     return n
 
 
+_ZERO = {"R": 255, "UR": 63, "P": 7, "UP": 7}
+
+
+def zero_fields(fmt):
+    """[(word bits, raw value)] of every register field of the format's operands at its zero
+    register (RZ, URZ, PT, UPT): the bases and uniform registers of addresses and constants too."""
+    out = []
+
+    def add(h, zero):
+        if h[0] == "bits" and not h[2]:
+            pairs = sorted(h[1], key=lambda p: p[1])
+            bits = tuple(wb for wb, _ in pairs)
+            out.append((bits, (zero ^ h[3]) & ((1 << len(bits)) - 1)))
+
+    for spec in fmt["ops"]:
+        holes, shapes = spec["holes"], list(spec["shapes"].values())
+        if spec["kind"] == "reg" and shapes and shapes[0][0] in _ZERO:
+            add(holes[0], _ZERO[shapes[0][0]])
+        elif spec["kind"] == "mem":
+            for h, zero in zip(holes[:3], (63, 255, 63)):
+                add(h, zero)
+        elif spec["kind"] == "cbuf":
+            if any(sh[0] == "cx" for sh in shapes):
+                add(holes[0], 63)
+            add(holes[1], 255)
+            add(holes[3], 63)
+    return list(dict.fromkeys(out))
+
+
+def _tokens(fmt, w, skip=None):
+    """The opcode tokens the format prints for w (group `skip` left out), None where a modifier
+    field holds a value it does not print."""
+    out = []
+    for item in fmt["mnem"]:
+        if isinstance(item, str):
+            out.append(item)
+        elif item != skip:
+            t = fmt["groups"][item][1].get(getbits(w, fmt["groups"][item][0]))
+            if t is None:
+                return None
+            out.extend(t.split(".") if t else ())
+    return tuple(out)
+
+
+def _learn_hide_mod(oracle, picked, alts):
+    """Modifier text nvdisasm leaves out when an operand is at its zero register: LDG.???0 with
+    a 64-bit address prints as plain LDG when the address has no register base (RZ, the
+    uniform register alone). Every printed value of every group, on the first two sample
+    words, is asked with each register field at its zero register and off it: "hide_mod"
+    ((group, value, word bits, raw value), ...) where the text vanished on every sample nvdisasm
+    took both ways, and was printed off that value."""
+    asks = []
+    for fid, (fmt, _) in picked.items():
+        fmt.pop("hide_mod", None)
+        zeros = zero_fields(fmt)
+        for s in alts[fid][:2]:
+            for i, g in enumerate(fmt["groups"]):
+                for v, t in sorted(g[1].items()):
+                    if not t or i not in fmt["mnem"]:
+                        continue
+                    w = setbits(s, g[0], v)
+                    for bits, raw in zeros:
+                        off = w if getbits(w, bits) != raw else setbits(w, bits, raw ^ 1)
+                        asks.append((fid, i, v, bits, raw, setbits(w, bits, raw), off))
+    oracle.fetch([w for a in asks for w in a[5:]])
+    verdict = {}
+    for fid, i, v, bits, raw, on, off in asks:
+        fmt = picked[fid][0]
+        p, q = oracle.memo[on], oracle.memo[off]
+        if p is None or q is None or q.tokens != _tokens(fmt, off):
+            continue
+        hidden = _tokens(fmt, on, skip=i)
+        key = (fid, i, v, bits, raw)
+        if p.tokens == hidden and hidden != _tokens(fmt, on):
+            verdict.setdefault(key, True)
+        else:
+            verdict[key] = False
+    found = {}
+    for (fid, i, v, bits, raw), hidden in sorted(verdict.items(), key=lambda kv: kv[0][1:]):
+        if hidden:
+            found.setdefault(fid, []).append((i, v, bits, raw))
+    for fid, lst in found.items():
+        picked[fid][0]["hide_mod"] = tuple(lst)
+    return sum(len(x) for x in found.values())
+
+
 def _learn_blank(oracle, picked):
     """nvdisasm ends a statement with ';' (no blank) when the stall, the wait mask and bits
     102..103 are clear, except in some formats (DSETP, DFMA ...), which print ' ;' always:
@@ -326,6 +497,38 @@ def _learn_reuse(oracle, picked, alts):
     for fid, lst in found.items():
         picked[fid][0]["noreuse_by"] = tuple(lst)
     return n + len(found)
+
+
+def _learn_reuse_mix(oracle, picked, alts):
+    """Reuse flags nvdisasm takes one at a time but refuses together, with bit 109 set (LDS
+    takes the second or the third flag, never both; nor do most formats without a third
+    register source): "noreuse_mix", a 16-bit mask of the refused reuse values. A value counts
+    where every sample word takes each of its flags alone and refuses them together."""
+    def flags(s, r):
+        return (s & ~(15 << 122)) | r << 122
+
+    oracle.fetch([flags(s, 1 << k) for fid in picked for s in alts[fid] for k in range(4)])
+    asks = []
+    for fid in picked:
+        fmt = picked[fid][0]
+        fmt.pop("noreuse_mix", None)
+        m = fmt.get("noreuse", 0)
+        for s in alts[fid]:
+            ok = {k for k in range(4) if oracle.memo[flags(s, 1 << k)] is not None}
+            for r in range(16):
+                if bin(r).count("1") > 1 and all(k in ok for k in range(4) if r >> k & 1) and not r & m:
+                    asks.append((fid, r, flags(s, r)))
+    oracle.fetch([w for _, _, w in asks])
+    verdict = {}
+    for fid, r, w in asks:
+        verdict[(fid, r)] = verdict.get((fid, r), True) and oracle.memo[w] is None
+    found = {}
+    for (fid, r), refused in verdict.items():
+        if refused:
+            found[fid] = found.get(fid, 0) | 1 << r
+    for fid, mask in found.items():
+        picked[fid][0]["noreuse_mix"] = mask
+    return len(found)
 
 
 def _rz_probe(fmt, k, spec, s):

@@ -99,6 +99,39 @@ def test_what_nvdisasm_refuses_beyond_single_fields(arch):
         decode((w | 1 << 124).to_bytes(16, "little"), arch)
 
 
+@pytest.mark.parametrize("arch", ["sm_86", "sm_89", "sm_90"])
+def test_reuse_flags_taken_alone_but_not_together(arch):
+    # LDS R31, [R2.X4+0x580] with the yield bit: nvdisasm takes the second or the third reuse
+    # flag (neither prints), not both
+    w = int.from_bytes(assemble("LDS R31, [R2.X4+0x580] ;  // [B------:R-:W0:-:S01]", arch), "little")
+    for r in (2, 4):
+        assert decode(((w & ~(15 << 122)) | r << 122).to_bytes(16, "little"), arch).text == \
+            "LDS R31, [R2.X4+0x580] ;"
+    with pytest.raises(AssemblerError, match="reuse flags 0x6 together, which nvdisasm refuses here"):
+        decode(((w & ~(15 << 122)) | 6 << 122).to_bytes(16, "little"), arch)
+
+
+@pytest.mark.parametrize("arch", ["sm_86", "sm_89"])
+def test_modifier_hidden_by_an_rz_base(arch):
+    # LDG with a 64-bit address and bit 72 clear prints .???0, but not when the address has no
+    # register base (RZ): nvdisasm prints plain LDG there
+    w = 0x0000e2200c1e884e25b12706ff0d7981
+    ldg = decode(w.to_bytes(16, "little"), arch)
+    assert ldg.text == "LDG.CONSTANT R13, [UR6+0x25b127], !P1 ;"
+    with_base = (w & ~(0xff << 24)) | 4 << 24
+    text = "LDG.???0.CONSTANT R13, [R4.64+UR6+0x25b127], !P1 ;"
+    assert decode(with_base.to_bytes(16, "little"), arch).text == text
+    assert decode(assemble(text, arch), arch).text == text
+    # the assembler leaves .???0 out only where the operand hides it
+    assert decode(assemble(ldg.text, arch), arch).text == ldg.text
+    rz64 = int.from_bytes(assemble("LDG.CONSTANT R13, [RZ.64+UR6+0x25b127], !P1 ;", arch), "little")
+    assert (rz64 >> 90 & 1, rz64 >> 72 & 1) == (1, 0)    # the 64-bit form, .???0 hidden by RZ
+    assert decode(rz64.to_bytes(16, "little"), arch).text == ldg.text
+    e = err("LDG.CONSTANT R13, [R4.64+UR6+0x25b127], !P1 ;", arch)
+    assert e.reason == "LDG.CONSTANT: this form prints .???0 unless a register of operand 2 " \
+        "'[R4.64+UR6+0x25b127]' is the zero one (RZ, URZ or PT)" and e.column == 19
+
+
 def test_guard_from_the_wrong_register_file():
     e = err("@UP0 FADD R0, R1, R2 ;")
     assert e.reason == "FADD cannot take a @UP guard" and e.line == 1

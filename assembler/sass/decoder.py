@@ -104,7 +104,7 @@ def control_problem(word):
 
 def format_problem(word, fmt):
     """Why nvdisasm refuses a word of this format whose every field it knows (the tables'
-    "noreuse", "nosb" and "forbid"), or None."""
+    "noreuse", "noreuse_mix", "nosb" and "forbid"), or None."""
     reuse = (word >> 122) & 15
     if (word >> 109) & 1 and reuse:
         stray = reuse & fmt.get("noreuse", 0)
@@ -113,6 +113,8 @@ def format_problem(word, fmt):
                 stray |= reuse & mask
         if stray:
             return "reuse flag 0x%x on an operand slot that takes none, which nvdisasm refuses" % stray
+        if fmt.get("noreuse_mix", 0) >> reuse & 1:
+            return "reuse flags 0x%x together, which nvdisasm refuses here (it takes each alone)" % reuse
     nosb = fmt.get("nosb")
     if nosb is not None:
         if "w" in nosb and (word >> 110) & 7 != 7:
@@ -165,6 +167,16 @@ def decode_word(word, arch, pc=0):
 _VARIABLE = {}
 
 
+def _hidden_mod(fmt, word, group, value):
+    """Whether the modifier text of `group` at `value` is left out because an operand is at its
+    zero register (the tables' "hide_mod": LDG.???0 with a 64-bit address and an RZ base
+    prints as LDG)."""
+    for i, v, bits, raw in fmt.get("hide_mod", ()):
+        if i == group and v == value and _getbits(word, bits) == raw:
+            return True
+    return False
+
+
 def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
     """Decode a word with a given format entry of the tables (the table generator checks
     formats it is learning with this)."""
@@ -186,7 +198,7 @@ def decode_with_format(word, fmt, pc=0, variable_ops=frozenset()):
             if t is None:
                 raise _bad(word, pc, "modifier field %s holds %d, which nvdisasm does not print"
                            % (list(bits), v))
-            if t:
+            if t and not _hidden_mod(fmt, word, item, v):
                 tokens.extend(t.split("."))
     ops = []
     # nvdisasm shows .reuse only when bit 109 is set

@@ -78,13 +78,18 @@ def leaf_formats(formats):
 
 
 def _options(fmt):
-    """Per group: [(value, tokens)] with the preferred value first among equal spellings."""
+    """Per group: [(value, tokens, condition)] with the preferred value first among equal
+    spellings; then the values whose text an operand at its zero register hides ("hide_mod"),
+    with no tokens and the condition (word bits, raw value, text hidden) the operands must meet."""
+    hidden = {}
+    for i, v, bits, raw in fmt.get("hide_mod", ()):
+        hidden.setdefault(i, []).append((v, (), (bits, raw, fmt["groups"][i][1][v])))
     out = []
-    for g in fmt["groups"]:
+    for i, g in enumerate(fmt["groups"]):
         table = g[1]
         pref = g[2] if len(g) > 2 else None
         opts = sorted(table.items(), key=lambda kv: (kv[0] != pref, kv[0]))
-        out.append([(v, tuple(t.split(".")) if t else ()) for v, t in opts])
+        out.append([(v, tuple(t.split(".")) if t else (), None) for v, t in opts] + hidden.get(i, []))
     return out
 
 
@@ -94,7 +99,8 @@ def _index(arch):
 
 
 def _match_mnem(items, options, toks):
-    """Group values printing exactly `toks` through `items`, or None."""
+    """Group values printing exactly `toks` through `items` ({group: value}, with the conditions
+    of hidden ones under ("if", group)), or None."""
     n = len(toks)
 
     def rec(i, j):
@@ -105,11 +111,13 @@ def _match_mnem(items, options, toks):
             if j < n and toks[j] == item:
                 return rec(i + 1, j + 1)
             return None
-        for v, t in options[item]:
+        for v, t, cond in options[item]:
             if toks[j:j + len(t)] == t:
                 r = rec(i + 1, j + len(t))
                 if r is not None:
                     r[item] = v
+                    if cond is not None:
+                        r[("if", item)] = cond
                     return r
         return None
     return rec(0, 0)
@@ -199,6 +207,11 @@ def _match_ops(specs, ops, shown=None):
     return rec(0, 0)
 
 
+def _spec_bits(spec):
+    """The word bits an operand's numbers are read from."""
+    return {b for h in spec["holes"] if h[0] == "bits" for b in hole_bits(h)}
+
+
 def _forbidden(fmt, word):
     forbid = fmt.get("forbid")
     if forbid:
@@ -238,6 +251,7 @@ def _forms(idx, toks, arch):
     for opclass, fbits, key, fmt, options, fixed in cands:
         gv = _match_mnem(fmt["mnem"], options, toks)
         if gv is not None:
+            conds = tuple(gv.pop(k) for k in [k for k in gv if isinstance(k, tuple)])
             word = _setbits(opclass, fbits, key)
             dmask, dval = fmt["default"]
             word = (word & ~dmask) | dval
@@ -245,16 +259,16 @@ def _forms(idx, toks, arch):
                 word = _setbits(word, bits, v)
             for gi, v in gv.items():
                 word = _setbits(word, fmt["groups"][gi][0], v)
-            mnem_ok.append((opclass, fbits, key, fmt, gv, fixed, word))
+            mnem_ok.append((opclass, fbits, key, fmt, gv, fixed, word, conds))
     if not mnem_ok:
-        mods = sorted({t for c in cands for o in c[4] for _, ts in o for t in ts} |
+        mods = sorted({t for c in cands for o in c[4] for opt in o for t in opt[1]} |
                       {t for c in cands for t in c[3]["mnem"] if isinstance(t, str)} - {toks[0]})
         raise EncodeError("%s: no %s form takes the modifiers %s (modifiers seen with %s: %s)"
                           % (".".join(toks), arch, "." + ".".join(toks[1:]) if toks[1:] else "(none)",
                              toks[0], " ".join("." + m for m in mods)))
     # the same text can fit formats of two classes: the one ptxas wrote with this spelling first
     spelled = ".".join(toks)
-    mnem_ok.sort(key=lambda c: spelled not in c[3].get("spellings", ()))
+    mnem_ok.sort(key=lambda c: (spelled not in c[3].get("spellings", ()), bool(c[7])))
     idx.cache[toks] = mnem_ok
     return mnem_ok
 
@@ -276,7 +290,7 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
     errors = []
     bf16_view = "BF16_V2" in toks or \
         (toks[0] == "MUFU" and "BF16" in toks)                          # see decoder._bf16_view
-    for opclass, fbits, key, fmt, gv, fixed, word in mnem_ok:
+    for opclass, fbits, key, fmt, gv, fixed, word, conds in mnem_ok:
         assign = _match_ops(fmt["ops"], operands, _shown(fmt, gv))
         if assign is None:
             continue
@@ -309,6 +323,17 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
             continue
         if any(_getbits(word, bits) != v for bits, v in fixed) or _getbits(word, fbits) != key:
             continue        # an operand's decoration moved the word into another format
+        unmet = [c for c in conds if _getbits(word, c[0]) != c[1]]
+        if unmet:
+            # a modifier left out that only an operand at its zero register hides
+            bits, _, text = unmet[0]
+            m = next((m for spec, fit, m in assign if m is not None and set(bits) <= _spec_bits(spec)), None)
+            where = "of operand %d %r " % (m + 1, st.operands[m]) if m is not None and m < len(st.operands) \
+                else ""
+            errors.append(("%s: this form prints .%s unless a register %sis the zero one (RZ, URZ or PT)"
+                           % (".".join(toks), text, where),
+                           st.columns[m] if m is not None and m < len(st.columns) else 0))
+            continue
         if _forbidden(fmt, word):
             continue        # modifiers this class does not take together (I2F.U32 in the 64-bit class)
         if control_bits is not None:
@@ -328,7 +353,7 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
 def _operand_problem(toks, mnem_ok, operands, st):
     """Say which operand does not fit the forms that take these modifiers."""
     best = None
-    for opclass, fbits, key, fmt, gv, fixed, _word in mnem_ok:
+    for opclass, fbits, key, fmt, gv, fixed, _word, _conds in mnem_ok:
         specs = fmt["ops"]
         # how many leading operands fit, hidden ones skipped
         k = m = 0

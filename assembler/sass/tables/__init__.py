@@ -34,6 +34,10 @@ The value of the word's `fbits` selects a format:
     sbblank   optional: 1 when it does so as soon as a write or read scoreboard is named
     noreuse   optional: the reuse flags (4-bit mask) nvdisasm refuses with bit 109 set
     noreuse_by optional: ((group, value, mask), ...): reuse flags refused with that modifier value
+    noreuse_mix optional: reuse values (a 16-bit mask over bits 122..125 read as a number)
+              nvdisasm refuses with bit 109 set though it takes each of their flags alone
+    hide_mod  optional: ((group, value, word bits, raw value), ...): that modifier value prints
+              no text when those bits hold that value (an operand at its zero register: RZ)
     uses      how many corpus words ptxas wrote in this format
     spellings the mnemonics (opcode.MODIFIERS) ptxas wrote in it: the assembler prefers, among
               formats of several classes that print the same text, one ptxas wrote it with
