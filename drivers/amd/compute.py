@@ -99,6 +99,8 @@ class ComputeQueue:
     def __init__(self, device, use_aql, ring_size=1 << 20):
         self.device, self.use_aql = device, use_aql
         self.hw = (AQLQueue if use_aql else PM4Queue)(device, ring_size, "AQL compute queue" if use_aql else "PM4 compute queue")
+        if not use_aql:                 # the mailbox RELEASE_MEM behind the timeline's (pm4_signal)
+            self.hw.signal_tail = len(pm4.release_mem(0, 0))
         self.kernarg_buf = self.ib_buf = None
         try:
             self.timeline = device.new_timeline("compute")

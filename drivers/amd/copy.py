@@ -25,6 +25,8 @@ class SDMACopier:
     def __init__(self, device, ring_bytes=SDMA_RING_BYTES):
         self.device = device
         self.hw = SDMAQueue(device, ring_bytes, "SDMA queue")
+        # behind the timeline's low fence: its high fence, the mailbox fence and the trap
+        self.hw.signal_tail = 4 * (len(sdma.fence(0, 0)) * 2 + len(sdma.trap(0)))
         self.staging = []
         try:
             self.timeline = device.new_timeline("copy")

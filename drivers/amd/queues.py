@@ -125,6 +125,11 @@ class HWQueue:
         self.retired = 0                   # wptr below which the GPU is done
         self.pending = deque()             # (timeline value, wptr after that submission)
 
+    # UNITs a submission's engine may still read after its timeline value has landed (what its
+    # owner writes behind the timeline write: a mailbox write and interrupt); they are retired
+    # with the next submission, so the host never overwrites words the engine has yet to read.
+    signal_tail = 0
+
     def _init_ring(self):
         """Contents the CP expects before the first packet (AQL: INVALID headers)."""
 
@@ -191,12 +196,13 @@ class HWQueue:
         """Wait until ``units`` more fit in the ring. Everything already completed is retired at
         once (so the next submissions find room without coming here); then, if that is not
         enough, the oldest submissions are waited for."""
-        if units > self.capacity:
+        if units > self.capacity - self.signal_tail:
             raise GPUError(f"{self.name}: a submission of {units * self.UNIT} bytes does not fit the "
                            f"{self.ring_size}-byte ring")
         pending, done = self.pending, timeline.value
+        tail = self.signal_tail
         while pending and pending[0][0] <= done:
-            self.retired = pending.popleft()[1]
+            self.retired = pending.popleft()[1] - tail
         while self.wptr + units - self.retired > self.capacity:
             if not pending:
                 raise GPUError(f"{self.name}: ring full with nothing in flight (wptr {self.wptr}, "
@@ -204,7 +210,7 @@ class HWQueue:
             value, end = pending.popleft()
             if timeline.value < value:
                 timeline.wait(value)
-            self.retired = end
+            self.retired = end - tail
 
     def commit(self, value):
         """Publish the write pointer, ring the doorbell, remember what ``value`` retires."""
