@@ -1,6 +1,6 @@
-"""The AQL replayer a command buffer binds when it is built (replay.CommandBuffer._aql_replayer):
-it writes the ring words ComputeQueue.replay_aql writes, and everything it does not handle
-itself takes the general submit."""
+"""The replayer a command buffer binds when it is built (replay.CommandBuffer._pm4_replayer and
+_aql_replayer): it writes the ring words ComputeQueue.replay_pm4 / replay_aql write, and
+everything it does not handle itself takes the general submit."""
 import numpy as np
 import pytest
 
@@ -13,10 +13,16 @@ from drivers.errors import GPUError
 from test_amd_device import assert_nothing_live, code_object, pattern_executor
 
 
-@pytest.fixture
-def setup():
+# per queue kind: the general submit's untimed replay, and where it sends what it cannot take
+REPLAY = {"pm4": "replay_pm4", "aql": "replay_aql"}
+FALLBACK = {"pm4": "submit_ib", "aql": "submit_packets"}
+
+
+@pytest.fixture(params=["pm4", "aql"])
+def setup(request):
     kernel = make_kernel("gfx1100")
-    dev = AMDDevice(kernel=kernel, aql=True)
+    dev = AMDDevice(kernel=kernel, aql=request.param == "aql")
+    dev.kind = request.param
     seen = []
     kernel.gpu.executor = pattern_executor(seen)
     prg = dev.load(code_object("grid3d"))
@@ -34,13 +40,29 @@ def setup():
 
 
 class _Spy:
-    """Counts the general path's calls into the queue (replay_aql untimed, submit_packets)."""
+    """Counts the general path's calls into the queue (replay_pm4 / replay_aql untimed,
+    submit_ib / submit_packets, hw.submit_words)."""
 
     def __init__(self, monkeypatch, q):
         self.calls = []
-        for name in ("replay_aql", "submit_packets"):
+        for name in ("replay_pm4", "submit_ib", "replay_aql", "submit_packets"):
             real = getattr(q, name)
             monkeypatch.setattr(q, name, lambda *a, real=real, name=name: self.calls.append(name) or real(*a))
+
+
+def _ring_words(dev, cb):
+    """The last replay's ring words (PM4: INDIRECT_BUFFER and the signal, whose value is checked
+    and then zeroed; AQL: see _ring_slots)."""
+    if dev.kind == "aql":
+        return _ring_slots(dev, 3)
+    q, hw = dev.compute, dev.compute.hw
+    n = len(cb.template)
+    words = hw.ring_u32[hw.wptr % hw.capacity - n:hw.wptr % hw.capacity].copy()
+    value = q.timeline.last_submitted
+    lo = q._value_slot
+    assert int(words[lo]) | int(words[lo + 1]) << 32 == value
+    words[lo:lo + 2] = 0
+    return words
 
 
 def _ring_slots(dev, n):
@@ -59,16 +81,16 @@ def _ring_slots(dev, n):
     return slots
 
 
-def test_the_replayer_writes_what_replay_aql_writes(setup, monkeypatch):
+def test_the_replayer_writes_what_the_general_replay_writes(setup, monkeypatch):
     dev, cb, seen = setup
     assert "submit" in vars(cb)                          # bound when the command buffer was built
     spy = _Spy(monkeypatch, dev.compute)
     cb.submit()
-    fast = _ring_slots(dev, 3)
+    fast = _ring_words(dev, cb)
     assert spy.calls == []                               # the replayer wrote it itself
-    replay.CommandBuffer.submit(cb)                      # the general submit: ComputeQueue.replay_aql
-    general = _ring_slots(dev, 3)
-    assert spy.calls == ["replay_aql"]
+    replay.CommandBuffer.submit(cb)                      # the general submit: replay_pm4 / replay_aql
+    general = _ring_words(dev, cb)
+    assert spy.calls == [REPLAY[dev.kind]]
     assert np.array_equal(fast, general)
     assert cb.last_value == dev.compute.timeline.last_submitted
     dev.synchronize()
@@ -91,9 +113,12 @@ def test_what_the_replayer_does_not_handle_takes_the_general_submit(setup, monke
         monkeypatch.setattr(dev, "flush_hdp_on_submit", True)
         monkeypatch.setattr(dev, "hdp_flush", lambda: flushes.append(1))
     secs = cb.submit(wait=case == "wait")
-    # replay_aql itself sends a busy copy queue and DEBUG>=2 on to submit_packets
-    assert spy.calls == {"wait": ["submit_packets"], "hdp flush": ["replay_aql"]}.get(
-        case, ["replay_aql", "submit_packets"])
+    replay_, fallback = REPLAY[dev.kind], FALLBACK[dev.kind]
+    if dev.kind == "aql":     # replay_aql itself sends a busy copy queue and DEBUG>=2 to submit_packets
+        want = {"wait": [fallback], "hdp flush": [replay_]}.get(case, [replay_, fallback])
+    else:                     # replay_pm4 writes those words itself, through hw.submit_words
+        want = [fallback] if case == "wait" else [replay_]
+    assert spy.calls == want
     assert (secs is not None) == (case == "wait") and flushes == ([1] if case == "hdp flush" else [])
     monkeypatch.undo()
     dev.synchronize()
@@ -107,13 +132,14 @@ def test_a_replay_at_the_ring_end_or_without_room_takes_the_general_submit(setup
     while hw.wptr < hw.capacity:                         # the first lap ends with the ring full
         cb.submit()
     end = 2 * hw.capacity
-    while (end - hw.wptr) % 3 != 1:                      # replays of 3 packets then stop one short of the end
+    n = 3 if dev.kind == "aql" else len(cb.template)     # ring units (packets, dwords) per replay
+    while (end - hw.wptr) % n == 0:                      # so that replays stop short of the end
         dev.launch_one()
     spy = _Spy(monkeypatch, q)
     taken = []
     while hw.wptr < end + 8:                             # round the ring again and past its end
         pos, before = hw.wptr % hw.capacity, len(spy.calls)
-        wrap, room = pos + 3 > hw.capacity, hw.wptr + 3 - hw.retired <= hw.capacity
+        wrap, room = pos + n > hw.capacity, hw.wptr + n - hw.retired <= hw.capacity
         cb.submit()
         taken.append((wrap, not room, len(spy.calls) > before))
     assert [general for wrap, full, general in taken] == [wrap or full for wrap, full, _ in taken]

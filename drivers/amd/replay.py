@@ -109,6 +109,7 @@ class CommandBuffer(CommandBufferBase):
         self.buffer.view(np.uint32, self.ib_offset, len(dwords))[:] = dwords
         self.ib_va, self.ib_dwords = self.buffer.va + self.ib_offset, len(dwords)
         self.template = q.ib_template(self.ib_va, self.ib_dwords)
+        self.submit = self._pm4_replayer()
 
     def submit(self, wait=False, timeout=None):
         """Replay every recorded launch; with ``wait`` return their GPU time in seconds."""
@@ -140,6 +141,50 @@ class CommandBuffer(CommandBufferBase):
         dev._wait(q.timeline, value, timeout)
         start, end = int(dev.timestamps[0]), int(dev.timestamps[1])
         return (end - start) / GPU_CLOCK_HZ
+
+    def _pm4_replayer(self):
+        """``submit`` of this command buffer on a PM4 queue, with what recording fixed bound as
+        locals: the untimed replay (ComputeQueue.replay_pm4's ring writes: INDIRECT_BUFFER and
+        the signal, its value patched) when none of submit's checks asks for more; a wait, a
+        closed device, moved scratch, an HDP flush, a busy copy queue, words that would wrap or
+        find no room, and DEBUG>=2 take the general submit."""
+        general = CommandBuffer.submit.__get__(self)
+        dev = self.device
+        q = dev.compute
+        hw, timeline = q.hw, q.timeline
+        cap = hw.capacity
+        template = self.template
+        mask, n = cap - 1, len(template)
+        last_pos = cap - n                           # the words fit below the ring's end
+        lo, hi = q._value_slot, q._value_slot + 1    # RELEASE_MEM data_lo / data_hi
+        ring, wptr_mv, description = hw.ring_mv, hw.wptr_mv, self.description
+        scratch_va = self._scratch_va
+        in_flight, limit = timeline.in_flight, timeline.RECORD_LIMIT
+        cb = self
+
+        def submit(wait=False, timeout=None):
+            wptr = hw.wptr
+            pos = wptr & mask
+            copy = q.copy_timeline
+            if wait or pos > last_pos or wptr + n - hw.retired > cap or dev.closed or dev.scratch_va != scratch_va \
+                    or dev.flush_hdp_on_submit or hw.debug >= 2 or \
+                    (copy is not None and copy._mv[0] < copy.last_submitted):
+                return general(wait, timeout)
+            value = timeline.last_submitted + 1
+            template[lo] = value & 0xFFFFFFFF
+            template[hi] = value >> 32
+            ring[pos:pos + n] = template
+            hw.wptr = wptr = wptr + n
+            wptr_mv[0] = wptr
+            hw.doorbell.store64(hw.doorbell_offset, wptr)
+            hw.pending.append((value, wptr))
+            timeline.last_submitted = value          # TimelineSignal.next_value, inline
+            in_flight[value] = description
+            if len(in_flight) > limit:
+                timeline.forget(timeline.value)
+            cb.last_value = value
+        submit.__doc__ = CommandBuffer.submit.__doc__
+        return submit
 
     def _aql_replayer(self):
         """``submit`` of this command buffer on an AQL queue, with what recording fixed bound as
