@@ -132,6 +132,22 @@ def test_modifier_hidden_by_an_rz_base(arch):
         "'[R4.64+UR6+0x25b127]' is the zero one (RZ, URZ or PT)" and e.column == 19
 
 
+@pytest.mark.parametrize("arch", ["sm_86", "sm_89", "sm_90"])
+def test_rz_alone_prints_no_scale(arch):
+    # nvdisasm prints a shared-memory address on RZ alone as [RZ] whatever scale the word holds
+    # (the sm_90 words below are its answers); beside a uniform register or with a register
+    # base the scale prints
+    if arch == "sm_90":
+        for word, text in ((0x000fe2800000880000000020fffff984, "@!PT LDS RZ, [RZ] ;"),
+                           (0x038a640000008a0000000000ffacf984, "@!PT LDS.64 R172, [RZ] ;")):
+            assert decode(word.to_bytes(16, "little"), arch).text == text
+    for scale in ("X4", "X8", "X16"):
+        assert disassemble(assemble(f"LDS R1, [RZ.{scale}] ;", arch), arch) == ["LDS R1, [RZ] ;"]
+        assert disassemble(assemble(f"STS [RZ.{scale}], R1 ;", arch), arch) == ["STS [RZ], R1 ;"]
+    for text in ("LDS R1, [RZ.X4+UR4] ;", "LDS R1, [R2.X8] ;", "LDS R1, [RZ] ;"):
+        assert disassemble(assemble(text, arch), arch) == [text]
+
+
 def test_guard_from_the_wrong_register_file():
     e = err("@UP0 FADD R0, R1, R2 ;")
     assert e.reason == "FADD cannot take a @UP guard" and e.line == 1

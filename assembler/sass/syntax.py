@@ -398,6 +398,9 @@ def _render_cbuf(shape, holes):
 def _render_mem(shape, holes, rz=None):
     has_desc, suff, reg_present, ureg_present = shape
     desc, reg, ureg, off = holes
+    if reg == 255 and not (ureg_present or off or has_desc):
+        # RZ alone scales nothing: nvdisasm prints LDS [RZ] whatever .X4/.X8/.X16 the word holds
+        suff = tuple(x for x in suff if x[:1] != "X")
     s = "[%s]" % _render_addr(reg_present, suff, reg, ureg_present, ureg, off, has_desc, rz)
     return ("desc[%s]" % reg_name("UR", desc) + s) if has_desc else s
 
