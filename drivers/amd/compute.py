@@ -108,7 +108,7 @@ class ComputeQueue:
             self.kernarg_buf = mem.alloc(KERNARG_ARENA_BYTES, GTT)
             self.ib_buf = mem.alloc(IB_ARENA_BYTES, GTT)
             if use_aql:
-                self._signal_packet(0)      # the signal slots exist before the first launch needs them
+                self._alloc_signal_slots()
         except BaseException:
             self.destroy()
             raise
@@ -425,7 +425,6 @@ class ComputeQueue:
         packet as one block, and the first packet's header. In the block that header is INVALID:
         the packet processor takes packets in order and stops at an INVALID header, so the packets
         behind it, valid headers and all, wait for that one header, written last."""
-        self._signal_packet(0)                       # the signal slots exist from now on
         words = array("I")
         for p in list(packets) + [self._signal_aql_mv[0:16]]:
             words.extend(p)
@@ -464,33 +463,35 @@ class ComputeQueue:
             timeline.forget(timeline.value)
         return value
 
+    def _alloc_signal_slots(self):
+        """The AQL queue's signal slots, made with the queue: one per ring packet
+        (SIGNAL_SLOT_BYTES apart, the signal's PM4 SIGNAL_PM4_OFFSET bytes in), each with a
+        ready-made PM4-IB packet pointing at it."""
+        cap = self.hw.capacity
+        words = np.array(self.pm4_signal(0), np.uint32)
+        self._signal_slots = self.device.memory.alloc(cap * SIGNAL_SLOT_BYTES, GTT)
+        slots = self._signal_slots.view(np.uint32).reshape(cap, SIGNAL_SLOT_BYTES // 4)
+        first = SIGNAL_PM4_OFFSET // 4
+        slots[:, first:first + len(words)] = words          # every slot signals; the value is patched
+        self._signal_u64 = memoryview(self._signal_slots.view(np.uint64))
+        self._ring_u64 = self.hw.ring_bytes.cast("Q")
+        self._signal_ib_va = self._signal_slots.va + SIGNAL_PM4_OFFSET
+        packets = np.tile(aql.pm4_indirect(0, len(words)), (cap, 1))
+        slot_va = self._signal_ib_va + SIGNAL_SLOT_BYTES * np.arange(cap, dtype=np.uint64)
+        packets[:, 2] = (slot_va & 0xFFFFFFFF).astype(np.uint32)
+        packets[:, 3] = (slot_va >> np.uint64(32)).astype(np.uint32)
+        self._signal_aql = packets
+        self._signal_aql_mv = memoryview(packets.reshape(-1))
+
     def _signal_packet(self, value):
-        """The PM4-IB packet that signals ``value``. Its PM4 lives in slot value % N of a buffer
-        with one slot per ring packet (SIGNAL_SLOT_BYTES apart, the PM4 SIGNAL_PM4_OFFSET bytes
-        in): a slot is rewritten only after the ring has wrapped, i.e. after the submission that
-        read it has been consumed."""
-        if self._signal_u64 is None:
-            cap = self.hw.capacity
-            words = np.array(self.pm4_signal(0), np.uint32)
-            self._signal_slots = self.device.memory.alloc(cap * SIGNAL_SLOT_BYTES, GTT)
-            slots = self._signal_slots.view(np.uint32).reshape(cap, SIGNAL_SLOT_BYTES // 4)
-            first = SIGNAL_PM4_OFFSET // 4
-            slots[:, first:first + len(words)] = words          # every slot signals; the value is patched
-            self._signal_u64 = memoryview(self._signal_slots.view(np.uint64))
-            self._ring_u64 = self.hw.ring_bytes.cast("Q")
-            # one ready-made PM4-IB packet per slot, pointing at that slot's PM4
-            self._signal_ib_va = self._signal_slots.va + SIGNAL_PM4_OFFSET
-            packets = np.tile(aql.pm4_indirect(0, len(words)), (cap, 1))
-            slot_va = self._signal_ib_va + SIGNAL_SLOT_BYTES * np.arange(cap, dtype=np.uint64)
-            packets[:, 2] = (slot_va & 0xFFFFFFFF).astype(np.uint32)
-            packets[:, 3] = (slot_va >> np.uint64(32)).astype(np.uint32)
-            self._signal_aql = packets
-            self._signal_aql_mv = memoryview(packets.reshape(-1))
+        """The PM4-IB packet that signals ``value``. Its PM4 lives in slot value % N (see
+        _alloc_signal_slots): a slot is rewritten only after the ring has wrapped, i.e. after the
+        submission that read it has been consumed."""
         slot = value % self.hw.capacity
         self._signal_u64[slot * SIGNAL_SLOT_WORDS + SIGNAL_VALUE_WORD] = value
         return self._signal_aql_mv[slot * 16:slot * 16 + 16]
 
-    _signal_u64 = _signal_slots = None
+    _signal_slots = None                     # PM4 queues have none
 
     def _ib_packet(self, dwords):
         off = self.ibs.alloc(len(dwords) * 4, 64)
@@ -505,7 +506,7 @@ class ComputeQueue:
         wptr, cap = hw.wptr, hw.capacity
         pos = wptr & (cap - 1)
         signal, copy = self._signal_u64, self.copy_timeline
-        if timed or pos + 2 > cap or hw.debug >= 2 or signal is None or \
+        if timed or pos + 2 > cap or hw.debug >= 2 or \
                 (copy is not None and copy._mv[0] < copy.last_submitted):
             packet = self.aql_dispatch_packet(kernel, kernarg_va, grid, block, lds)
             return self.submit_packets((packet,), timed, description)
