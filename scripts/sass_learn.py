@@ -34,6 +34,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from assembler.sass import aliases  # noqa: E402
+from assembler.sass.holes import hole_bits  # noqa: E402
 from assembler.sass.syntax import Operand, SyntaxProblem, parse_operand, split_statement  # noqa: E402
 
 CONTROL_BITS = frozenset(range(105, 122))
@@ -244,14 +245,6 @@ class OpSpec:
 
     def __repr__(self):
         return "Op(%s %r %s hide=%s)" % (self.kind, self.shapes, self.holes, self.hide)
-
-
-def hole_bits(h):
-    if h[0] in ("bits", "target"):
-        return [wb for wb, _ in h[1]]
-    if h[0] in ("float", "name"):
-        return list(h[2] if h[0] == "float" else h[1])
-    return []
 
 
 def classify(seed, other):
