@@ -76,6 +76,15 @@ def _put64(V, r, sel, value, em):
         V[r + 1, sel] = np.where(em, hi, V[r + 1, sel])
 
 
+def _put64_forward(V, r, sel, value, em, n):
+    """_put64, returning the uint64 (n, 32) lanes written when every lane was (the pair's value
+    from now on, for the block's later reads), else None."""
+    v = value if type(value) is np.ndarray and value.dtype == U64 and value.flags.c_contiguous \
+        else np.ascontiguousarray(value, U64)
+    _put64(V, r, sel, v, em)
+    return v if em is None and v.shape == (n, WAVE32) else None
+
+
 def _put64_s(S, c, sel, value):
     v = np.asarray(value, U64)
     S[c, sel] = v.astype(U32)
@@ -114,5 +123,6 @@ def readonly(a):
 
 
 HELPERS = {"np": np, "U32": U32, "U64": U64, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
-            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64S": _put64_s,
+            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64F": _put64_forward,
+            "PUT64S": _put64_s,
             "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
