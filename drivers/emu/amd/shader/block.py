@@ -524,9 +524,9 @@ def _float_fast(e, op):
 
 def _float_globals(e):
     if "FMA" not in e.globals:
-        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmed3, fmin
+        from .valu.fp import F32, F64, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64, F64F=F64, F64=np.float64, CANON=_canonical32)
+                         FMA64=fma64_quiet, F64F=F64, F64=np.float64, CANON=_canonical32)
 
 
 def _plain_ctx(e, op):
