@@ -8,6 +8,7 @@ from .state import FULL_EXEC, LANE_BITS, WAVE32
 from .vector import write_vgpr
 
 U32, U64, I32 = np.uint32, np.uint64, np.int32
+_D64 = np.dtype(U64)
 
 def _lanes(x):
     """(w,) -> read-only (w, 32) repeating each wave's value over its lanes (x is not copied:
@@ -79,6 +80,10 @@ def _put64(V, r, sel, value, em):
 def _put64_forward(V, r, sel, value, em, n):
     """_put64, returning the uint64 (n, 32) lanes written when every lane was (the pair's value
     from now on, for the block's later reads), else None."""
+    if em is None and type(sel) is slice and type(value) is np.ndarray and value.dtype is _D64 \
+            and value.shape == (n, WAVE32) and value.flags.c_contiguous:
+        V[r:r + 2, sel] = value.view(U32).reshape(n, WAVE32, 2).transpose(2, 0, 1)
+        return value
     v = value if type(value) is np.ndarray and value.dtype == U64 and value.flags.c_contiguous \
         else np.ascontiguousarray(value, U64)
     _put64(V, r, sel, v, em)

@@ -120,10 +120,11 @@ def _odd_ranges(fmt, r1, r2, rdiff):
                                                    -rdiff[0], rdiff[1] - rdiff[0]))
 
 
-def _odd_lanes(fmt, s1, s2, ranges):
+def _odd_lanes(fmt, s1, s2, ranges, also=None):
     """The flat indices of the lanes whose exponent fields of S1 / S2 leave the ranges (one
-    unsigned compare each), or None when they are more than a few: the caller decides those
-    lanes by the pseudocode's cases and leaves every other lane at its default."""
+    unsigned compare each), or ``also`` holds, or None when they are more than a few: the
+    caller decides those lanes by the pseudocode's cases and leaves every other lane at its
+    default."""
     if fmt is F16:
         return None
     lo1, span1, lo2, span2, off, span = ranges
@@ -139,6 +140,8 @@ def _odd_lanes(fmt, s1, s2, ranges):
     odd |= np.greater(e1, span1)
     e2 -= lo2
     odd |= np.greater(e2, span2)
+    if also is not None:
+        odd |= also
     k = np.count_nonzero(odd)
     if k > _FEW:
         return None
@@ -228,21 +231,22 @@ def _div_fixup(kind):
     # the lanes no case can hold: S1 and S2 normal (not zero, inf or NaN), exponent(S2) -
     # exponent(S1) not below the underflow bound, exponent(S0) below the maximum
     bound = {F16: None, F32: -150, F64: -1075}[fmt]
+    exp_mask = fmt.utype(fmt.exp_mask)
     fixup_odd = None if fmt is F16 else _odd_ranges(fmt, (1, fmt.emax - 1), (1, fmt.emax - 1),
                                                     (bound, fmt.emax))
 
     @op("v_div_fixup_" + fmt.name, (bits, bits, bits), bits)
     def run(ctx, srcs, old):
         s0, s1, s2 = (kind.read(ctx, srcs, i) for i in range(3))
-        odd = None if fmt is F16 else _odd_lanes(fmt, s1, s2, fixup_odd)
-        if odd is not None:
+        odd = None
+        if fmt is not F16:
             # the default case, S0 with the sign of S1 xor S2, on the bits (a NaN passed through)
             u = fmt.bits
             r = np.bitwise_and(u(s0), fmt.u_abs)
+            top = np.greater_equal(r, exp_mask)         # exponent(S0) == max: lane by lane too
+            odd = _odd_lanes(fmt, s1, s2, fixup_odd, top)
+        if odd is not None:
             r |= np.bitwise_and(np.bitwise_xor(u(s1), u(s2)), fmt.u_sign)
-            top = np.equal(np.bitwise_and(r, fmt.utype(fmt.exp_mask)), fmt.utype(fmt.exp_mask))
-            if np.count_nonzero(top):               # exponent(S0) == max: decided lane by lane
-                odd = np.union1d(odd, top.ravel().nonzero()[0])
             if not odd.size:
                 return kind.write(ctx, old, r.view(fmt.dtype), quiet_nans=False)
             special = np.zeros(r.shape, bool)

@@ -520,8 +520,9 @@ def _fma64_lanes(a, b, c, r, z, lanes):
     zero or non-finite operand gives the plain sum z (an infinite addend of a finite product
     itself), a finite one the exact value rounded.  Operands are read by flat index as Python
     floats (``item``), the NaNs of z copied as numpy scalars (their payloads untouched)."""
-    r = np.array(r, np.float64)
-    shape = r.shape
+    if type(r) is not np.ndarray or not r.flags.c_contiguous:
+        r = np.array(r, np.float64)
+    shape = r.shape                     # r is the error-free path's own array: written in place
     out = r.reshape(-1)
     z = (z if z.shape == shape else np.broadcast_to(z, shape)).reshape(-1)
     a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))
