@@ -19,6 +19,8 @@ BODY = """
   v_add_co_ci_u32_e32 v15, vcc_lo, 0, v15, vcc_lo
   v_add_f64 v[16:17], v[14:15], 1.0
   v_mad_u64_u32 v[18:19], null, v2, v3, v[4:5]
+  v_mad_u64_u32 v[42:43], s9, v2, v3, 0
+  v_cndmask_b32_e64 v44, 0, 1, s9
   v_add_f64 v[20:21], v[18:19], v[2:3]
   v_dual_mov_b32 v19, v4 :: v_dual_mov_b32 v40, v5
   v_add_f64 v[22:23], v[18:19], v[2:3]
@@ -82,5 +84,6 @@ def test_forwarded_pairs_are_what_the_registers_hold():
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = block_source(on)
     # the forwarding is there to be tested: kept results, reused joins, joins after a partial EXEC
-    for line in ("q14 = PUT64F(V, 14, sel", "if q32 is None: q32 = J(V, 32, sel)", "q30.view(F64)"):
+    # and v_mad_u64_u32 of a zero addend is the product itself
+    for line in ("q14 = PUT64F(V, 14, sel", "if q32 is None: q32 = J(V, 32, sel)", "q30.view(F64)", "da = pa\n"):
         assert line in source, line

@@ -441,8 +441,12 @@ def _inline_wide(e, op, v):
         e.emit(f"d{v} = {SHIFTS64[m]}({src}, {n})")
         return [put64_line(e, op.vdst, f"d{v}")]
     a, b = _inline_source(e, op, 0), _inline_source(e, op, 1)
-    c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
-    e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
+    addend = op.sources[2]
+    if addend.kind in ("const", "literal") and int(constant_value(addend, 64, m)) == 0:
+        e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = p{v}")     # + 0: the product
+    else:
+        c = _vector_source(e, op, addend, 64, op.readers[2])
+        e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
     post = [put64_line(e, op.vdst, f"d{v}")]
     if op.mask_dst != NULL:
         e.emit(f"m{v} = np.less(d{v}, p{v})")

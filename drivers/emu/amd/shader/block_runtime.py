@@ -80,14 +80,18 @@ def _put64(V, r, sel, value, em):
 def _put64_forward(V, r, sel, value, em, n):
     """_put64, returning the uint64 (n, 32) lanes written when every lane was (the pair's value
     from now on, for the block's later reads), else None."""
-    if em is None and type(sel) is slice and type(value) is np.ndarray and value.dtype is _D64 \
-            and value.shape == (n, WAVE32) and value.flags.c_contiguous:
-        V[r:r + 2, sel] = value.view(U32).reshape(n, WAVE32, 2).transpose(2, 0, 1)
-        return value
-    v = value if type(value) is np.ndarray and value.dtype == U64 and value.flags.c_contiguous \
+    v = value if type(value) is np.ndarray and value.dtype is _D64 and value.flags.c_contiguous \
         else np.ascontiguousarray(value, U64)
-    _put64(V, r, sel, v, em)
-    return v if em is None and v.shape == (n, WAVE32) else None
+    if type(sel) is not slice:
+        _put64(V, r, sel, v, em)
+    elif em is None:
+        if v.shape == (n, WAVE32):
+            V[r:r + 2, sel] = v.view(U32).reshape(n, WAVE32, 2).transpose(2, 0, 1)
+            return v
+        _put64(V, r, sel, v, em)
+    else:
+        np.copyto(V[r:r + 2, sel], v.view(U32).reshape(v.shape + (2,)).transpose(2, 0, 1), where=em)
+    return None
 
 
 def _put64_s(S, c, sel, value):
