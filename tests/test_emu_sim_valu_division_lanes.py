@@ -1,6 +1,6 @@
 """v_div_scale / v_div_fixup decide the few lanes their cases can hold one by one (division.py:
 the exponent ranges outside which a case may apply, then the pseudocode's cases per lane), and
-v_div_fmas without post-scaled lanes is the plain fma: each against the case-by-case array path
+v_div_fmas_f64 post-scales its few masked lanes one by one: each against the case-by-case array path
 on ordinary lanes with a few edge lanes, in several MODEs."""
 import numpy as np
 import pytest
@@ -85,16 +85,31 @@ def test_few_edge_lanes_decided_one_by_one_match_the_array_path(name):
     assert lanes_path > 100
 
 
-def test_div_fmas_without_post_scaled_lanes_is_the_fma():
+def test_div_fmas_with_few_post_scaled_lanes_is_the_scaled_fma():
+    """No post-scaled lane: the fma itself; a few: those lanes scaled one by one, the ones that
+    land among the denormals or overflow rounded once from the exact value."""
     rng = np.random.default_rng(4)
-    for trial in range(60):
+    extreme = [(1.5 * 2.0 ** -450, 1.25 * 2.0 ** -450, 2.0 ** -920),      # 2**-900 scaled by 2**-128
+               # rounded to 53 bits, then to the denormals' 46: a tie only the first rounding made
+               (2.0 ** -450, -(2.0 ** -450), -(2.0 ** -947 + 2.0 ** -980)),
+               (1.5 * 2.0 ** -450, -1.25 * 2.0 ** -451, 1.0 + 2.0 ** -52),
+               (1.5 * 2.0 ** 450, 1.3 * 2.0 ** 450, 3.0),                 # 2**900 scaled by 2**128
+               (1.5 * 2.0 ** 400, 1.3 * 2.0 ** 400, -3.0), (np.inf, 0.0, 3.0), (np.nan, 1.0, 0.5)]
+    fast = 0
+    for trial in range(90):
         srcs = _operands(rng, np.float64, trial % 6)
         mask = np.zeros((4, 32), bool)
-        if trial % 3 == 0:
-            mask[rng.integers(0, 4), rng.integers(0, 32)] = True      # one post-scaled lane
+        for _ in range(trial % 10):
+            w, lane = rng.integers(0, 4), rng.integers(0, 32)
+            mask[w, lane] = True
+            if rng.random() < 0.5:
+                for src, x in zip(srcs, extreme[rng.integers(len(extreme))]):
+                    src[w, lane] = np.float64(x).view(np.uint64)
+        fast += 0 < np.count_nonzero(mask) <= division._FEW
         got = VALU["v_div_fmas_f64"].fn(Ctx(mode=FloatMode(), mask=mask, lane=None), srcs, None)
         post = np.where(mask, np.where((srcs[2] >> np.uint64(52) & np.uint64(0x7FF)) > 1023, 128, -128), 0)
         with np.errstate(all="ignore"):
             want = division.fma64_scaled(*(s.view(np.float64) for s in srcs), post)
         want = np.where(np.isnan(want), want.view(np.uint64) | np.uint64(1 << 51), want.view(np.uint64))
         assert got.tobytes() == want.tobytes(), trial
+    assert fast > 40

@@ -207,8 +207,12 @@ def _div_fmas(kind):
     def run(ctx, srcs, old):
         a, b, c = (kind.read(ctx, srcs, i, flush_denorm=False) for i in range(3))
         rm = fp_round.round_mode(ctx, fmt)
-        if fmt is F64 and rm == fp_round.ROUND_NEAREST_EVEN and not np.count_nonzero(ctx.mask):
-            return kind.write(ctx, old, fma64(a, b, c))         # no lane post-scales
+        if fmt is F64 and rm == fp_round.ROUND_NEAREST_EVEN:
+            k = np.count_nonzero(ctx.mask)
+            if not k:
+                return kind.write(ctx, old, fma64(a, b, c))     # no lane post-scales
+            if k <= _FEW:
+                return kind.write(ctx, old, _fmas_lanes(a, b, c, ctx.mask, scale))
         post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
         if fmt is F64:
             r = fma64_scaled(a, b, c, post, rm)
@@ -220,6 +224,31 @@ def _div_fmas(kind):
                                     c.astype(np.float64), rm)
         return kind.write(ctx, old, r)
     return run
+
+
+def _fmas_lanes(a, b, c, mask, scale):
+    """v_div_fmas_f64 under round-to-nearest-even with a few post-scaled lanes: the fma, and on
+    the lanes of ``mask`` the fma times 2**(+-scale) (fma64_scaled's rule, lane by lane: a
+    finite result that lands below 2**-1020 or overflows is rounded once from the exact
+    value)."""
+    r = fma64(a, b, c)
+    if type(r) is not np.ndarray or not r.flags.c_contiguous or not r.flags.writeable:
+        r = np.array(r, np.float64)
+    flat = r.reshape(-1)
+    shape = r.shape
+    a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))
+    lanes = (mask if mask.shape == shape else np.broadcast_to(mask, shape)).ravel().nonzero()[0]
+    cbits = c.view(np.uint64)
+    posts = [scale if (cbits.item(k) >> 52) & 0x7FF > 1023 else -scale for k in lanes.tolist()]
+    with np.errstate(all="ignore"):
+        scaled = np.ldexp(flat[lanes], np.array(posts)).tolist()
+    isfinite = math.isfinite
+    for k, post, v in zip(lanes.tolist(), posts, scaled):
+        x, y, w = a.item(k), b.item(k), c.item(k)
+        if isfinite(x) and isfinite(y) and isfinite(w) and (abs(v) < 2.0 ** -1020 or not isfinite(v)):
+            v = fma_exact(x, y, w, post)
+        flat[k] = v
+    return r
 
 
 def _div_fixup(kind):
