@@ -87,3 +87,62 @@ def test_forwarded_pairs_are_what_the_registers_hold():
     # and v_mad_u64_u32 of a zero addend is the product itself
     for line in ("q14 = PUT64F(V, 14, sel", "if q32 is None: q32 = J(V, 32, sel)", "q30.view(F64)", "da = pa\n"):
         assert line in source, line
+
+
+def test_64_bit_integer_compares_and_arithmetic_shift_written_out():
+    """v_cmp / v_cmpx of u64 and i64 (every predicate, VGPR pairs, an SGPR pair, a constant)
+    and v_ashrrev_i64 (counts from a VGPR, a constant past 63 and an SGPR) written out on the
+    uint64 lanes give what one instruction at a time gives, under a partial EXEC too."""
+    preds = ("lt", "eq", "le", "gt", "ne", "ge")
+    lines = []
+    for i, p in enumerate(preds):
+        for j, t in enumerate(("u64", "i64")):
+            k = 8 + 2 * (2 * i + j)
+            lines.append(f"v_cmp_{p}_{t}_e64 s{k}, v[2:3], v[4:5]")
+            lines.append(f"v_cndmask_b32_e64 v{10 + 2 * i + j}, 0, 1, s{k}")
+    lines += ["v_cmp_lt_i64_e64 s40, v[2:3], s[6:7]", "v_cndmask_b32_e64 v22, 0, 1, s40",
+              "v_cmp_gt_u64_e64 s41, -5, v[4:5]", "v_cndmask_b32_e64 v23, 0, 1, s41",
+              "v_ashrrev_i64 v[24:25], v6, v[2:3]", "v_ashrrev_i64 v[26:27], 67, v[4:5]",
+              "v_ashrrev_i64 v[28:29], s6, v[2:3]", "v_cmpx_ne_u64_e32 v[2:3], v[4:5]",
+              "v_ashrrev_i64 v[30:31], 1, v[2:3]"]
+    body = "\n".join("  " + x for x in lines)
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_lshl_b32 s8, s2, 9
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  s_load_b64 s[6:7], s[6:7], 0x0
+  v_lshlrev_b32_e32 v41, 7, v0
+  s_lshl_b32 s8, s2, 12
+  v_add_nc_u32_e32 v41, s8, v41
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_mov_b32_e32 v6, v2
+  v_cmpx_gt_u32_e32 30, v0
+{body}
+  s_mov_b32 exec_lo, -1
+  global_store_b128 v41, v[10:13], s[4:5]
+  global_store_b128 v41, v[14:17], s[4:5] offset:16
+  global_store_b128 v41, v[18:21], s[4:5] offset:32
+  global_store_b128 v41, v[22:25], s[4:5] offset:48
+  global_store_b128 v41, v[26:29], s[4:5] offset:64
+  global_store_b64 v41, v[30:31], s[4:5] offset:80
+  s_endpgm
+"""), args=PTR + PTR, vgprs=48)
+    rng = np.random.default_rng(9)
+
+    def make_args():
+        values = rng.integers(0, 2**64, 4 * 32 * 2, dtype=np.uint64)
+        values[1::2][rng.random(4 * 32) < 0.3] = values[0::2][rng.random(4 * 32) < 0.3][:1]
+        values[:8] = [0, 2**63, 2**64 - 1, 5, 2**63 - 1, 2**63 - 1, 2**64 - 5, 0]
+        return [np.zeros(4 * 32 * 32, np.uint32), values]
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    assert np.array_equal(on.states[-1].sregs, off.states[-1].sregs)
+    source = block_source(on)
+    for line in ("= np.less_equal(q2, q4)", "= np.not_equal(q2, q4)", ".view(np.int64), np.bitwise_and("):
+        assert line in source, line
+    assert "= op" not in source                     # no library call left

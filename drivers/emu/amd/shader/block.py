@@ -42,7 +42,7 @@ from .block_runtime import HELPERS, constant
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu
-from .block_wide import put64_line, wide_read, wide_step, wide_written
+from .block_wide import put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp
@@ -343,6 +343,9 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v)
+    post = wide_integer(e, op, v)
+    if post is not None:
+        return post
     lane_count = _lane_count(e, op)
     if lane_count is not None:
         e.emit(f"d{v} = {lane_count}")

@@ -10,6 +10,7 @@ pair is forgotten at an instruction the compiler does not write out (memory, LDS
 cross-lane and M0-relative moves write VGPRs through their closures).  A result written under a
 partial EXEC is not the register's value (the inactive lanes keep the old bits), so the write
 leaves the local None and the next read joins the pair from the registers."""
+from .state import SGPR_CODES
 from .vector import DualOp, VectorOp
 
 JOINED, MAYBE = "joined", "maybe"         # the local holds the pair / holds it or None
@@ -75,3 +76,37 @@ def wide_step(e, step):
     if ins.family in SCALAR_ONLY or ins.mnemonic in ("v_readfirstlane_b32", "v_readlane_b32"):
         return
     e.wide.clear()
+
+
+# -- 64-bit integer compares and v_ashrrev_i64 written out -------------------------------------
+_COMPARES64 = {"lt": "np.less", "eq": "np.equal", "le": "np.less_equal", "gt": "np.greater",
+               "ne": "np.not_equal", "ge": "np.greater_equal"}
+
+
+def wide_integer(e, op, v):
+    """The 64-bit integer compares (v_cmp/v_cmpx lt/eq/le/gt/ne/ge of u64 and i64: the library's
+    comparison of the sources as uint64, or as int64 for i64) and v_ashrrev_i64 (S1 as int64
+    shifted by S0[5:0]) without modifiers, on the pairs as uint64 lanes: emits the computation
+    and returns the lines writing the result, or None for any other op."""
+    from .block import _inline_source, _library_op, _mask_lines, _vector_source
+    m = op.mnemonic
+    parts = m.split("_")
+    compare = len(parts) == 4 and parts[1] in ("cmp", "cmpx") and parts[2] in _COMPARES64 \
+        and parts[3] in ("u64", "i64")
+    if not (compare or m == "v_ashrrev_i64") or not _library_op(op, wide=not compare):
+        return None
+    if compare:
+        a, b = (_vector_source(e, op, o, 64, r) for o, r in zip(op.sources, op.readers))
+        if parts[3] == "i64":
+            a, b = (f"{x}.astype(U64, copy=False).view(np.int64)" for x in (a, b))
+        e.emit(f"m{v} = {_COMPARES64[parts[2]]}({a}, {b})")
+        return _mask_lines(e, op, v)
+    count, value = op.sources
+    if not all(o.kind in ("vgpr", "const", "literal") or (o.kind == "sgpr" and o.value < SGPR_CODES)
+               for o in op.sources):
+        return None
+    count = _inline_source(e, op, 0)
+    x = _vector_source(e, op, value, 64, op.readers[1])
+    e.emit(f"d{v} = np.right_shift({x}.astype(U64, copy=False).view(np.int64), "
+           f"np.bitwise_and({count}, U32(63)).astype(np.int64)).view(U64)")
+    return [put64_line(e, op.vdst, f"d{v}")]
