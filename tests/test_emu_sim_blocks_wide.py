@@ -146,3 +146,58 @@ def test_64_bit_integer_compares_and_arithmetic_shift_written_out():
     for line in ("= np.less_equal(q2, q4)", "= np.not_equal(q2, q4)", ".view(np.int64), np.bitwise_and("):
         assert line in source, line
     assert "= op" not in source                     # no library call left
+
+
+def test_independent_f64_fmas_run_as_one_call():
+    """Two v_fma_f64 in a row (ordering-only instructions between) run as one fma call when the
+    second reads nothing the first writes and they write different pairs; a second reading the
+    first's result, one writing the same pair, or one with an SGPR operand runs alone; edge
+    values (NaN payloads on both sides of a pair) and a MODE whose fmas call the library."""
+    co = code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 5, v0
+  s_lshl_b32 s8, s2, 10
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  global_load_b64 v[6:7], v1, s[6:7] offset:16
+  s_load_b64 s[6:7], s[6:7], 0x8
+  v_lshlrev_b32_e32 v41, 7, v0
+  s_lshl_b32 s8, s2, 12
+  v_add_nc_u32_e32 v41, s8, v41
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_fma_f64 v[10:11], v[2:3], v[4:5], v[6:7]
+  s_delay_alu instid0(VALU_DEP_1)
+  v_fma_f64 v[12:13], -v[4:5], |v[6:7]|, 1.0
+  v_fma_f64 v[14:15], v[10:11], v[4:5], v[2:3]
+  v_fma_f64 v[16:17], v[14:15], v[2:3], v[12:13]
+  v_fma_f64 v[18:19], v[2:3], v[6:7], v[4:5]
+  v_fma_f64 v[18:19], v[4:5], v[6:7], v[2:3]
+  v_fma_f64 v[20:21], v[2:3], s[6:7], v[4:5]
+  v_fma_f64 v[22:23], v[6:7], v[6:7], 0.5
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), 0x0f
+  v_fma_f64 v[24:25], v[2:3], v[4:5], v[6:7]
+  v_fma_f64 v[26:27], v[6:7], -v[2:3], v[4:5]
+  global_store_b128 v41, v[10:13], s[4:5]
+  global_store_b128 v41, v[14:17], s[4:5] offset:16
+  global_store_b128 v41, v[18:21], s[4:5] offset:32
+  global_store_b128 v41, v[22:25], s[4:5] offset:48
+  global_store_b64 v41, v[26:27], s[4:5] offset:64
+  s_endpgm
+"""), args=PTR + PTR, vgprs=48)
+    rng = np.random.default_rng(11)
+    edges = np.array([0x7FF8000000000001, 0x7FF0000000000001, 0xFFF8000000000123, 0x7FF0000000000000,
+                      0, 1 << 63, 1, 0x7FEFFFFFFFFFFFFF, 0x0010000000000000, 0x3FF0000000000000], np.uint64)
+
+    def make_args():
+        values = (rng.standard_normal(4 * 32 * 4) * 2.0 ** rng.integers(-600, 600, 4 * 32 * 4)).view(np.uint64)
+        pick = rng.random(values.shape) < 0.08
+        values = np.where(pick, rng.choice(edges, values.shape), values)
+        return [np.zeros(4 * 32 * 32, np.uint32), values]
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = block_source(on)
+    # the pairs (10, 12), (16, the first 18) and (24, 26) after the MODE change; 14 reads 10
+    assert source.count("FMA64X2(") == 3 and "FMA64(q10.view(F64)" in source

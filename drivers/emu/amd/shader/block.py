@@ -42,7 +42,7 @@ from .block_runtime import HELPERS, constant
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu
-from .block_wide import put64_line, wide_integer, wide_read, wide_step, wide_written
+from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp
@@ -122,6 +122,7 @@ class _Emitter:
         self.wide = {}             # VGPR pair -> state of its uint64 local (block_wide.py)
         self.wide_pending = []
         self.branch = False        # emitting inside one branch of a conditional
+        self.fused, self.fused_ops, self.fused_second = {}, {}, set()    # fma pairs (block_wide)
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -156,6 +157,8 @@ def compile_block(program, pc):
             break
     e = _Emitter(program.env)
     e.dead, e.unread = _dead_mask_writes(steps)
+    e.fused = fma_pairs(steps)
+    e.fused_ops = {j: steps[j].body for j in e.fused.values()}
     starts = []
     e.lines.append("def block(st, sel, n, C):")
     e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
@@ -251,7 +254,7 @@ def _ends_block(step):
 def _emit_step(e, s, i):
     fn, ins = s.body, s.ins
     wide_step(e, s)
-    if fn is None:
+    if fn is None or fused_step(e, s, i):
         return                                            # ordering only: costs nothing
     if s.sets_pc or s.ends:
         e.emit(f"st.pc[sel] = {s.next_pc - s.size}")
@@ -531,9 +534,9 @@ def _float_fast(e, op):
 
 def _float_globals(e):
     if "FMA" not in e.globals:
-        from .valu.fp import F32, F64, fma64_quiet, fma_narrow, fmax, fmed3, fmin
+        from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64_quiet, F64F=F64, F64=np.float64, CANON=_canonical32)
+                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=_canonical32)
 
 
 def _plain_ctx(e, op):

@@ -110,3 +110,75 @@ def wide_integer(e, op, v):
     e.emit(f"d{v} = np.right_shift({x}.astype(U64, copy=False).view(np.int64), "
            f"np.bitwise_and({count}, U32(63)).astype(np.int64)).view(U64)")
     return [put64_line(e, op.vdst, f"d{v}")]
+
+
+# -- two independent f64 fmas in one call ------------------------------------------------------
+def fma_pairs(steps):
+    """{i: j} for steps i < j that are v_fma_f64 ops with nothing but ordering-only steps between,
+    where j reads no register i writes and the two write different registers: their written-out
+    fmas run as one call over both (the Newton steps of a division and of a square root that
+    compilers interleave)."""
+    pairs, prev = {}, None
+    for i, s in enumerate(steps):
+        if s.body is None:
+            continue
+        fusable = _fusable(s.body)
+        if fusable and prev is not None and _independent(steps[prev].body, s.body):
+            pairs[prev], prev = i, None
+            continue
+        prev = i if fusable else None
+    return pairs
+
+
+def _fusable(op):
+    from .block import _library_op
+    return isinstance(op, VectorOp) and op.dpp is None and op.mnemonic == "v_fma_f64" \
+        and _library_op(op, wide=True, signs=True) \
+        and all(o.kind in ("vgpr", "const", "literal") for o in op.sources)
+
+
+def _independent(x, y):
+    written = set(_written(x))
+    read = {r for o in y.sources if o.kind == "vgpr" for r in (o.value, o.value + 1)}
+    return not written & read and not written & set(_written(y))
+
+
+def fused_step(e, s, i):
+    """Emit step i with its partner when it is the first of an fma pair (True), or nothing when
+    it is the second (True: emitted with the first); False for any other step."""
+    if i in e.fused_second:
+        return True
+    j = e.fused.get(i)
+    if j is None:
+        return False
+    from .block import _commit, _emit_call, _f64_plain, _float_globals
+    x, y = s.body, e.fused_ops[j]
+    e.need_em()
+    _float_globals(e)
+    args = _fma_args(e, x) + _fma_args(e, y)
+    flag = e.slot(lambda fm, n, lane: _f64_plain(fm))
+    e.emit(f"if {flag}: da, db = FMA64X2({', '.join(args)})")
+    e.emit("else:")
+    mark = len(e.lines)
+    e.branch = True
+    post = _emit_call(e, x, "a") + _emit_call(e, y, "b")
+    e.branch = False
+    e.lines[mark:] = ["    " + line for line in e.lines[mark:]]
+    _commit(e, post)
+    wide_written(e, (x, y))
+    e.fused_second.add(j)
+    return True
+
+
+def _fma_args(e, op):
+    """The sources of a fusable fma as float64 lanes, with the abs and neg bits applied to the
+    bits as the library's operand reads apply them (abs first)."""
+    from .block import _wide_sources
+    args = _wide_sources(e, op)
+    neg, abs_ = op.kw.get("neg", 0), op.kw.get("abs", 0)
+    for k in range(3):
+        if abs_ >> k & 1:
+            args[k] = f"np.bitwise_and({args[k]}, U64({(1 << 63) - 1}))"
+        if neg >> k & 1:
+            args[k] = f"np.bitwise_xor({args[k]}, U64({1 << 63}))"
+    return [f"{a}.view(F64)" for a in args]
