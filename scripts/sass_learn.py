@@ -92,6 +92,7 @@ class Oracle:
     def __init__(self, nvd, arch, cache_path=None):
         self.nvd, self.arch = nvd, arch
         self.memo = {}
+        self.unnamed = {}            # word -> operand texts, for words refused for a '???' operand
         self.words_asked = 0
         self.batches = 0
         self.raw = None
@@ -105,7 +106,7 @@ class Oracle:
             for w in list(need):
                 got = self.raw.get("%032x" % w)
                 if got is not None:
-                    self.memo[w] = self._normalize(*got)
+                    self._keep(w, got)
             need = [w for w in need if w not in self.memo]
         self.last_new = len(need)
         if not need:
@@ -116,7 +117,7 @@ class Oracle:
         texts = self.nvd.disassemble_words(need + need, self.arch, base=BASES[0])
         for i, w in enumerate(need):
             args = (texts[i], texts[n + i], BASES[0] + 16 * i, 16 * n)
-            self.memo[w] = self._normalize(*args)
+            self._keep(w, args)
             if self.raw is not None:
                 self.raw["%032x" % w] = args
         if self.raw is not None:
@@ -125,6 +126,11 @@ class Oracle:
     def get(self, words):
         self.fetch(words)
         return [self.memo[w] for w in words]
+
+    def _keep(self, w, args):
+        self.memo[w] = p = self._normalize(*args)
+        if p is None and args[0] is not None and "???" in args[0]:
+            self.unnamed[w] = tuple(o.strip() for o in split_statement(args[0]).operands)
 
     def _normalize(self, a, b, pc, delta):
         if a is None or b is None:
@@ -279,13 +285,17 @@ def classify(seed, other):
             if x.kind == y.kind and x.holes == y.holes:
                 return ("decoration", i)
         return ("format", "operands")
-    if len(b) == len(a) + 1:
-        for k in range(len(b)):
-            if b[:k] + b[k + 1:] == a:
+    # operands shown or hidden together: one at k, or a run from k (VIMNMX's two predicate
+    # outputs, both hidden while the first is PT)
+    if len(b) > len(a):
+        n = len(b) - len(a)
+        for k in range(len(a) + 1):
+            if b[:k] + b[k + n:] == a:
                 return ("insert", k)
-    if len(b) == len(a) - 1:
-        for k in range(len(a)):
-            if a[:k] + a[k + 1:] == b:
+    if len(b) < len(a):
+        n = len(a) - len(b)
+        for k in range(len(b) + 1):
+            if a[:k] + a[k + n:] == b:
                 return ("remove", k)
     return ("format", "count")
 
@@ -364,19 +374,21 @@ class Learner:
             # show the hidden operands: every bit that shows one, flipped together, keeps it
             # shown under any single flip (a predicate hidden at PT=7 becomes P0; P1, P2, P4)
             bits = [b for k, v in sorted(inserts.items()) for b in v]
-            fmt, fb = yield from self.analyze(flip(w, bits), depth + 1)
-            # the operands the seed does not print are hidden at the seed's values
-            vis = (yield from self.need([fmt.seed]))[0]
-            j = 0
-            for i, op in enumerate(vis.operands):
-                if j < len(seed.operands) and op == seed.operands[j]:
-                    j += 1
-                    continue
-                spec = fmt.ops[i]
-                if spec.hide is None and spec.bits():
-                    bits_i = tuple(sorted(spec.bits()))
-                    spec.hide = (bits_i, getbits(w, bits_i))
-            return fmt, fb
+            return (yield from self._shown(w, seed, flip(w, bits), depth))
+        # operands a flip shows, but one of them at a value nvdisasm has no name for (VIMNMX's
+        # second predicate output at PT beside a first one off PT prints '???7', counted as
+        # refused): that flip with another bit, one that changes nothing here, shows them named
+        seed_ops = split_statement(seed.text).operands
+        unnamed = {b: self.o.unnamed[w ^ 1 << b] for b, c in cls.items()
+                   if c[0] == "invalid" and w ^ 1 << b in self.o.unnamed}
+        grown = sorted(b for b, ops in unnamed.items() if len(ops) > len(seed_ops))
+        if grown and depth < 3:
+            quiet = [b for b, c in cls.items() if c[0] == "none"]
+            pairs = [(b, c) for b in grown for c in quiet if 0 < abs(b - c) <= 8]
+            res = yield from self.need([w ^ 1 << b ^ 1 << c for b, c in pairs])
+            for (b, c), r in zip(pairs, res):
+                if classify(seed, r)[0] == "insert":
+                    return (yield from self._shown(w, seed, w ^ 1 << b ^ 1 << c, depth))
         # an address whose RZ base is not printed: show it (all its bits flipped: R0)
         hidden_base = [b for b, c in cls.items() if c[0] == "hole" and c[2] == 1 and
                        seed.operands[c[1]].kind in ("mem", "cbuf") and not seed.operands[c[1]].shape[
@@ -389,6 +401,11 @@ class Learner:
         for c in cls.values():
             if c[0] == "remove":
                 near |= {b for b, d in cls.items() if d[0] == "hole" and d[1] == c[1]}
+        # likewise a register one flip away from a value nvdisasm has no name for
+        for ops in unnamed.values():
+            diff = [i for i in range(len(ops)) if len(ops) == len(seed_ops) and ops[i] != seed_ops[i]]
+            if len(diff) == 1 and ops[diff[0]].startswith("???") and seed.operands[diff[0]].kind == "reg":
+                near |= {b for b, d in cls.items() if d[0] == "hole" and d[1] == diff[0]}
         if near and depth < 3:
             return (yield from self.analyze(flip(w, sorted(near)), depth + 1))
         fmt = Format()
@@ -435,12 +452,39 @@ class Learner:
             res = yield from self.need([setbits(w, bits, v) for v in vals])
             hidden = [v for v, r in zip(vals, res) if r is not None and
                       r.operands == seed.operands[:i] + seed.operands[i + 1:]]
+            # or the operand vanishes with the ones after it (VIMNMX's predicate outputs: the
+            # second is not printed either while the first is PT)
+            runs = [(v, n) for v, r in zip(vals, res) if r is not None and not hidden
+                    for n in range(2, len(seed.operands) - i + 1)
+                    if r.operands == seed.operands[:i] + seed.operands[i + n:]]
             if len(hidden) == 1:
                 specs[i].hide = (tuple(bits), hidden[0])
                 fbits -= set(bits)
             elif hidden:
                 raise Unlearnable("operand %d of %r vanishes at %d values" % (i, seed.text, len(hidden)))
+            elif len(runs) == 1:
+                v, n = runs[0]
+                for k in range(i, i + n):
+                    if specs[k].hide is None:
+                        specs[k].hide = (tuple(bits), v)
+                fbits -= set(bits)
         return fmt, fbits
+
+    def _shown(self, w, seed, shown, depth):
+        """The format of word w learned from `shown`, a word of it that prints the operands w
+        hides; those are hidden at w's values."""
+        fmt, fb = yield from self.analyze(shown, depth + 1)
+        vis = (yield from self.need([fmt.seed]))[0]
+        j = 0
+        for i, op in enumerate(vis.operands):
+            if j < len(seed.operands) and op == seed.operands[j]:
+                j += 1
+                continue
+            spec = fmt.ops[i]
+            if spec.hide is None and spec.bits():
+                bits_i = tuple(sorted(spec.bits()))
+                spec.hide = (bits_i, getbits(w, bits_i))
+        return fmt, fb
 
     @staticmethod
     def _guard(seed, flipped):
@@ -514,6 +558,9 @@ class Learner:
                 table[v] = tuple(t[pre:len(t) - suf])
             tables.append((list(g), table))
             spans.append((pre, len(base) - suf))
+        merged = yield from self._joined_fields(w, seed, groups, tables)
+        if merged is not None and tries <= 4:
+            return (yield from self._build_groups(fmt, w, seed, merged, tries + 1))
         owned = {}
         for gi, (s, e) in enumerate(spans):
             for k in range(s, e):
@@ -542,6 +589,24 @@ class Learner:
                 items.append(base[k])
         fmt.groups = tables
         fmt.mnem = items
+
+    def _joined_fields(self, w, seed, groups, tables):
+        """Two groups with refused values near each other can be one field whose values the
+        pairs of bits _group_bits tries do not all reach (UBLKCP's bits 77..80: 77+79 print
+        .STRONG.SM, 78+80 .STRONG.SYS, 77+78+79 .STRONG.GPU): every pair of their values is
+        asked, and a value one table refuses that nvdisasm takes beside another value of the
+        other group joins them. Returns the groups with that pair merged, or None."""
+        sparse = [i for i, (_, t) in enumerate(tables) if None in t.values()]
+        pairs = [(i, j) for i in sparse for j in sparse if i < j and len(groups[i]) + len(groups[j]) <= 8
+                 and min(abs(a - b) for a in groups[i] for b in groups[j]) <= 4]
+        asks = [(i, j, vi, vj, setbits(setbits(w, groups[i], vi), groups[j], vj))
+                for i, j in pairs for vi in range(1 << len(groups[i])) for vj in range(1 << len(groups[j]))]
+        res = yield from self.need([a[4] for a in asks])
+        for (i, j, vi, vj, _), r in zip(asks, res):
+            if r is not None and r.operands == seed.operands and r.guard == seed.guard and \
+                    (tables[i][1][vi] is None or tables[j][1][vj] is None):
+                return self._merge(groups, i, j)
+        return None
 
     @staticmethod
     def _merge(groups, i, j):
@@ -744,8 +809,14 @@ def format_dict(fmt, corpus_for_key=()):
     # bits nvdisasm does not print: ptxas's most common value, else the seed's
     free = [b for b in range(128) if b >= 12 and b not in used and b not in CONTROL_BITS
             and b not in (122, 123, 124, 125)]
+    # bits of an operand hidden by other bits (VIMNMX's second predicate output, hidden while
+    # the first is PT) are not printed then either: ptxas's value there too
+    unseen = set()
+    for op in fmt.ops:
+        if op.hide:
+            unseen |= op.bits() - set(op.hide[0])
     dmask = dval = 0
-    for b in free:
+    for b in sorted(set(free) | unseen):
         vals = collections.Counter(getbits(w, [b]) for w in corpus_for_key) if corpus_for_key else None
         v = vals.most_common(1)[0][0] if vals else getbits(fmt.seed, [b])
         dmask |= 1 << b

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from assembler.errors import AssemblerError
-from assembler.sass import assemble, assemble_program, decode, disassemble
+from assembler.sass import assemble, assemble_program, decode, decode_word, disassemble
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -146,6 +146,43 @@ def test_rz_alone_prints_no_scale(arch):
         assert disassemble(assemble(f"STS [RZ.{scale}], R1 ;", arch), arch) == ["STS [RZ], R1 ;"]
     for text in ("LDS R1, [RZ.X4+UR4] ;", "LDS R1, [R2.X8] ;", "LDS R1, [RZ] ;"):
         assert disassemble(assemble(text, arch), arch) == [text]
+
+
+def _nvdisasm_text(word, arch, pc):
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from sass_oracle import Nvdisasm, find_tool
+    if find_tool("nvdisasm") is None:
+        return None
+    nvd = Nvdisasm(cache=False)
+    try:
+        return nvd.disassemble_words([word], arch, base=pc)[0]
+    finally:
+        nvd.close()
+
+
+@pytest.mark.parametrize("pc, word, text", [
+    # bits 77..80 are one field: 77+79 .STRONG.SM, 78+80 .STRONG.SYS, 77+78+79 .STRONG.GPU
+    (0x464c0, 0x017bc6000800e60900000004300073ba, "UBLKCP.S.S.STRONG.GPU [UR4], [UR48], UR9 ;"),
+    # two predicate outputs (bits 81..83, 84..86), both hidden while the first is PT
+    (0x1fd50, 0x000fe20003e600000000000208087848, "VIMNMX.U32 R8, P3, P6, R8, 0x2, PT ;"),
+], ids=["UBLKCP.STRONG.GPU", "VIMNMX-predicate-pair"])
+def test_sm90_words_the_learner_once_missed(pc, word, text):
+    # the texts are nvdisasm's; where it is installed, it prints the re-assembled word the same
+    assert decode_word(word, "sm_90", pc).text == text
+    again = assemble_program(text, "sm_90", base=pc).words[0]
+    assert decode_word(again, "sm_90", pc).text == text
+    theirs = _nvdisasm_text(again, "sm_90", pc)
+    assert theirs in (None, text)
+
+
+def test_operands_shown_only_together_are_refused_apart():
+    # VIMNMX prints its predicate outputs as a pair; hiding the second would hide the first too
+    assert disassemble(assemble("VIMNMX.U32 R8, R8, 0x2, PT ;", "sm_90"), "sm_90") == \
+        ["VIMNMX.U32 R8, R8, 0x2, PT ;"]
+    e = err("VIMNMX.U32 R8, P3, R8, 0x2, PT ;", "sm_90")
+    assert "an operand after operand 2 is missing" in e.reason and e.column == 16
+    e = err("VIMNMX.U32 R8, PT, P6, R8, 0x2, PT ;", "sm_90")
+    assert "operand 3 'P6' cannot be printed with the operands before it" in e.reason and e.column == 20
 
 
 def test_guard_from_the_wrong_register_file():

@@ -160,7 +160,9 @@ def assemble_program(text, arch="sm_86", source=None, base=0):
     for i, s in enumerate(stmts):
         pc = base + 16 * i
         try:
-            w = encode(s.st, arch, pc, None, parsed[i])
+            # a control given is known here: a format told apart by a reuse bit (sm_89's LDGSTS
+            # splits on bit 122) is chosen only where nvdisasm takes that bit beside it
+            w = encode(s.st, arch, pc, controls[i].bits() if controls[i] is not None else None, parsed[i])
         except EncodeError as e:
             raise AssemblerError(str(e), s.line, s.col0 + e.column + 1, source) from None
         words.append(w)

@@ -303,10 +303,12 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
         else:
             word = _setbits(word, (12, 13, 14, 15), 7)
         try:
+            # hidden operands first: a shown one writing their hide bits is caught below
             for spec, fit, m in assign:
                 if fit is None:
                     word = _setbits(word, spec["hide"][0], spec["hide"][1])
-                else:
+            for spec, fit, m in assign:
+                if fit is not None:
                     if bf16_view and spec["kind"] == "imm" and spec["holes"][0][:2] == ("float", "f32"):
                         # printed truncated to bf16: only the upper half is written (the lower
                         # one overlaps the register fields)
@@ -320,6 +322,10 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
                                           st.columns[m] if m < len(st.columns) else 0)
         except EncodeError as e:
             errors.append((str(e), e.column))
+            continue
+        why = _hiding_problem(toks, assign, word, _shown(fmt, gv), st)
+        if why:
+            errors.append(why)
             continue
         if any(_getbits(word, bits) != v for bits, v in fixed) or _getbits(word, fbits) != key:
             continue        # an operand's decoration moved the word into another format
@@ -348,6 +354,27 @@ def encode(st, arch, pc=0, control_bits=None, operands=None):
     if errors:
         raise EncodeError(errors[0][0], errors[0][1])
     raise _operand_problem(toks, mnem_ok, operands, st)
+
+
+def _hiding_problem(toks, assign, word, shown, st):
+    """(message, column) when operands that nvdisasm shows or hides together were given apart
+    (VIMNMX's two predicate outputs are both hidden while the first is PT), else None."""
+    for k, (spec, fit, m) in enumerate(assign):
+        hide = spec.get("hide")
+        if hide is None or shown.get(k) is not None:
+            continue
+        at = _getbits(word, hide[0]) == hide[1]
+        if fit is None and not at:
+            prev = next((mm for _, f, mm in reversed(assign[:k]) if f is not None), None)
+            col = st.columns[prev] if prev is not None and prev < len(st.columns) else 0
+            return ("%s: an operand after operand %d is missing (this form prints it with the others "
+                    "given)" % (".".join(toks), (prev or 0) + 1), col)
+        if fit is not None and at and not set(hide[0]) <= _spec_bits(spec):
+            return ("%s: operand %d %r cannot be printed with the operands before it as given (an "
+                    "operand it comes with is missing or at the value that hides both)"
+                    % (".".join(toks), m + 1, st.operands[m] if m < len(st.operands) else ""),
+                    st.columns[m] if m < len(st.columns) else 0)
+    return None
 
 
 def _operand_problem(toks, mnem_ok, operands, st):

@@ -24,7 +24,8 @@ The value of the word's `fbits` selects a format:
                         whether an RZ base prints beside a nonzero offset, and whether a
                         negative offset printed alone is shown unsigned; None: nvdisasm
                         refuses an RZ base there
-    default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them
+    default   (mask, value): bits nvdisasm does not print, with the value ptxas gives them (also
+              those of an operand hidden by another's bits, kept while it is hidden)
     strict    (mask, value), optional: unprinted bits nvdisasm refuses the word for at another
               value (the decoder refuses it too)
     nosb      optional: "w" / "r" / "wr": nvdisasm refuses a write / read scoreboard here
