@@ -41,7 +41,7 @@ import numpy as np
 from .block_runtime import HELPERS, constant
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
-from .block_salu import emit_salu
+from .block_salu import emit_salu, scc_dead
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp
@@ -152,6 +152,7 @@ def compile_block(program, pc):
             break
     e = _Emitter(program.env)
     e.dead, e.unread = _dead_mask_writes(steps)
+    e.scc_dead = scc_dead(steps, lambda s: _inline_valu(s) is not None)
     starts = []
     e.lines.append("def block(st, sel, n, C):")
     e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
@@ -271,7 +272,7 @@ def _emit_step(e, s, i):
         return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
-    if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and emit_salu(e, ins):
+    if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and emit_salu(e, ins, i in e.scc_dead):
         if _writes_exec(ins):
             e.em_valid = False
         return
