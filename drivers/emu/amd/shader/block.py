@@ -39,6 +39,7 @@ its PC and count exactly the instructions that ran.
 import numpy as np
 
 from .block_runtime import HELPERS, constant
+from .block_ints import BIT_OPS, bit_op, folded
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu, scc_dead
@@ -592,12 +593,13 @@ def _mask_in(e, op):
 def _expression(e, op):
     """The numpy expression of an EXPRESSIONS op without modifiers, or None."""
     form = EXPRESSIONS.get(op.mnemonic)
-    if form is None or op.dst_bits != 32 or not _library_op(op):
+    if form is None and op.mnemonic not in BIT_OPS or op.dst_bits != 32 or not _library_op(op) \
+            or not all(o.kind in ("vgpr", "const", "literal") or o.kind == "sgpr" and o.value < SGPR_CODES
+                       for o in op.sources):
         return None
-    args = _inline_sources(e, op)
-    if args is None:
-        return None
-    return form.format(**dict(zip("abc", args)))
+    if form is None:
+        return bit_op(e, op, lambda: _inline_sources(e, op))
+    return folded(e, op, form, _inline_sources(e, op))
 
 
 def _lane_count(e, op):
