@@ -10,6 +10,15 @@ from tests.test_emu_sim_helpers import code_object
 # s[16:23] hold the wave's inputs; every result is read back through a VGPR (s_cselect makes
 # the SCC of the op before it a register)
 SALU_BODY = """
+  s_lshl_b64 s[62:63], s[16:17], 5
+  s_cselect_b32 s64, 27, 28
+  s_lshr_b64 s[66:67], s[18:19], 40
+  s_cselect_b32 s65, 29, 30
+  s_lshl_b64 s[68:69], s[20:21], 32
+  s_lshr_b64 s[70:71], s[22:23], 0
+  s_lshr_b64 s[72:73], s[22:23], 63
+  s_cselect_b32 s74, 31, 32
+  s_lshl_b64 s[20:21], s[20:21], 13
   s_add_u32 s24, s16, s17
   s_add_u32 s25, s17, s18
   s_addc_u32 s26, s18, s19
@@ -54,7 +63,7 @@ SALU_BODY = """
 
 
 def test_salu_ops_written_out_match_the_table_and_keep_the_scc_that_is_read():
-    regs = list(range(24, 62)) + [16]
+    regs = list(range(24, 75)) + [16, 20, 21]
     moves = "\n".join(f"  v_mov_b32_e32 v{2 + i}, s{r}" for i, r in enumerate(regs))
     stores = "\n".join(f"  global_store_b128 v1, v[{2 + 4 * k}:{5 + 4 * k}], s[4:5] offset:{16 * k}"
                        for k in range(len(regs) // 4 + 1))
@@ -77,7 +86,7 @@ taken:
 {moves}
 {stores}
   s_endpgm
-"""), args=PTR + PTR, vgprs=48)
+"""), args=PTR + PTR, vgprs=64)
     rng = np.random.default_rng(5)
     edges = np.array([0, 1, 2, 31, 32, 33, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xFFFFFFFF, 0xFFFFFFFE], np.uint32)
     waves = 16
@@ -96,10 +105,10 @@ taken:
     source = block_source(on)
     assert "r, c = s" not in source                     # every op of the body written out
     for form in ("np.right_shift(S[18, sel].view(I32), shift", "np.greater_equal(S[18, sel], S[18, sel])",
-                 "t = np.add(S[18, sel], S[19, sel])", "np.bitwise_and(S[23, sel], U32(31))"):
+                 "t = np.add(S[18, sel], S[19, sel])", "y |= np.right_shift(S[16, sel], U32(27))", "np.bitwise_and(S[23, sel], U32(31))"):
         assert form in source
-    # SCC is not written by the first s_add_u32, the s_lshl / s_lshr before another shift or add,
+    # SCC is not written by the 64-bit shifts into s[68:69], s[70:71] and s[20:21], the first s_add_u32, the s_lshl / s_lshr before another shift or add,
     # the second s_subb, s_lshr s54, the compare, s_or, s_sub s56 and s_and (each overwritten
-    # unread), and is by the 16 others (read by s_addc, s_subb, s_cselect, the branch)
-    body = source[source.index("s_add_u32 s24"):source.index("s_cbranch_scc1")]
-    assert body.count("SCC[sel] =") == 16
+    # unread), and is by the 19 others (read by s_addc, s_subb, s_cselect, the branch)
+    body = source[source.index("s_lshl_b64 s[62:63]"):source.index("s_cbranch_scc1")]
+    assert body.count("SCC[sel] =") == 19

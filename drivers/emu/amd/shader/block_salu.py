@@ -59,6 +59,8 @@ def emit_salu(e, ins, dead_scc=False):
         return _scalar_dest(e, dst, 32, "r")
     if ins.family == "SOP2" and m in _SOP2_FORMS and salu.SOP2.get(m, (0,))[0] == 32:
         return _emit_sop2(e, ins, dead_scc)
+    if m in ("s_lshl_b64", "s_lshr_b64") and _emit_shift64(e, ins, dead_scc):
+        return True
     if m == "s_mov_b32" and ins.family == "SOP1":
         if not _dest_ok(ops[0], 32):
             return False
@@ -187,6 +189,33 @@ def _emit_sop2(e, ins, dead_scc):
         return _scalar_dest(e, dst, 32, result.format(a=a, b=b, n=n))
     e.emit(f"r = {result.format(a=a, b=b, n=n)}; SCC[sel] = {scc.format(a=a, b=b)}")
     return _scalar_dest(e, dst, 32, "r")
+
+
+def _emit_shift64(e, ins, dead_scc):
+    """s_lshl_b64 / s_lshr_b64 of an SGPR pair by a constant count, on the two dwords: each
+    result dword is a source dword moved over plus the bits the other passes across (the table's
+    uint64 shift by S1[5:0] without joining and splitting the pair); SCC = result != 0."""
+    m, (dst, src, count) = ins.mnemonic, ins.operands
+    if not _dest_ok(dst, 64) or count.kind not in ("const", "literal") or src.kind != "sgpr" \
+            or src.value == NULL or src.value + 1 >= SGPR_CODES:
+        return False
+    n = int(constant_value(count, 32, m)) & 63
+    lo, hi = f"S[{src.value}, sel]", f"S[{src.value + 1}, sel]"
+    left = m == "s_lshl_b64"
+    near, far = (lo, hi) if left else (hi, lo)      # the dword bits move away from / into
+    into, away = ("np.left_shift", "np.right_shift") if left else ("np.right_shift", "np.left_shift")
+    if n == 0:
+        e.emit(f"x = {near}.copy(); y = {far}.copy()")
+    elif n < 32:
+        e.emit(f"y = {into}({far}, U32({n})); y |= {away}({near}, U32({32 - n})); x = {into}({near}, U32({n}))")
+    else:
+        e.emit(f"y = {into}({near}, U32({n - 32})); x = np.zeros_like(y)")
+    low, high = ("x", "y") if left else ("y", "x")
+    if not dead_scc:
+        e.emit("SCC[sel] = np.not_equal(np.bitwise_or(x, y), U32(0))")
+    if dst.value != NULL:
+        e.emit(f"S[{dst.value}, sel] = {low}; S[{dst.value + 1}, sel] = {high}")
+    return True
 
 
 # -- SCC liveness --------------------------------------------------------------------------------
