@@ -337,7 +337,7 @@ def _emit_valu(e, op, tag):
     compare = _inline_compare(e, op)
     if compare is not None:
         e.emit(f"m{v} = {compare}")
-        return _mask_lines(e, op, v)
+        return _mask_lines(e, op, v, _full_lanes(op))
     lane_count = _lane_count(e, op)
     if lane_count is not None:
         e.emit(f"d{v} = {lane_count}")
@@ -346,7 +346,7 @@ def _emit_valu(e, op, tag):
     if lines is not None:
         for line in lines:
             e.emit(line)
-        return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+        return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v, _full_lanes(op)) if op.op.mask_out else [])
     expr = _expression(e, op)
     if expr is not None:
         e.emit(f"d{v} = {expr}")
@@ -439,7 +439,7 @@ def _inline_wide(e, op, v):
     post = [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
     if op.mask_dst != NULL:
         e.emit(f"m{v} = np.less(d{v}, p{v})")
-        post += _mask_lines(e, op, v)
+        post += _mask_lines(e, op, v, True)
     return post
 
 
@@ -557,20 +557,31 @@ def _wide_sources(e, op):
     return [_vector_source(e, op, o, 64, r) for o, r in zip(op.sources, op.readers)]
 
 
-def _mask_lines(e, op, v):
+def _full_lanes(op):
+    """Whether the mask an inlined compare or carry op computes has every lane's bool, (w, 32):
+    a source is a VGPR or a constant (SGPR columns alone give (w, 1))."""
+    return any(o.kind in ("vgpr", "const", "literal") for o in op.sources)
+
+
+def _mask_lines(e, op, v, lanes=False):
     """The lines writing the lane mask ``m{v}`` of ``op`` (a carry, a compare's VCC or SGPR, or
-    EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins."""
+    EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins.
+    ``lanes``: m{v} is known to be bool (w, 32), EXEC-masked here without MK's checks."""
     post = []
     k = op.mask_dst
     if id(op) in e.unread:
         e.fwd.pop(k, None)
         return post
+    masked = f"m{v} if em is None else m{v} & em" if lanes else f"MK(m{v}, n, em)"
     if k != NULL:
         if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
-            post.append(f"k{k} = MK(m{v}, n, em)")
+            post.append(f"k{k} = {masked}")
             if id(op) not in e.dead:
                 post.append(f"S[{k}, sel] = PK(k{k})")
             e.fwd[k] = f"k{k}"
+        elif lanes:
+            post.append(f"S[{k}, sel] = PK({masked})")
+            e.fwd.pop(k, None)
         else:
             post.append(f"S[{k}, sel] = PACK(m{v}, n, em)")
             e.fwd.pop(k, None)
