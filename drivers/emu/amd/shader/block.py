@@ -40,6 +40,7 @@ import numpy as np
 
 from .block_runtime import HELPERS, constant
 from .block_ints import BIT_OPS, bit_op, folded
+from .block_float import HELPERS as FLOAT_HELPERS, UNARY
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu, scc_dead
@@ -354,7 +355,7 @@ def _emit_valu(e, op, tag):
     post = _inline_wide(e, op, v)
     if post is not None:
         return post
-    fast = _float_fast(e, op)
+    fast = _float_fast(e, op) or _f32_unary(e, op)
     if fast is None:
         return _emit_call(e, op, v)
     flag, expr = fast
@@ -513,6 +514,19 @@ def _float_fast(e, op):
     args = [f"{a}.view(F32)" for a in args]
     expr = form.format(*args, d=f"V[{op.vdst}, sel].view(F32)", ctx=ctx)
     return flag, f"{expr}.view(U32)"
+
+
+def _f32_unary(e, op):
+    """(the per-MODE flag, the expression of the result bits) of an f32 conversion, rounding
+    or transcendental of block_float.UNARY without modifiers, or None."""
+    form = UNARY.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    e.globals.update(FLOAT_HELPERS)
+    return e.slot(lambda fm, n, lane: _f32_plain(fm)), form.format(*args)
 
 
 def _float_globals(e):
