@@ -711,3 +711,23 @@ odd:
                  "np.maximum(V[2, sel].view(I32)", "np.invert(V[2, sel])"):
         assert form in source
     assert " = op" not in source                      # no library call left
+
+
+def test_a_wave_ending_while_another_waits_at_a_barrier_releases_it():
+    """Wave 1 of a workgroup ends at once while wave 0 parks at s_barrier: when nothing else can
+    run, the barrier is released and wave 0 goes on to its store (the scheduler must not take
+    the last runnable wave's end for the end of the batch)."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  v_cmp_gt_u32_e32 vcc_lo, 32, v0
+  s_cbranch_vccz end
+  s_barrier
+  v_lshlrev_b32_e32 v1, 2, v0
+  v_mov_b32_e32 v2, 7
+  s_waitcnt lgkmcnt(0)
+  global_store_b32 v1, v2, s[4:5]
+end:
+  s_endpgm
+"""), args=PTR)
+    for ex, (out,), err in both_paths(co, (2, 1, 1), (64, 1, 1), lambda: [np.zeros(32, np.uint32)]):
+        assert err is None and out.tolist() == [7] * 32
