@@ -306,6 +306,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
     group is every wave)."""
     env = program.env
     waits = program.waits
+    compiled, parks = program.blocks, program.parks
     states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
     group = pending = None
     if start is not None:
@@ -318,13 +319,16 @@ def run_waves(st, program, budget, blocks=True, start=None):
                 return
         pc, sel, n, whole, others = group
         group = None
-        ws, sel, n, same = states.enter(sel, n)
-        if not same:                              # the rest of the waves at pc run later
-            whole, others = False, pc
+        if states.common is not None:             # (every wave in the same state: the usual case)
+            ws, same = states.common, True
+        else:
+            ws, sel, n, same = states.enter(sel, n)
+            if not same:                          # the rest of the waves at pc run later
+                whole, others = False, pc
         entry, stepping = ws, False
         while True:
             if blocks and st.mode_uniform and not stepping:
-                block = program.block(pc)
+                block = compiled.get(pc) or program.block(pc)
                 cost = n * block.count
                 after = ws.blocks.get(pc) or waits.after_block(ws, block)
                 if after is None:                 # a missing wait in it: one instruction at a time
@@ -351,7 +355,9 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     if target is not None and (whole or target < others):
                         pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
-                    barrier = not block.ends and getattr(program.step(block.pcs[-1]).fn, "parks", False)
+                    barrier = False if block.ends else parks.get(block.pcs[-1])
+                    if barrier is None:
+                        barrier = program.parks_at(block.pcs[-1])
                     parked = block.ends or barrier
                     break
             step = program.step(pc)
@@ -397,7 +403,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
         elif whole and split is not None:
             group, pending = _halves(sel, split)
         elif whole and barrier:
-            st.at_barrier[:] = False
+            st.at_barrier.fill(False)
         elif whole and parked and not np.count_nonzero(st.at_barrier):
             return                                # every runnable wave has ended, none waits
 
@@ -447,7 +453,7 @@ def _next_group(st):
         if idle:
             if idle == W:
                 if np.count_nonzero(st.at_barrier):
-                    st.at_barrier[:] = False
+                    st.at_barrier.fill(False)
                     return _next_group(st)
                 return None
             key = np.where(blocked, _BLOCKED, st.pc)     # blocked waves sort after every real PC

@@ -42,6 +42,7 @@ class Program:
         self.vm, self.vgprs, self.env = vm, vgprs, env
         self.steps = {}
         self.blocks = {}
+        self.parks = {}                       # PC -> whether the instruction there parks (s_barrier)
         self.waits = WaitModel(self)          # the memory counters of its waves (waits.py)
         self._span_of, self._span_cache = 0, None
 
@@ -58,6 +59,11 @@ class Program:
         if s is None:
             s = self.steps[pc] = self._build(pc)
         return s
+
+    def parks_at(self, pc):
+        """Whether the instruction at ``pc`` parks its waves (s_barrier), remembered in ``parks``."""
+        p = self.parks[pc] = bool(getattr(self.step(pc).fn, "parks", False))
+        return p
 
     def matches(self, vm):
         """True when every decoded instruction's bytes are the ones ``vm`` holds at its PC (the
