@@ -309,6 +309,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
     compiled, parks = program.blocks, program.parks
     states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
     group = pending = None
+    held, joined = 0, False                   # (see the end of the loop)
     if start is not None:
         group = (start, slice(None), st.W, True, _PAST_EVERY_PC)
     st.split = None
@@ -355,7 +356,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     if target is not None and (whole or target < others):
                         pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
-                    barrier = False if block.ends else parks.get(block.pcs[-1])
+                    barrier = 0 if block.ends else parks.get(block.pcs[-1])
                     if barrier is None:
                         barrier = program.parks_at(block.pcs[-1])
                     parked = block.ends or barrier
@@ -379,7 +380,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
                 if target is not None and (whole or target < others):
                     pc = int(target)          # a uniform branch: the group runs on (see below)
                     continue
-                barrier = getattr(step.fn, "parks", False)
+                barrier = step.next_pc if getattr(step.fn, "parks", False) else 0
                 parked = step.ends or barrier
                 break
             if step.fn is not None:
@@ -391,19 +392,25 @@ def run_waves(st, program, budget, blocks=True, start=None):
             pc = step.next_pc
         if ws is not entry:
             states.leave(sel, n, ws)
-        # Two picks of _next_group known without asking it: the halves of a divergent branch
-        # of every runnable wave (the lower PC's half, then the other once the first has
-        # parked at s_barrier or ended: nothing else is runnable then).  And when every runnable
-        # wave has just parked at s_barrier, every live wave waits there: released at once.
+        # Picks of _next_group known without asking it: the halves of a divergent branch of
+        # every runnable wave (the lower PC's half, then the other once the first has parked at
+        # s_barrier or ended: nothing else is runnable then).  When every runnable wave has just
+        # parked at s_barrier, every live wave waits there: released at once; and when those
+        # are every wave of the batch, parked at one s_barrier (by one group, or by the two
+        # halves of one branch), they go on from it as one group.
         split, st.split = st.split, None
+        waiting, held = held, 0
         if pending is not None:
             if same and parked:
-                group = pending
+                group, held = pending, barrier    # (where the first half waits, if at a barrier)
             pending = None
         elif whole and split is not None:
             group, pending = _halves(sel, split)
+            joined = n == st.W
         elif whole and barrier:
             st.at_barrier.fill(False)
+            if n == st.W or joined and waiting == barrier:
+                group = (barrier, slice(None), st.W, True, _PAST_EVERY_PC)
         elif whole and parked and not np.count_nonzero(st.at_barrier):
             return                                # every runnable wave has ended, none waits
 
