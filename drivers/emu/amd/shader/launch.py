@@ -10,7 +10,7 @@ import numpy as np
 from drivers.emu.amd.dispatch import LDS_GRANULE, RSRC2_TG_SIZE_EN
 from drivers.emu.faults import IllegalInstruction
 
-from .state import EXEC_LO, WAVE32, WaveState, mode_from_rsrc1
+from .state import EXEC_LO, WAVE32, WaveState, arena_view, mode_from_rsrc1
 
 MAX_VGPRS = 256
 
@@ -183,9 +183,8 @@ class Template:
         last = self.last
         if last[0] != user:
             arena = self.arena.copy()
-            if user:                          # the SGPR file is the arena's start, register-major
-                arena[:len(user) * self.W * 4].view(np.uint32).reshape(len(user), self.W)[:] = \
-                    np.array(user, np.uint32)[:, None]
+            if user:
+                arena_view(arena, self.W, "sregs")[:len(user)] = np.array(user, np.uint32)[:, None]
             last = self.last = (user, arena)
         try:
             st = self.free.pop()              # (atomic: two threads never get the same one)

@@ -137,6 +137,14 @@ def _arena_layout(waves):
 _SIZES = {}
 
 
+def arena_view(arena, waves, name):
+    """The array ``name`` (an ARENA field) of the arena of ``waves`` waves."""
+    for field, start, end, dtype, shape in _arena_layout(waves):
+        if field == name:
+            return arena[start:end].view(dtype).reshape(shape)
+    raise KeyError(name)
+
+
 def arena_bytes(waves):
     _arena_layout(waves)
     return _SIZES[waves]
