@@ -42,6 +42,7 @@ from .block_runtime import HELPERS, constant
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu
+from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp
@@ -118,6 +119,10 @@ class _Emitter:
         self.fwd = {}              # SGPR -> the name holding its lane mask as bool (w, 32)
         self.dead = set()          # ids of VALU ops whose lane-mask write is overwritten unread
         self.unread = set()        # ... and not even read as a carry-in before that
+        self.wide = {}             # VGPR pair -> state of its uint64 local (block_wide.py)
+        self.wide_pending = []
+        self.branch = False        # emitting inside one branch of a conditional
+        self.fused, self.fused_ops, self.fused_second = {}, {}, set()    # fma pairs (block_wide)
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -152,6 +157,8 @@ def compile_block(program, pc):
             break
     e = _Emitter(program.env)
     e.dead, e.unread = _dead_mask_writes(steps)
+    e.fused = fma_pairs(steps)
+    e.fused_ops = {j: steps[j].body for j in e.fused.values()}
     starts = []
     e.lines.append("def block(st, sel, n, C):")
     e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
@@ -246,7 +253,8 @@ def _ends_block(step):
 
 def _emit_step(e, s, i):
     fn, ins = s.body, s.ins
-    if fn is None:
+    wide_step(e, s)
+    if fn is None or fused_step(e, s, i):
         return                                            # ordering only: costs nothing
     if s.sets_pc or s.ends:
         e.emit(f"st.pc[sel] = {s.next_pc - s.size}")
@@ -256,8 +264,9 @@ def _emit_step(e, s, i):
         e.need_em()
         if _inline_form(fn) is not None:
             _emit_inline_in_place(e, fn)
-            return
-        _commit(e, _emit_valu(e, fn, "a"))
+        else:
+            _commit(e, _emit_valu(e, fn, "a"))
+        wide_written(e, (fn,))
         return
     if isinstance(fn, DualOp):
         e.need_em()
@@ -266,6 +275,7 @@ def _emit_step(e, s, i):
         if fn.y_reads_x_dst:                      # Y's result may be a view of X's destination
             e.emit("db = np.array(db)")
         _commit(e, px + py)
+        wide_written(e, (fn.x, fn.y))
         return
     if ins.mnemonic == "v_readfirstlane_b32" and _emit_readfirstlane(e, ins, fn):
         return
@@ -315,7 +325,7 @@ def _vector_source(e, op, o, bits, reader):
     if o.kind == "vgpr" and bits == 32:
         return f"V[{o.value}, sel]"
     if o.kind == "vgpr" and bits == 64:
-        return f"J(V, {o.value}, sel)"
+        return wide_read(e, o.value)
     if o.kind in ("const", "literal") and bits in (32, 64):
         value = (U64 if bits == 64 else U32)(constant_value(o, bits, op.mnemonic))
         if "med3" in op.mnemonic:          # a clamp's bounds: fmed3 clips when two are uniform
@@ -336,6 +346,9 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v)
+    post = wide_integer(e, op, v)
+    if post is not None:
+        return post
     lane_count = _lane_count(e, op)
     if lane_count is not None:
         e.emit(f"d{v} = {lane_count}")
@@ -359,7 +372,9 @@ def _emit_valu(e, op, tag):
     e.emit(f"if {flag}: d{v} = {expr}")
     e.emit("else:")
     mark = len(e.lines)
+    e.branch = True
     post = _emit_call(e, op, v)
+    e.branch = False
     e.lines[mark:] = ["    " + line for line in e.lines[mark:]]
     return post
 
@@ -378,7 +393,7 @@ def _emit_call(e, op, v):
         if bits == 32:
             old = f"V[{op.vdst}, sel]"
         elif bits == 64:
-            old = f"J(V, {op.vdst}, sel)"
+            old = wide_read(e, op.vdst)
         else:
             old = f"{e.name(op.old_reader, 'r')}(st, sel)"
     if op.op.mask_in:
@@ -399,7 +414,7 @@ def _emit_call(e, op, v):
     if bits == 32:
         post += _write_lines(op.vdst, f"d{v}")
     elif bits == 64:
-        post.append(f"PUT64(V, {op.vdst}, sel, d{v}, em)")
+        post.append(put64_line(e, op.vdst, f"d{v}"))
     elif bits:
         post.append(f"WV(st, sel, {op.vdst}, {bits}, d{v}, em, o{v})")
     if op.op.mask_out:
@@ -430,11 +445,15 @@ def _inline_wide(e, op, v):
             n = f"np.bitwise_and({_inline_source(e, op, 0)}, U32(63)).astype(U64)"
         src = _vector_source(e, op, value, 64, op.readers[1])
         e.emit(f"d{v} = {SHIFTS64[m]}({src}, {n})")
-        return [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+        return [put64_line(e, op.vdst, f"d{v}")]
     a, b = _inline_source(e, op, 0), _inline_source(e, op, 1)
-    c = _vector_source(e, op, op.sources[2], 64, op.readers[2])
-    e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
-    post = [f"PUT64(V, {op.vdst}, sel, d{v}, em)"]
+    addend = op.sources[2]
+    if addend.kind in ("const", "literal") and int(constant_value(addend, 64, m)) == 0:
+        e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = p{v}")     # + 0: the product
+    else:
+        c = _vector_source(e, op, addend, 64, op.readers[2])
+        e.emit(f"p{v} = np.multiply({a}, {b}, dtype=U64); d{v} = np.add(p{v}, {c})")
+    post = [put64_line(e, op.vdst, f"d{v}")]
     if op.mask_dst != NULL:
         e.emit(f"m{v} = np.less(d{v}, p{v})")
         post += _mask_lines(e, op, v)
@@ -515,9 +534,9 @@ def _float_fast(e, op):
 
 def _float_globals(e):
     if "FMA" not in e.globals:
-        from .valu.fp import F32, F64, fma64, fma_narrow, fmax, fmed3, fmin
+        from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64, F64F=F64, F64=np.float64, CANON=_canonical32)
+                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=_canonical32)
 
 
 def _plain_ctx(e, op):

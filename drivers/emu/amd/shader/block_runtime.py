@@ -8,6 +8,7 @@ from .state import FULL_EXEC, LANE_BITS, WAVE32
 from .vector import write_vgpr
 
 U32, U64, I32 = np.uint32, np.uint64, np.int32
+_D64 = np.dtype(U64)
 
 def _lanes(x):
     """(w,) -> read-only (w, 32) repeating each wave's value over its lanes (x is not copied:
@@ -76,6 +77,23 @@ def _put64(V, r, sel, value, em):
         V[r + 1, sel] = np.where(em, hi, V[r + 1, sel])
 
 
+def _put64_forward(V, r, sel, value, em, n):
+    """_put64, returning the uint64 (n, 32) lanes written when every lane was (the pair's value
+    from now on, for the block's later reads), else None."""
+    v = value if type(value) is np.ndarray and value.dtype is _D64 and value.flags.c_contiguous \
+        else np.ascontiguousarray(value, U64)
+    if type(sel) is not slice:
+        _put64(V, r, sel, v, em)
+    elif em is None:
+        if v.shape == (n, WAVE32):
+            V[r:r + 2, sel] = v.view(U32).reshape(n, WAVE32, 2).transpose(2, 0, 1)
+            return v
+        _put64(V, r, sel, v, em)
+    else:
+        np.copyto(V[r:r + 2, sel], v.view(U32).reshape(v.shape + (2,)).transpose(2, 0, 1), where=em)
+    return None
+
+
 def _put64_s(S, c, sel, value):
     v = np.asarray(value, U64)
     S[c, sel] = v.astype(U32)
@@ -114,5 +132,6 @@ def readonly(a):
 
 
 HELPERS = {"np": np, "U32": U32, "U64": U64, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
-            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64S": _put64_s,
+            "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64F": _put64_forward,
+            "PUT64S": _put64_s,
             "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}

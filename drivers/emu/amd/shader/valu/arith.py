@@ -61,11 +61,11 @@ def _ldexp(kind, name, exp_bits):
         # the exponent is an integer operand: i16 (op_sel-selected half) for f16, else i32
         n = i16(K16.raw(ctx, srcs, 1)) if exp_bits == 16 else i32(srcs[1])
         if kind.fmt is K64.fmt:
-            n = np.clip(n.astype(np.int64), -2200, 2200)     # past these every result saturates
+            n = np.minimum(np.maximum(n.astype(np.int64), -2200), 2200)   # past these every result saturates
             return kind.write(ctx, old, fp_round.ldexp64(ctx, x, n))
         # +-400 keeps every f16/f32 value times 2**n finite and normal in float64, so that the
         # directed rounding modes see the true magnitude of an overflowing result
-        n = np.clip(n.astype(np.int64), -400, 400)
+        n = np.minimum(np.maximum(n.astype(np.int64), -400), 400)
         r = np.ldexp(x.astype(np.float64), n)           # exact in float64, rounded once below
         return kind.write(ctx, old, fp_round.narrow(kind.fmt, r, fp_round.round_mode(ctx, kind.fmt)))
     return run

@@ -8,7 +8,6 @@ when either source is NaN. v_cmp_class tests S0 against the class bits of S1:
 import numpy as np
 
 from .bits import i16, i32, i64, src_half
-from .fp import exponent, is_snan
 from .kinds import KINDS
 from .registry import op
 
@@ -65,24 +64,35 @@ for _t, _read in _INT_READ.items():
             _register("%s%s_%s" % (_prefix, _p, _t), 64 if _t.endswith("64") else 32, _run)
 
 
+# the class of each magnitude range of a float's bits: zero, denormal, normal, infinity,
+# signalling NaN, quiet NaN (columns), for a positive and a negative sign (rows)
+_CLASS_OF = np.array([[6, 7, 8, 9, 0, 1], [5, 4, 3, 2, 0, 1]], np.uint32)
+
+
+def _class_bounds(fmt):
+    """The lowest magnitude bits of each range after zero (np.searchsorted's boundaries)."""
+    inf = fmt.exp_mask
+    return np.array([1, 1 << fmt.mant, inf, inf + 1, inf | fmt.quiet_bit], fmt.utype)
+
+
+_BOUNDS = {}
+
+
 def float_class(fmt, x):
-    """The 10-bit class index of each value of float array x (see the module docstring)."""
-    neg = np.signbit(x)
-    e = exponent(fmt, x)
-    inf, nan, zero = np.isinf(x), np.isnan(x), x == 0
-    denorm = (e == 0) & ~zero
-    idx = np.where(neg, 3, 8)                                   # normal
-    idx = np.where(denorm, np.where(neg, 4, 7), idx)
-    idx = np.where(zero, np.where(neg, 5, 6), idx)
-    idx = np.where(inf, np.where(neg, 2, 9), idx)
-    idx = np.where(nan, np.where(is_snan(fmt, x), 0, 1), idx)
-    return idx
+    """The 10-bit class index of each value of float array x (see the module docstring), as
+    uint32: its magnitude's range found among the bounds, and its sign, on the bits."""
+    bounds = _BOUNDS.get(fmt.name)
+    if bounds is None:
+        bounds = _BOUNDS[fmt.name] = _class_bounds(fmt)
+    b = fmt.bits(x)
+    kind = np.searchsorted(bounds, np.bitwise_and(b, fmt.u_abs), side="right")
+    return _CLASS_OF[np.right_shift(b, fmt.utype(fmt.width - 1)), kind]
 
 
 for _t, _kind in KINDS.items():
     def _class(ctx, srcs, old, kind=_kind):
         x = kind.read(ctx, srcs, 0, flush_denorm=False)          # class sees the raw value
         mask = kind.raw(ctx, srcs, 1).astype(np.uint32)           # f16: the op_sel half
-        return (mask >> float_class(kind.fmt, x).astype(np.uint32)) & 1 == 1
+        return (mask >> float_class(kind.fmt, x)) & 1 == 1
     for _prefix in ("v_cmp_", "v_cmpx_"):
         op("%sclass_%s" % (_prefix, _t), (_kind.reg_bits, 32), 0, mask_out=True)(_class)

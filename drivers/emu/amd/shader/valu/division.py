@@ -12,6 +12,8 @@ which tests/test_emu_sim_valu_division.py checks end to end):
   case tests the quotient S0 (an inf/NaN quotient from an overflowed sequence becomes a signed
   infinity; the text's exponent(S1) == max is unreachable after the inf/NaN cases).
 """
+import math
+
 import numpy as np
 
 from . import fp_round
@@ -27,19 +29,30 @@ def _div_scale(kind):
     scale, gap, tiny = _SCALE[fmt]
     bits = kind.reg_bits
     smallest_normal = np.float64(np.finfo(fmt.dtype).tiny)
+    # the lanes no case can hold: S1 normal below 2**(bias-1) (1/S1 normal), S2 normal above
+    # 2**(tiny-bias) and not inf/NaN, exponent(S2) - exponent(S1) in [2 - bias, gap - 1] (S2/S1
+    # normal, not near the largest float)
+    scale_odd = _odd_ranges(fmt, (1, 2 * fmt.bias - 2), (tiny + 1, fmt.emax - 1), (2 - fmt.bias, gap - 1))
+
+    def scaled(ctx, s0, n):
+        with np.errstate(all="ignore"):
+            if fmt is F64:
+                return fp_round.ldexp64(ctx, s0, np.full(s0.shape, n))
+            # exact in float64, rounded once under MODE
+            return fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), n), fp_round.round_mode(ctx, fmt))
 
     @op("v_div_scale_" + fmt.name, (bits, bits, bits), bits, mask_out=True)
     def run(ctx, srcs, old):
         s0, s1, s2 = (kind.read(ctx, srcs, i) for i in range(3))
+        odd = _odd_lanes(fmt, s1, s2, scale_odd)
+        if odd is not None:
+            d, vcc = s0.copy(), np.zeros(s0.shape, bool)
+            if odd.size:
+                _scale_lanes(ctx, fmt, s0, s1, s2, odd, d, vcc, scaled, gap, tiny, smallest_normal)
+            return kind.write(ctx, old, d, quiet_nans=False), vcc
         e1, e2 = exponent(fmt, s1), exponent(fmt, s2)
+        up, down = scaled(ctx, s0, scale), scaled(ctx, s0, -scale)
         with np.errstate(all="ignore"):
-            if fmt is F64:
-                up = fp_round.ldexp64(ctx, s0, np.full(s0.shape, scale))
-                down = fp_round.ldexp64(ctx, s0, np.full(s0.shape, -scale))
-            else:                          # exact in float64, rounded once under MODE
-                rm = fp_round.round_mode(ctx, fmt)
-                up = fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), scale), rm)
-                down = fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), -scale), rm)
             # "1/S1 is denormal", "S2/S1 is denormal": magnitudes below the format's smallest
             # normal (computed in double, so a quotient that would underflow to 0 counts too)
             below_normal = lambda v: (v != 0) & (np.abs(v) < smallest_normal)
@@ -96,6 +109,95 @@ def _first_case(s0, cases, hit=None):
     return d, vcc
 
 
+_FEW = 8           # up to this many odd lanes are decided one by one
+
+
+def _odd_ranges(fmt, r1, r2, rdiff):
+    """The constants of ``_odd_lanes``: unsigned range tests of the exponent fields of S1, S2
+    and their difference (each (lo, hi), inclusive)."""
+    u = fmt.utype
+    return tuple(u(v % (1 << fmt.width)) for v in (r1[0], r1[1] - r1[0], r2[0], r2[1] - r2[0],
+                                                   -rdiff[0], rdiff[1] - rdiff[0]))
+
+
+def _odd_lanes(fmt, s1, s2, ranges, also=None):
+    """The flat indices of the lanes whose exponent fields of S1 / S2 leave the ranges (one
+    unsigned compare each), or ``also`` holds, or None when they are more than a few: the
+    caller decides those lanes by the pseudocode's cases and leaves every other lane at its
+    default."""
+    if fmt is F16:
+        return None
+    lo1, span1, lo2, span2, off, span = ranges
+    shift, mask = fmt.utype(fmt.mant), fmt.utype(fmt.emax)
+    e1 = np.right_shift(fmt.bits(s1), shift)
+    e1 &= mask
+    e2 = np.right_shift(fmt.bits(s2), shift)
+    e2 &= mask
+    odd = np.subtract(e2, e1)
+    odd += off
+    odd = np.greater(odd, span)
+    e1 -= lo1
+    odd |= np.greater(e1, span1)
+    e2 -= lo2
+    odd |= np.greater(e2, span2)
+    if also is not None:
+        odd |= also
+    k = np.count_nonzero(odd)
+    if k > _FEW:
+        return None
+    return odd.ravel().nonzero()[0] if k else _NO_LANES
+
+
+_NO_LANES = np.empty(0, np.intp)
+
+
+def _lane_values(fmt, idx, *xs):
+    """Lanes ``idx`` of float arrays as (Python floats, their bits as ints) per array."""
+    out = []
+    for x in xs:
+        x = x.reshape(-1)[idx]
+        out.append((x.astype(np.float64).tolist(), x.view(fmt.utype).tolist()))
+    return out
+
+
+def _scale_lanes(ctx, fmt, s0, s1, s2, idx, d, vcc, scaled, gap, tiny, smallest_normal):
+    """v_div_scale's cases (the pseudocode's order, as in ``run``'s general path) lane by lane on
+    the flat lanes ``idx``, written into d and vcc."""
+    (f0, _), (f1, b1), (f2, b2) = _lane_values(fmt, idx, s0, s1, s2)
+    shift, emax = fmt.mant, fmt.emax
+    below = lambda v: v != 0 and abs(v) < smallest_normal      # noqa: E731
+    flat_d, flat_vcc = d.reshape(-1), vcc.reshape(-1)
+    for k, x0, x1, x2, u1, u2 in zip(idx.tolist(), f0, f1, f2, b1, b2):
+        e1, e2 = u1 >> shift & emax, u2 >> shift & emax
+        near_max = e2 - e1 >= gap
+        rcp = quot = False
+        if x1 != 0 and not math.isnan(x1):
+            rcp, quot = below(1.0 / x1), below(x2 / x1)
+        both = rcp and quot
+        if x2 == 0 or x1 == 0:
+            value, flag = fmt.dtype(np.nan), False
+        elif near_max:
+            value, flag = (1 if x0 == x1 else None), True
+        elif e1 == 0:                                   # S1 denormal (not zero)
+            value, flag = 1, False
+        elif both:
+            value, flag = (-1 if x0 == x1 else None), True
+        elif rcp:
+            value, flag = -1, False
+        elif quot:
+            value, flag = (1 if x0 == x2 else None), True
+        elif e2 <= tiny:
+            value, flag = 1, False
+        else:
+            continue
+        if value in (1, -1):
+            lane = s0.reshape(-1)[k:k + 1]
+            value = scaled(ctx, lane, value * _SCALE[fmt][0])[0]
+        if value is not None:
+            flat_d[k] = value
+        flat_vcc[k] = flag
+
+
 def _div_fmas(kind):
     fmt = kind.fmt
     scale = _SCALE[fmt][0]
@@ -104,8 +206,14 @@ def _div_fmas(kind):
     @op("v_div_fmas_" + fmt.name, (bits, bits, bits), bits, mask_in=True)
     def run(ctx, srcs, old):
         a, b, c = (kind.read(ctx, srcs, i, flush_denorm=False) for i in range(3))
-        post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
         rm = fp_round.round_mode(ctx, fmt)
+        if fmt is F64 and rm == fp_round.ROUND_NEAREST_EVEN:
+            k = np.count_nonzero(ctx.mask)
+            if not k:
+                return kind.write(ctx, old, fma64(a, b, c))     # no lane post-scales
+            if k <= _FEW:
+                return kind.write(ctx, old, _fmas_lanes(a, b, c, ctx.mask, scale))
+        post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
         if fmt is F64:
             r = fma64_scaled(a, b, c, post, rm)
         else:                       # the fma rounded to odd in float64, scaled, rounded once
@@ -118,15 +226,61 @@ def _div_fmas(kind):
     return run
 
 
+def _fmas_lanes(a, b, c, mask, scale):
+    """v_div_fmas_f64 under round-to-nearest-even with a few post-scaled lanes: the fma, and on
+    the lanes of ``mask`` the fma times 2**(+-scale) (fma64_scaled's rule, lane by lane: a
+    finite result that lands below 2**-1020 or overflows is rounded once from the exact
+    value)."""
+    r = fma64(a, b, c)
+    if type(r) is not np.ndarray or not r.flags.c_contiguous or not r.flags.writeable:
+        r = np.array(r, np.float64)
+    flat = r.reshape(-1)
+    shape = r.shape
+    a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))
+    lanes = (mask if mask.shape == shape else np.broadcast_to(mask, shape)).ravel().nonzero()[0]
+    cbits = c.view(np.uint64)
+    posts = [scale if (cbits.item(k) >> 52) & 0x7FF > 1023 else -scale for k in lanes.tolist()]
+    with np.errstate(all="ignore"):
+        scaled = np.ldexp(flat[lanes], np.array(posts)).tolist()
+    isfinite = math.isfinite
+    for k, post, v in zip(lanes.tolist(), posts, scaled):
+        x, y, w = a.item(k), b.item(k), c.item(k)
+        if isfinite(x) and isfinite(y) and isfinite(w) and (abs(v) < 2.0 ** -1020 or not isfinite(v)):
+            v = fma_exact(x, y, w, post)
+        flat[k] = v
+    return r
+
+
 def _div_fixup(kind):
     """S0 quotient, S1 denominator, S2 numerator: special cases of S2 / S1 patched in."""
     fmt = kind.fmt
     bits = kind.reg_bits
     default_nan = fmt.view(np.asarray(fmt.sign | fmt.exp_mask | fmt.quiet_bit, fmt.utype))
 
+    # the lanes no case can hold: S1 and S2 normal (not zero, inf or NaN), exponent(S2) -
+    # exponent(S1) not below the underflow bound, exponent(S0) below the maximum
+    bound = {F16: None, F32: -150, F64: -1075}[fmt]
+    exp_mask = fmt.utype(fmt.exp_mask)
+    fixup_odd = None if fmt is F16 else _odd_ranges(fmt, (1, fmt.emax - 1), (1, fmt.emax - 1),
+                                                    (bound, fmt.emax))
+
     @op("v_div_fixup_" + fmt.name, (bits, bits, bits), bits)
     def run(ctx, srcs, old):
         s0, s1, s2 = (kind.read(ctx, srcs, i) for i in range(3))
+        odd = None
+        if fmt is not F16:
+            # the default case, S0 with the sign of S1 xor S2, on the bits (a NaN passed through)
+            u = fmt.bits
+            r = np.bitwise_and(u(s0), fmt.u_abs)
+            top = np.greater_equal(r, exp_mask)         # exponent(S0) == max: lane by lane too
+            odd = _odd_lanes(fmt, s1, s2, fixup_odd, top)
+        if odd is not None:
+            r |= np.bitwise_and(np.bitwise_xor(u(s1), u(s2)), fmt.u_sign)
+            if not odd.size:
+                return kind.write(ctx, old, r.view(fmt.dtype), quiet_nans=False)
+            special = np.zeros(r.shape, bool)
+            _fixup_lanes(fmt, s0, s1, s2, odd, r, special, default_nan, bound)
+            return kind.write(ctx, old, r.view(fmt.dtype), quiet_nans=special)
         neg = np.signbit(s1) ^ np.signbit(s2)
         signed = lambda v: np.where(neg, -fmt.dtype(v), fmt.dtype(v))
         inf1, inf2 = np.isinf(s1), np.isinf(s2)
@@ -145,6 +299,35 @@ def _div_fixup(kind):
         # the default case only changes the sign of S0: a NaN quotient is passed through
         return kind.write(ctx, old, r.astype(fmt.dtype), quiet_nans=special)
     return run
+
+
+def _fixup_lanes(fmt, s0, s1, s2, idx, r, special, default_nan, under):
+    """v_div_fixup's cases (in ``run``'s order) lane by lane on the flat lanes ``idx`` of the
+    result bits r (holding the default case), marking the lanes a case took in ``special``."""
+    (_, b0), (f1, b1), (f2, b2) = _lane_values(fmt, idx, s0, s1, s2)
+    shift, emax, sign = fmt.mant, fmt.emax, fmt.sign
+    inf, nan = fmt.exp_mask, int(default_nan.view(fmt.utype))
+    flat_r, flat_special = r.reshape(-1), special.reshape(-1)
+    for k, x1, x2, u0, u1, u2 in zip(idx.tolist(), f1, f2, b0, b1, b2):
+        neg = (u1 ^ u2) & sign
+        e0, e1, e2 = u0 >> shift & emax, u1 >> shift & emax, u2 >> shift & emax
+        inf1, inf2 = math.isinf(x1), math.isinf(x2)
+        if math.isnan(x2):
+            value = u2
+        elif math.isnan(x1):
+            value = u1
+        elif x1 == 0 and x2 == 0 or inf1 and inf2:
+            value = nan
+        elif x1 == 0 or inf2:
+            value = inf | neg
+        elif inf1 or x2 == 0 or e2 - e1 < under:
+            value = neg
+        elif e0 == emax:
+            value = inf | neg
+        else:
+            continue
+        flat_r[k] = value
+        flat_special[k] = True
 
 
 for _k in (K32, K64):

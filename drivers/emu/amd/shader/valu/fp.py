@@ -421,41 +421,64 @@ _PRODUCT_SPAN = np.uint64(int(np.float64(2.0 ** 1000).view(U64)) - int(_TINY_BIT
 
 
 def _fma64_core(a, b, c):
-    """(a * b, the fma where it is ordinary, the ordinary lanes): the error-free product
-    (Dekker, the factors split on their bits), the sum of its high part and c (TwoSum), and the
-    two error terms added rounded to odd, so that the last addition rounds once (Boldo &
-    Melquiond).  A lane is ordinary when 2**-900 <= |a * b| <= 2**1000 and the result is
-    finite: then the four partial products are exact (none below 2**-1006, each of 26 by 26 or
-    27 bits), TwoSum is exact (no finite sum overflows it) and the result is not rounded below
-    the normal range unless the error terms are exact (a sum landing there is c + p exactly,
-    Sterbenz).  A split rounding to infinity (|a| near the largest double), an infinite or NaN
-    addend and a sum that overflows all make the result infinite or NaN.  Other lanes hold
-    garbage.  The caller silences numpy's warnings."""
-    p = a * b
-    ah = np.bitwise_and(a.view(U64) + _SPLIT_HALF, _SPLIT_CUT).view(np.float64)
-    al = a - ah
-    bh = np.bitwise_and(b.view(U64) + _SPLIT_HALF, _SPLIT_CUT).view(np.float64)
-    bl = b - bh
-    pl = ah * bh
+    """(a * b + c rounded once to double, the fma where it is ordinary, the ordinary lanes): the
+    error-free product (Dekker, the factors split on their bits), the sum of its high part and c
+    (TwoSum: its rounded sum is the plain a * b + c on every lane), and the two error terms added
+    rounded to odd, so that the last addition rounds once (Boldo & Melquiond).  A lane is
+    ordinary when 2**-900 <= |a * b| <= 2**1000 and the result is finite: then the four partial
+    products are exact (none below 2**-1006, each of 26 by 26 or 27 bits), TwoSum is exact (no
+    finite sum overflows it) and the result is not rounded below the normal range unless the
+    error terms are exact (a sum landing there is c + p exactly, Sterbenz).  A split rounding to
+    infinity (|a| near the largest double), an infinite or NaN addend and a sum that overflows
+    all make the result infinite or NaN.  Other lanes hold garbage.  The caller silences
+    numpy's warnings."""
+    p = np.multiply(a, b)
+    ah = np.add(a.view(U64), _SPLIT_HALF)
+    ah &= _SPLIT_CUT
+    ah = ah.view(np.float64)
+    al = np.subtract(a, ah)
+    bh = np.add(b.view(U64), _SPLIT_HALF)
+    bh &= _SPLIT_CUT
+    bh = bh.view(np.float64)
+    bl = np.subtract(b, bh)
+    pl = np.multiply(ah, bh)
     pl -= p
-    pl += ah * bl
-    pl += al * bh
-    pl += al * bl
-    th = c + p                                     # TwoSum(c, p)
-    bb = th - c
-    tl = (c - (th - bb)) + (p - bb)
-    s = tl + pl                                    # TwoSum(tl, pl), then s rounded to odd
-    bb = s - tl
-    err = (tl - (s - bb)) + (pl - bb)
-    fix = (err != 0) & ((s.view(U64) & _ONE64) == 0)
-    if fix.any():                                  # the odd neighbour on err's side
-        s = np.where(fix, np.nextafter(s, np.copysign(np.inf, err)), s)
-    r = th + s
+    ah *= bl
+    pl += ah
+    bh *= al
+    pl += bh
+    al *= bl
+    pl += al
+    th = np.add(p, c)                              # TwoSum(p, c): th is the plain sum
+    bb = np.subtract(th, p)
+    tl = np.subtract(th, bb)
+    np.subtract(p, tl, out=tl)
+    bb = np.subtract(c, bb)
+    tl += bb
+    s = np.add(tl, pl)                             # TwoSum(tl, pl), s rounded to odd
+    bb = np.subtract(s, tl)
+    err = np.subtract(s, bb)
+    np.subtract(tl, err, out=err)
+    bb = np.subtract(pl, bb)
+    err += bb
+    # round to odd without a select: an inexact s is truncated toward zero (one unit of
+    # magnitude less where err points the other way) and its last bit set
+    inexact = np.not_equal(err, 0).astype(U64)
+    sb = s.view(U64)
+    down = np.bitwise_xor(sb, err.view(U64))
+    down >>= _SIGN_SHIFT
+    down &= inexact
+    sb = np.subtract(sb, down)
+    sb |= inexact
+    r = np.add(th, sb.view(np.float64))
     ok = np.bitwise_and(p.view(U64), _ABS64)
     ok -= _TINY_BITS
     ok = np.less_equal(ok, _PRODUCT_SPAN)
     ok &= np.isfinite(r)
-    return p, r, ok
+    return th, r, ok
+
+
+_SIGN_SHIFT = np.uint64(63)
 
 
 def fma64(a, b, c):
@@ -465,17 +488,21 @@ def fma64(a, b, c):
     (a finite product with an infinite addend is the addend). An exact zero takes the sign of
     the plain sum (on the ordinary lanes it is c + p = +0, and so is the result)."""
     with np.errstate(all="ignore"):
-        p, r, ok = _fma64_core(a, b, c)
-        if np.count_nonzero(ok) == ok.size:
-            return r
-        z = p + c
-        bad = np.flatnonzero(~ok)
-        if bad.size <= _FEW_LANES:
-            return _fma64_lanes(a, b, c, r, z, bad)
-        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
-        plain = ~finite | (a == 0) | (b == 0)
-        r = np.where(plain, z, r)
-        r = np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, r)
+        return fma64_quiet(a, b, c)
+
+
+def fma64_quiet(a, b, c):
+    """fma64 for a caller that has silenced numpy's warnings (a compiled block)."""
+    z, r, ok = _fma64_core(a, b, c)
+    if np.count_nonzero(ok) == ok.size:
+        return r
+    bad = np.logical_not(ok).ravel().nonzero()[0]
+    if bad.size <= _FEW_LANES:
+        return _fma64_lanes(a, b, c, r, z, bad)
+    finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    plain = ~finite | (a == 0) | (b == 0)
+    r = np.where(plain, z, r)
+    r = np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, r)
     risky = ~(ok | plain)
     if risky.any():
         r = np.array(r, np.float64)
@@ -483,6 +510,19 @@ def fma64(a, b, c):
         for idx in zip(*np.nonzero(risky)):
             r[idx] = fma_exact(float(a[idx]), float(b[idx]), float(c[idx]))
     return r
+
+
+def fma64_pair(a1, b1, c1, a2, b2, c2):
+    """Two independent fma64_quiet as the bits of each result: one call over both when every
+    operand is a contiguous array of one shape (numpy then runs the same loops on the same
+    layouts, so each lane, and the NaN an operation on two NaNs picks, is what it is alone)."""
+    xs = (a1, b1, c1, a2, b2, c2)
+    if all(type(x) is np.ndarray and x.flags.c_contiguous and x.shape == a1.shape for x in xs) and a1.ndim:
+        n = a1.shape[0]
+        r = fma64_quiet(np.concatenate((a1, a2)), np.concatenate((b1, b2)), np.concatenate((c1, c2)))
+        r = r.view(U64)
+        return r[:n], r[n:]
+    return fma64_quiet(a1, b1, c1).view(U64), fma64_quiet(a2, b2, c2).view(U64)
 
 
 _FEW_LANES = 8      # up to this many lanes off the error-free path are done one by one
@@ -493,8 +533,9 @@ def _fma64_lanes(a, b, c, r, z, lanes):
     zero or non-finite operand gives the plain sum z (an infinite addend of a finite product
     itself), a finite one the exact value rounded.  Operands are read by flat index as Python
     floats (``item``), the NaNs of z copied as numpy scalars (their payloads untouched)."""
-    r = np.array(r, np.float64)
-    shape = r.shape
+    if type(r) is not np.ndarray or not r.flags.c_contiguous:
+        r = np.array(r, np.float64)
+    shape = r.shape                     # r is the error-free path's own array: written in place
     out = r.reshape(-1)
     z = (z if z.shape == shape else np.broadcast_to(z, shape)).reshape(-1)
     a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))

@@ -11,7 +11,7 @@ from .bits import U32, U64, i32, popcount, sext
 from .registry import integer_op as op
 
 M32 = 0xFFFFFFFF
-_U31, _U1, _U64_32 = U32(31), U32(1), U64(32)       # made once: the ops run per instruction
+_U31, _U1, _U64_32, _U32_32 = U32(31), U32(1), U64(32), U32(32)   # made once: the ops run per instruction
 
 
 def _u(x):
@@ -201,12 +201,16 @@ _ternop("v_xor3_b32", lambda ctx, a, b, c: a ^ b ^ c)
 op("v_not_b32", (32,))(lambda ctx, srcs, old: ~srcs[0])
 
 
+# each byte's bits reversed
+_REV8 = np.array([int(f"{i:08b}"[::-1], 2) for i in range(256)], np.uint8)
+
+
 def _bfrev(x):
-    x = ((x >> U32(1)) & U32(0x55555555)) | ((x & U32(0x55555555)) << U32(1))
-    x = ((x >> U32(2)) & U32(0x33333333)) | ((x & U32(0x33333333)) << U32(2))
-    x = ((x >> U32(4)) & U32(0x0F0F0F0F)) | ((x & U32(0x0F0F0F0F)) << U32(4))
-    x = ((x >> U32(8)) & U32(0x00FF00FF)) | ((x & U32(0x00FF00FF)) << U32(8))
-    return (x >> U32(16)) | (x << U32(16))
+    """The bits of each uint32 reversed: each byte through the table, the bytes in reverse order."""
+    shape = np.shape(x)
+    x = np.ascontiguousarray(x, U32)
+    rev = _REV8[x.reshape(-1).view(np.uint8).reshape(-1, 4)][:, ::-1]
+    return np.ascontiguousarray(rev).view(U32).reshape(shape)
 
 
 def clz32(x):
@@ -267,11 +271,11 @@ def v_bfe_i32(ctx, srcs, old):
     """(S0.i32 >> S1[4:0]) & ((1 << S2[4:0]) - 1), sign-extended from bit width-1: the shift is
     arithmetic, so a field reaching past bit 31 is filled with the sign."""
     a, b, c = srcs
-    width = _u(c) & 31
-    field = (_s(a) >> (_u(b) & 31)) & ((1 << width) - 1)
-    signed = np.where((width > 0) & (field >> np.maximum(width - 1, 0) & 1 == 1),
-                      field - (1 << width), field)
-    return _wrap(np.where(width == 0, 0, signed))
+    # the low width bits of the arithmetic shift moved to the top and back (numpy shifts an
+    # int32 by 32 to 0: a zero width gives 0)
+    field = np.right_shift(np.asarray(a, U32).view(np.int32), np.bitwise_and(b, _U31).view(np.int32))
+    up = np.subtract(_U32_32, np.bitwise_and(c, _U31)).view(np.int32)
+    return np.right_shift(np.left_shift(field, up), up).view(U32)
 
 
 _ternop("v_bfi_b32", lambda ctx, a, b, c: (a & b) | (~a & c))
@@ -287,15 +291,22 @@ def v_perm_b32(ctx, srcs, old):
     """Each result byte picks by selector S2 byte from {S0, S1} (S1 = bytes 0..3): 0-7 a byte,
     8-11 the sign of byte 1/3/5/7 replicated, 12 -> 0x00, >= 13 -> 0xff.  One table of the 14
     bytes a selector can name per lane, indexed by the four selectors."""
-    s0, s1, s2 = (np.ascontiguousarray(x, U32) for x in np.broadcast_arrays(*srcs))
+    if not srcs[0].shape == srcs[1].shape == srcs[2].shape:
+        srcs = np.broadcast_arrays(*srcs)
+    s0, s1, s2 = (np.ascontiguousarray(x, U32) for x in srcs)
     shape = s0.shape
-    table = np.empty(shape + (14,), np.uint8)
-    table[..., 0:4] = s1.view(np.uint8).reshape(shape + (4,))       # little-endian bytes
-    table[..., 4:8] = s0.view(np.uint8).reshape(shape + (4,))
-    table[..., 8:12] = (table[..., 1:8:2] >> np.uint8(7)) * np.uint8(0xFF)
-    table[..., 12], table[..., 13] = 0, 0xFF
-    pick = np.minimum(s2.view(np.uint8).reshape(shape + (4,)), np.uint8(13)).astype(np.intp)
-    return np.take_along_axis(table, pick, axis=-1).view(U32)[..., 0]
+    table = np.empty((s0.size, 16), np.uint8)
+    table[:, 0:4] = s1.reshape(-1, 1).view(np.uint8)                 # little-endian bytes
+    table[:, 4:8] = s0.reshape(-1, 1).view(np.uint8)
+    table[:, 8:12] = (table[:, 1:8:2] >> np.uint8(7)) * np.uint8(0xFF)
+    table[:, 12], table[:, 13] = 0, 0xFF
+    # the selectors as indices into the flat table: row * 16 + min(selector, 13)
+    pick = np.minimum(s2.reshape(-1, 1).view(np.uint8), np.uint8(13)).astype(np.intp)
+    pick += _ROWS16[:s0.size] if s0.size <= _ROWS16.shape[0] else np.arange(0, 16 * s0.size, 16)[:, None]
+    return np.take(table.reshape(-1), pick).view(U32).reshape(shape)
+
+
+_ROWS16 = np.arange(0, 16 * 4096, 16, dtype=np.intp)[:, None]       # row offsets of the table
 
 
 # ---- byte arithmetic: lerp and sums of absolute differences ---------------------------------

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .fp import flush
+from .fp import F32, flush, quiet
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -48,11 +48,26 @@ _FN = {
 }
 
 
+_ABS32, _NORMAL32, _PAST_NORMAL32 = np.uint32(0x7FFFFFFF), np.uint32(0x800000), np.uint32(0x7F000001)
+
+
 def _transcendental(kind, name, f, always_flush):
     bits = kind.reg_bits
+    plain32 = kind is K32 and always_flush
 
     @op(name, (bits,), bits)
     def run(ctx, srcs, old):
+        if plain32 and not (ctx.neg or ctx.abs or ctx.omod or ctx.clamp):
+            # the f32 forms that flush denormals whatever MODE says, without modifiers: the
+            # operand read and the result finish are the flushes alone (and NaN quieting),
+            # skipped for results with no zero, denormal or NaN lane (one unsigned compare)
+            x = flush(F32, np.asarray(srcs[0], np.uint32).view(np.float32))
+            r = f(x.astype(np.float64)).astype(np.float32)
+            odd = np.bitwise_and(r.view(np.uint32), _ABS32)
+            odd -= _NORMAL32
+            if np.count_nonzero(np.greater_equal(odd, _PAST_NORMAL32)):
+                r = quiet(F32, flush(F32, r))
+            return r.view(np.uint32)
         x = kind.read(ctx, srcs, 0)
         if always_flush:
             x = flush(kind.fmt, x)
