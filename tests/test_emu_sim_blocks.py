@@ -48,6 +48,36 @@ def block_source(ex):
     return "".join(blk.source for p in ex.programs.values() for blk in p.blocks.values())
 
 
+def lane_ops_kernel(body, vgprs=40):
+    """Code object of kernel ``k(out, in)`` for testing ops one lane at a time: each lane
+    loads 16 bytes of ``in`` into v[2:5] and workgroup W's s6 is dword 8 W of ``in``; ``body``
+    works on them and stores up to 128 bytes at ``out`` + v1 (lane L: 128 L + 4 KiB W).  Odd
+    workgroups run ``body`` with lanes 27-31 off (v_cmpx), even ones with every lane on."""
+    return code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_lshl_b32 s8, s2, 9
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_lshl_b32 s9, s2, 12
+  v_add_nc_u32_e32 v1, s9, v1
+  s_lshl_b32 s8, s2, 5
+  s_waitcnt vmcnt(0)
+  s_load_b32 s6, s[6:7], s8
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{body}
+  s_endpgm
+odd:
+  v_cmpx_gt_u32_e32 27, v0
+{body}
+  s_endpgm
+"""), args=PTR + PTR, vgprs=vgprs)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_clang_kernel_results_and_counts_match_the_per_instruction_path(case):
     runs = []

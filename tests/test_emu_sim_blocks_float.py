@@ -4,9 +4,7 @@ denormals, the smallest normal, saturation bounds, infinities, quiet and signall
 payloads) through VGPR, SGPR and constant sources, under a partial EXEC and with every lane on."""
 import numpy as np
 
-from assembler.rdna3 import assemble
-from tests.test_emu_sim_blocks import PTR, block_source, both_paths, same_inputs
-from tests.test_emu_sim_helpers import code_object
+from tests.test_emu_sim_blocks import block_source, both_paths, lane_ops_kernel, same_inputs
 
 OPS = ("v_exp_f32", "v_log_f32", "v_sqrt_f32", "v_rsq_f32", "v_rcp_f32", "v_rcp_iflag_f32", "v_cvt_f32_u32",
        "v_cvt_f32_i32", "v_cvt_u32_f32", "v_cvt_i32_f32", "v_frexp_mant_f32", "v_frexp_exp_i32_f32",
@@ -36,29 +34,7 @@ EXPONENTS = np.array([0, 1, -1, 126, 127, 128, -126, -149, -150, 254, 300, 399, 
 
 
 def test_f32_unary_ops_written_out_match_the_library():
-    co = code_object(assemble(f"""
-  s_load_b128 s[4:7], s[0:1], 0x0
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32_e32 v1, 4, v0
-  s_lshl_b32 s8, s2, 9
-  v_add_nc_u32_e32 v1, s8, v1
-  global_load_b128 v[2:5], v1, s[6:7]
-  v_lshlrev_b32_e32 v1, 7, v0
-  s_lshl_b32 s9, s2, 12
-  v_add_nc_u32_e32 v1, s9, v1
-  s_lshl_b32 s8, s2, 5
-  s_waitcnt vmcnt(0)
-  s_load_b32 s6, s[6:7], s8
-  s_waitcnt lgkmcnt(0)
-  s_bitcmp1_b32 s2, 0
-  s_cbranch_scc1 odd
-{BODY}
-  s_endpgm
-odd:
-  v_cmpx_gt_u32_e32 27, v0
-{BODY}
-  s_endpgm
-"""), args=PTR + PTR, vgprs=40)
+    co = lane_ops_kernel(BODY)
     rng = np.random.default_rng(23)
 
     def make_args():

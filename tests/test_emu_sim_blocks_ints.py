@@ -4,9 +4,7 @@ fields folded, v_bfe_i32 of a constant field, v_bcnt_u32_b32, v_bfrev_b32 and v_
 constant selector."""
 import numpy as np
 
-from assembler.rdna3 import assemble
-from tests.test_emu_sim_blocks import PTR, block_source, both_paths, same_inputs
-from tests.test_emu_sim_helpers import code_object
+from tests.test_emu_sim_blocks import block_source, both_paths, lane_ops_kernel, same_inputs
 
 BODY = """
   v_bfe_u32 v10, v2, 5, 11
@@ -50,29 +48,7 @@ BODY = """
 def test_integer_ops_with_constants_worked_out_match_the_library():
     """Random and edge bits (sign bits, fields reaching past bit 31, widths of 0 and 1), VGPR,
     SGPR and constant sources, under a partial EXEC and with every lane on."""
-    co = code_object(assemble(f"""
-  s_load_b128 s[4:7], s[0:1], 0x0
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32_e32 v1, 4, v0
-  s_lshl_b32 s8, s2, 9
-  v_add_nc_u32_e32 v1, s8, v1
-  global_load_b128 v[2:5], v1, s[6:7]
-  s_lshl_b32 s8, s2, 5
-  v_lshlrev_b32_e32 v1, 7, v0
-  s_lshl_b32 s9, s2, 12
-  v_add_nc_u32_e32 v1, s9, v1
-  s_waitcnt vmcnt(0)
-  s_load_b32 s6, s[6:7], s8
-  s_waitcnt lgkmcnt(0)
-  s_bitcmp1_b32 s2, 0
-  s_cbranch_scc1 odd
-{BODY}
-  s_endpgm
-odd:
-  v_cmpx_gt_u32_e32 27, v0
-{BODY}
-  s_endpgm
-"""), args=PTR + PTR, vgprs=40)
+    co = lane_ops_kernel(BODY)
     rng = np.random.default_rng(17)
     edges = np.array([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x00800000, 0xFF7FFFFF, 0x9E3779B9,
                       0x0000FFFF, 0xFFFF0000, 0x00FF00FF, 0x80808080], np.uint32)
