@@ -176,7 +176,7 @@ def _reduce_op(rop, dtype):
 
 def _reduce_bucket(groups):
     g0 = groups[0]
-    devs, dtype, n = g0.devices, g0.dtype, len(g0.devices)
+    dtype, n = g0.dtype, len(g0.devices)
     sizes = [prod(g.shape) for g in groups]
     total = sum(sizes)
     offsets = list(itertools.accumulate([0] + sizes[:-1]))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tensor
-from tensor import DeviceError, Tensor, dtypes
+from tensor import DeviceError, Tensor
 from tensor import device as devices
 from tensor.backends import amd
 

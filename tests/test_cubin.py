@@ -4,7 +4,6 @@ pass `cuobjdump -elf -sass` and `nvdisasm` (skips without them)."""
 import json
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys

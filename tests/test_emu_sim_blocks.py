@@ -48,6 +48,36 @@ def block_source(ex):
     return "".join(blk.source for p in ex.programs.values() for blk in p.blocks.values())
 
 
+def lane_ops_kernel(body, vgprs=40):
+    """Code object of kernel ``k(out, in)`` for testing ops one lane at a time: each lane
+    loads 16 bytes of ``in`` into v[2:5] and workgroup W's s6 is dword 8 W of ``in``; ``body``
+    works on them and stores up to 128 bytes at ``out`` + v1 (lane L: 128 L + 4 KiB W).  Odd
+    workgroups run ``body`` with lanes 27-31 off (v_cmpx), even ones with every lane on."""
+    return code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_lshl_b32 s8, s2, 9
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_lshl_b32 s9, s2, 12
+  v_add_nc_u32_e32 v1, s9, v1
+  s_lshl_b32 s8, s2, 5
+  s_waitcnt vmcnt(0)
+  s_load_b32 s6, s[6:7], s8
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{body}
+  s_endpgm
+odd:
+  v_cmpx_gt_u32_e32 27, v0
+{body}
+  s_endpgm
+"""), args=PTR + PTR, vgprs=vgprs)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_clang_kernel_results_and_counts_match_the_per_instruction_path(case):
     runs = []
@@ -711,3 +741,98 @@ odd:
                  "np.maximum(V[2, sel].view(I32)", "np.invert(V[2, sel])"):
         assert form in source
     assert " = op" not in source                      # no library call left
+
+
+def test_a_wave_ending_while_another_waits_at_a_barrier_releases_it():
+    """Wave 1 of a workgroup ends at once while wave 0 parks at s_barrier: when nothing else can
+    run, the barrier is released and wave 0 goes on to its store (the scheduler must not take
+    the last runnable wave's end for the end of the batch)."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  v_cmp_gt_u32_e32 vcc_lo, 32, v0
+  s_cbranch_vccz end
+  s_barrier
+  v_lshlrev_b32_e32 v1, 2, v0
+  v_mov_b32_e32 v2, 7
+  s_waitcnt lgkmcnt(0)
+  global_store_b32 v1, v2, s[4:5]
+end:
+  s_endpgm
+"""), args=PTR)
+    for ex, (out,), err in both_paths(co, (2, 1, 1), (64, 1, 1), lambda: [np.zeros(32, np.uint32)]):
+        assert err is None and out.tolist() == [7] * 32
+
+
+@pytest.mark.parametrize("name", ["lds_reduce", "lds_scan"])
+@pytest.mark.parametrize("blocks", [True, False])
+def test_every_wave_leaving_one_barrier_goes_on_as_one_group(name, blocks, monkeypatch):
+    """When every wave of the batch parks at one s_barrier (one group, or the two halves of a
+    divergent branch), the scheduler knows the next group (all of them, at the barrier's next
+    PC) without scanning the waves: the tree reduction and the scan never ask for a group
+    after their first, and their results stay the reference's."""
+    from tests.clang_kernels.cases import CASES_BY_NAME
+    from drivers.emu.amd.shader import executor
+    case = CASES_BY_NAME[name]
+    asked = []
+
+    def counted(st, _next=executor._next_group):
+        asked.append(st.W)
+        return _next(st)
+    monkeypatch.setattr(executor, "_next_group", counted)
+    args = case.make_args()
+    pristine = copy.deepcopy(args)
+    ex = WaveExecutor(blocks=blocks)
+    simulate(case.code_object_bytes(), case.kernel, case.grid, case.block, args, executor=ex)
+    check_outputs(case, pristine, args)
+    assert asked == []
+
+
+def test_halves_of_a_branch_parked_at_two_barriers_go_on_from_their_own():
+    """The two halves of a divergent branch park at different s_barrier instructions: released
+    together, each goes on from its own barrier (wave 0 stores 1, wave 1 stores 2)."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  v_cmp_gt_u32_e32 vcc_lo, 32, v0
+  s_cbranch_vccz other
+  s_barrier
+  v_mov_b32_e32 v2, 1
+  s_branch store
+other:
+  s_barrier
+  v_mov_b32_e32 v2, 2
+store:
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  global_store_b32 v1, v2, s[4:5]
+  s_endpgm
+"""), args=PTR)
+    for ex, (out,), err in both_paths(co, (1, 1, 1), (64, 1, 1), lambda: [np.zeros(64, np.uint32)]):
+        assert err is None and out.tolist() == [1] * 32 + [2] * 32
+
+
+def test_a_wave_that_ended_stays_ended_when_the_others_leave_a_barrier():
+    """Wave 2 ends first; waves 0 and 1 then branch apart and park at one s_barrier: released,
+    they go on from it, and wave 2 does not (it would store 9 to its lanes; no load is in
+    flight, so every wave's memory counters are alike and would not keep it apart)."""
+    co = code_object(assemble("""
+  s_branch start
+end:
+  s_endpgm
+start:
+  s_load_b64 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32_e32 v2, 9
+  v_cmp_le_u32_e32 vcc_lo, 64, v0
+  s_cbranch_vccnz end
+  v_mov_b32_e32 v2, 7
+  v_cmp_gt_u32_e32 vcc_lo, 32, v0
+  s_cbranch_vccz skip
+  v_mov_b32_e32 v2, 5
+skip:
+  s_barrier
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_store_b32 v1, v2, s[4:5]
+  s_endpgm
+"""), args=PTR)
+    for ex, (out,), err in both_paths(co, (1, 1, 1), (96, 1, 1), lambda: [np.zeros(96, np.uint32)]):
+        assert err is None and out.tolist() == [5] * 32 + [7] * 32 + [0] * 32

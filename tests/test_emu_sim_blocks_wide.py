@@ -153,7 +153,7 @@ def test_independent_f64_fmas_run_as_one_call():
     second reads nothing the first writes and they write different pairs; a second reading the
     first's result, one writing the same pair, or one with an SGPR operand runs alone; edge
     values (NaN payloads on both sides of a pair) and a MODE whose fmas call the library."""
-    co = code_object(assemble(f"""
+    co = code_object(assemble("""
   s_load_b128 s[4:7], s[0:1], 0x0
   s_waitcnt lgkmcnt(0)
   v_lshlrev_b32_e32 v1, 5, v0

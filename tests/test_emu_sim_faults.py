@@ -115,6 +115,19 @@ def test_budget_from_the_environment(monkeypatch):
         simulate(co, "k", (1, 1, 1), (32, 1, 1), [])
 
 
+def test_an_executor_reads_the_budget_at_its_first_dispatch(monkeypatch):
+    """simulate() without an executor reads GPU_EMULATE_BUDGET at each call (above); an executor
+    given reads it once, at its first dispatch."""
+    co = code_object(program(sopp("s_branch", -1), endpgm()))
+    ex = WaveExecutor()
+    monkeypatch.setenv("GPU_EMULATE_BUDGET", "500")
+    for text in ("500", "lots"):
+        monkeypatch.setenv("GPU_EMULATE_BUDGET", text)
+        with pytest.raises(ShaderHang) as e:
+            simulate(co, "k", (1, 1, 1), (32, 1, 1), [], executor=ex)
+        assert e.value.executed == 500
+
+
 def test_wave64_kernel_is_rejected_clearly():
     co = code_object(program(endpgm()), props=0x008)           # no ENABLE_WAVEFRONT_SIZE32
     with pytest.raises(GPUError, match="wave64"):

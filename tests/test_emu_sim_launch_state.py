@@ -122,3 +122,25 @@ def test_divergent_branch_halves_are_the_groups_the_scheduler_picks(monkeypatch,
 
     (fast, count), (asked, count_asked) = run(True), run(False)
     assert count == count_asked and fast == asked
+
+
+def test_a_released_state_restarts_as_a_fresh_build():
+    """A finished state handed back to its Template is restarted for the next launch: whatever
+    the kernel left in its registers, LDS, flags and counters, it starts as a new build does."""
+    from drivers.emu.amd.shader.launch import Template
+    d = dispatch((0x1000, 0x2, 7))
+    ids, extents, _ = workgroup_table(d)
+    scratch = (d.scratch_base, 512, 16)
+    t = Template(d, ids, extents, 32, scratch)
+    st = t.instantiate(d.vm, d.user_sgprs, None)
+    for name in FIELDS:
+        if name != "wave_ids":                        # (never written)
+            getattr(st, name)[...] = 1
+    st.mode_uniform, st.split, st.wave_instructions, st.lane_ops = False, (1, 2, 3), 5, 6
+    t.release(st)
+    d2 = dispatch((0x3000, 0x4, 9))
+    again = t.instantiate(d2.vm, d2.user_sgprs, None)
+    assert again is st
+    states_equal(build_state(d2, ids, extents, 32, scratch), again)
+    assert (again.split, again.wave_instructions, again.lane_ops) == (None, 0, 0)
+    assert t.instantiate(d2.vm, d2.user_sgprs, None) is not st        # one state is handed out once

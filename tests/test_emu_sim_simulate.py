@@ -112,3 +112,27 @@ def test_repeated_launches_start_from_fresh_memory_and_take_new_values(scale):
     x = np.arange(64, dtype=np.uint32)
     simulate(scale, "scale", 1, 64, [x, np.uint32(2)])      # the same shape again, after the error
     assert x.tolist() == [2 * i for i in range(64)]
+
+
+def test_arrays_of_one_size_and_other_types_reuse_a_launch(scale):
+    """Launches of one shape take arrays of the same byte size whatever their dtype and shape:
+    each goes in and comes back as its bytes (float views of integers keep their bits)."""
+    base = np.arange(64, dtype=np.uint32) * 0x00010203 + 1
+    for form in (lambda b: b, lambda b: b.view(np.float32), lambda b: b.reshape(8, 8),
+                 lambda b: b.view(np.uint8), lambda b: b.view(np.int16).reshape(4, 32), lambda b: b):
+        x = form(base.copy())
+        dtype, shape = x.dtype, x.shape
+        simulate(scale, "scale", 1, 64, [x, np.uint32(3)])
+        assert x.dtype == dtype and x.shape == shape
+        assert x.reshape(-1).view(np.uint32).tolist() == (base * 3).tolist()
+
+
+def test_launch_shapes_with_other_argument_pointers_share_an_executor(scale):
+    """Two launch shapes of one kernel whose kernarg segments lie at other VAs (a larger array
+    moves them), alternated through one executor: each dispatch gets its own user SGPRs."""
+    from drivers.emu.amd.shader import WaveExecutor
+    ex = WaveExecutor()
+    for n, factor in ((64, 3), (4096, 5), (64, 7), (4096, 2)):
+        x = np.arange(n, dtype=np.uint32)
+        simulate(scale, "scale", 1, 64, [x, np.uint32(factor)], executor=ex)
+        assert x[:64].tolist() == [factor * i for i in range(64)] and x[64:].tolist() == list(range(64, n))

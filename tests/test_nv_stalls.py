@@ -136,7 +136,7 @@ def test_a_guard_needs_the_guard_latency(dev):
     msg = str(e.value)
     isetp = short.pcs[0]
     assert e.value.pc == isetp + 16 and "stall hazard (@P0 EXIT ;)" in msg, msg
-    assert f"P0 is read as the guard 9 cycle(s) too early: `ISETP.GE.AND P0, PT, " in msg, msg
+    assert "P0 is read as the guard 9 cycle(s) too early: `ISETP.GE.AND P0, PT, " in msg, msg
     assert f"at PC 0x{isetp:x} writes it with a fixed latency of 13 cycles" in msg, msg
 
 

@@ -6,7 +6,6 @@
     ("target", pairs, signed width, xor constant, addend)   relative to the instruction
     ("const", value)
 """
-import math
 import struct
 
 

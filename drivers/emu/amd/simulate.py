@@ -19,7 +19,7 @@ from assembler.amdgpu import load_code_object
 from assembler.amdgpu.metadata import KernelArg
 from drivers.emu.amd.aql import KD_USER_SGPRS, KD_WAVEFRONT_SIZE32
 from drivers.emu.amd.dispatch import LDS_GRANULE, Dispatch
-from drivers.emu.amd.shader.executor import WaveExecutor
+from drivers.emu.amd.shader.executor import WaveExecutor, budget_from_env
 from drivers.emu.amd.shader.operands import PRIVATE_APERTURE, SHARED_APERTURE
 from drivers.emu.vm import PAGE_SIZE, GpuVM
 from drivers.errors import GPUError
@@ -138,6 +138,8 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     if executor is None:
         executor = WaveExecutor(valu=valu, batch_waves=batch_waves) if valu is not None or batch_waves \
             else _DEFAULT_EXECUTOR
+        if budget is None:
+            budget = budget_from_env()          # (an executor given reads it at its first dispatch)
     # a launch of the same shape reuses the VM and Dispatch of the previous one, its writable
     # memory restored to what a new launch starts from; it is taken out of the cache while it
     # runs, so a launch running at the same time (another thread) builds its own
@@ -148,11 +150,10 @@ def simulate(code_object, kernel, grid, block, args, *, executor=None, budget=No
     launch.load(arrays)
     try:
         stats = executor(launch.dispatch, budget=budget)
-        for array, mem in zip(arrays, launch.buffers):
-            data = mem[:array.nbytes]
+        for array, data in zip(arrays, launch.heads):
             if array.flags.writeable:
-                array.reshape(-1).view(np.uint8)[:] = data
-            elif not np.array_equal(array.reshape(-1).view(np.uint8), data):
+                np.copyto(array, data)
+            elif not np.array_equal(array.reshape(-1).view(np.uint8), data.reshape(-1).view(np.uint8)):
                 raise LaunchError(f"the kernel wrote to a read-only array argument ({array.dtype}{array.shape})")
     finally:
         if len(kl.launches) >= MAX_LAUNCHES:
@@ -283,19 +284,27 @@ class _Launch:
             grid_size=grid_items, lds_bytes=lds, wave32=bool(props & KD_WAVEFRONT_SIZE32), vm=vm,
             scratch_base=scratch_base, tmpring_size=tmpring, private_segment_size=private_size,
             kernarg_va=kernarg_va, kernel_object=kd_va, packet_va=packet_va)
+        self.tails = [mem[p[1]:] for p, mem in zip((p for p in plan if p[0] == "buffer"), self.buffers)]
+        self.heads = [None] * len(self.buffers)     # each buffer's bytes as its array: load()
         self._fresh = True
 
     def load(self, arrays):
-        for array, mem in zip(arrays, self.buffers):
-            n = array.nbytes
-            mem[:n] = array.reshape(-1).view(np.uint8)
-            if not self._fresh:
-                mem[n:] = 0                 # the page tail a kernel may have written
+        """Copy the arrays in (``heads``: each buffer's start viewed with its array's dtype and
+        shape, an array of the same size but another type gets a new view) and, after the
+        first launch, clear what the previous one may have written past them."""
+        heads = self.heads
+        for i, array in enumerate(arrays):
+            head = heads[i]
+            if head is None or head.dtype != array.dtype or head.shape != array.shape:
+                head = heads[i] = self.buffers[i][:array.nbytes].view(array.dtype).reshape(array.shape)
+            np.copyto(head, array)
         if not self._fresh:
-            self.queue[:] = 0
-            self.packet[:] = self.packet_bytes
+            for tail in self.tails:
+                tail.fill(0)                # the page tail a kernel may have written
+            self.queue.fill(0)
+            np.copyto(self.packet, self.packet_bytes)
             if self.scratch is not None:
-                self.scratch[:] = 0
+                self.scratch.fill(0)
         self._fresh = False
 
 

@@ -12,7 +12,7 @@ move up next to it: the partner must not read or write what the instructions it 
 put a scalar or constant in src0.  Anything with a source modifier, a non-VCC lane mask or a
 64-bit operand stays single.
 """
-from .mir import MI, Neg, Sub, VReg, regs_of
+from .mir import MI, Neg, regs_of
 
 X_OPS = {"v_fmac_f32": "fmac_f32", "v_mul_f32": "mul_f32", "v_add_f32": "add_f32",
          "v_sub_f32": "sub_f32", "v_subrev_f32": "subrev_f32", "v_mov_b32": "mov_b32",

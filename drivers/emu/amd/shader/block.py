@@ -39,9 +39,11 @@ its PC and count exactly the instructions that ran.
 import numpy as np
 
 from .block_runtime import HELPERS, constant
+from .block_ints import BIT_OPS, bit_op, folded
+from .block_float import HELPERS as FLOAT_HELPERS, UNARY
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
-from .block_salu import emit_salu
+from .block_salu import emit_salu, scc_dead
 from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -159,6 +161,7 @@ def compile_block(program, pc):
     e.dead, e.unread = _dead_mask_writes(steps)
     e.fused = fma_pairs(steps)
     e.fused_ops = {j: steps[j].body for j in e.fused.values()}
+    e.scc_dead = scc_dead(steps, lambda s: _inline_valu(s) is not None)
     starts = []
     e.lines.append("def block(st, sel, n, C):")
     e.emit("V = st.vregs; S = st.sregs; SCC = st.scc; IX = type(sel) is not slice")
@@ -281,7 +284,7 @@ def _emit_step(e, s, i):
         return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
-    if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and emit_salu(e, ins):
+    if fam in ("SOP1", "SOP2", "SOPC", "SOPK") and emit_salu(e, ins, i in e.scc_dead):
         if _writes_exec(ins):
             e.em_valid = False
         return
@@ -345,7 +348,7 @@ def _emit_valu(e, op, tag):
     compare = _inline_compare(e, op)
     if compare is not None:
         e.emit(f"m{v} = {compare}")
-        return _mask_lines(e, op, v)
+        return _mask_lines(e, op, v, _full_lanes(op))
     post = wide_integer(e, op, v)
     if post is not None:
         return post
@@ -357,7 +360,7 @@ def _emit_valu(e, op, tag):
     if lines is not None:
         for line in lines:
             e.emit(line)
-        return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v) if op.op.mask_out else [])
+        return _write_lines(op.vdst, f"d{v}") + (_mask_lines(e, op, v, _full_lanes(op)) if op.op.mask_out else [])
     expr = _expression(e, op)
     if expr is not None:
         e.emit(f"d{v} = {expr}")
@@ -365,7 +368,7 @@ def _emit_valu(e, op, tag):
     post = _inline_wide(e, op, v)
     if post is not None:
         return post
-    fast = _float_fast(e, op)
+    fast = _float_fast(e, op) or _f32_unary(e, op)
     if fast is None:
         return _emit_call(e, op, v)
     flag, expr = fast
@@ -456,7 +459,7 @@ def _inline_wide(e, op, v):
     post = [put64_line(e, op.vdst, f"d{v}")]
     if op.mask_dst != NULL:
         e.emit(f"m{v} = np.less(d{v}, p{v})")
-        post += _mask_lines(e, op, v)
+        post += _mask_lines(e, op, v, True)
     return post
 
 
@@ -532,6 +535,19 @@ def _float_fast(e, op):
     return flag, f"{expr}.view(U32)"
 
 
+def _f32_unary(e, op):
+    """(the per-MODE flag, the expression of the result bits) of an f32 conversion, rounding
+    or transcendental of block_float.UNARY without modifiers, or None."""
+    form = UNARY.get(op.mnemonic)
+    if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
+        return None
+    args = _inline_sources(e, op)
+    if args is None:
+        return None
+    e.globals.update(FLOAT_HELPERS)
+    return e.slot(lambda fm, n, lane: _f32_plain(fm)), form.format(*args)
+
+
 def _float_globals(e):
     if "FMA" not in e.globals:
         from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
@@ -574,20 +590,31 @@ def _wide_sources(e, op):
     return [_vector_source(e, op, o, 64, r) for o, r in zip(op.sources, op.readers)]
 
 
-def _mask_lines(e, op, v):
+def _full_lanes(op):
+    """Whether the mask an inlined compare or carry op computes has every lane's bool, (w, 32):
+    a source is a VGPR or a constant (SGPR columns alone give (w, 1))."""
+    return any(o.kind in ("vgpr", "const", "literal") for o in op.sources)
+
+
+def _mask_lines(e, op, v, lanes=False):
     """The lines writing the lane mask ``m{v}`` of ``op`` (a carry, a compare's VCC or SGPR, or
-    EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins."""
+    EXEC for v_cmpx); a mask other than EXEC is also kept as lanes for the block's carry-ins.
+    ``lanes``: m{v} is known to be bool (w, 32), EXEC-masked here without MK's checks."""
     post = []
     k = op.mask_dst
     if id(op) in e.unread:
         e.fwd.pop(k, None)
         return post
+    masked = f"m{v} if em is None else m{v} & em" if lanes else f"MK(m{v}, n, em)"
     if k != NULL:
         if k < SGPR_CODES and k not in (EXEC_LO, EXEC_HI):
-            post.append(f"k{k} = MK(m{v}, n, em)")
+            post.append(f"k{k} = {masked}")
             if id(op) not in e.dead:
                 post.append(f"S[{k}, sel] = PK(k{k})")
             e.fwd[k] = f"k{k}"
+        elif lanes:
+            post.append(f"S[{k}, sel] = PK({masked})")
+            e.fwd.pop(k, None)
         else:
             post.append(f"S[{k}, sel] = PACK(m{v}, n, em)")
             e.fwd.pop(k, None)
@@ -610,12 +637,13 @@ def _mask_in(e, op):
 def _expression(e, op):
     """The numpy expression of an EXPRESSIONS op without modifiers, or None."""
     form = EXPRESSIONS.get(op.mnemonic)
-    if form is None or op.dst_bits != 32 or not _library_op(op):
+    if form is None and op.mnemonic not in BIT_OPS or op.dst_bits != 32 or not _library_op(op) \
+            or not all(o.kind in ("vgpr", "const", "literal") or o.kind == "sgpr" and o.value < SGPR_CODES
+                       for o in op.sources):
         return None
-    args = _inline_sources(e, op)
-    if args is None:
-        return None
-    return form.format(**dict(zip("abc", args)))
+    if form is None:
+        return bit_op(e, op, lambda: _inline_sources(e, op))
+    return folded(e, op, form, _inline_sources(e, op))
 
 
 def _lane_count(e, op):

@@ -15,7 +15,8 @@ import numpy as np
 from drivers.emu.faults import MissingWait, PacketError, Preempted, ShaderHang
 from drivers.emu.amd.gpu import debug_level, log
 
-from .launch import build_state, check_dispatch, lds_allocation, vgpr_count, workgroup_table
+from .launch import TEMPLATE_WORKGROUPS, Template, build_state, check_dispatch, lds_allocation, vgpr_count, \
+    workgroup_table
 from .program import Program
 from .state import LANE_IDS, WAVE32
 from .waits import WaveStates
@@ -26,7 +27,6 @@ MAX_PROGRAMS = 64                    # decoded programs kept per executor (oldes
 BATCH_VGPR_BYTES = 64 << 20          # a batch's VGPR file stays below this (256 VGPRs: 2048 waves)
 BATCH_LDS_BYTES = 64 << 20           # and its LDS (64 KiB workgroups: 1024 at a time)
 BUDGET_ENV = "GPU_EMULATE_BUDGET"
-MAX_TABLES = 16                      # workgroup tables kept per executor
 
 
 @dataclass
@@ -129,8 +129,9 @@ class WaveExecutor:
     """``executor(dispatch)`` runs a Dispatch; usable as ``VirtualGPU.executor``.
 
     budget: wave-instructions a dispatch may execute before ShaderHang (None: the
-    GPU_EMULATE_BUDGET environment variable, read and checked at each dispatch, or 50M; the
-    virtual machine reads it once when it is created); valu: an op registry replacing the VALU
+    GPU_EMULATE_BUDGET environment variable, read and checked at the executor's first dispatch,
+    or 50M; the virtual machine reads it once when it is created, simulate() at each call
+    without an executor given); valu: an op registry replacing the VALU
     library; batch_waves: waves simulated together (workgroups are never split); keep_state: keep
     the final WaveState of every batch in ``states``; blocks: run straight-line blocks compiled
     into one function each (False: one instruction at a time, the reference they must match).
@@ -140,18 +141,18 @@ class WaveExecutor:
     def __init__(self, budget=None, valu=None, batch_waves=DEFAULT_BATCH_WAVES, keep_state=False,
                  blocks=True):
         self.blocks = blocks                  # compiled blocks (False: one instruction at a time)
-        self.budget = budget                  # None: GPU_EMULATE_BUDGET or the default, per dispatch
+        self.budget = budget                  # None: GPU_EMULATE_BUDGET or the default (_settings)
         self.keep_state = keep_state          # keep each batch's final WaveState (tests inspect it)
         self.states = []
         self.env = ValuEnv(valu)
         self.batch_waves = batch_waves
         self.programs = {}
-        self.templates = {}                   # initial batch states per launch shape (launch.py)
-        self._tables = {}                     # workgroup_table() per grid shape
+        self._shapes = {}                     # what a dispatch shape fixes (_Shape)
         self.stats = Stats()
         self.last = None
         self._budget = None                   # [remaining, allowed] of the dispatch in progress
         self._preempted = False
+        self._settings = None                 # (budget, DEBUG level) read at the first dispatch
 
     def preempt(self):
         """Make the dispatch in progress stop at its next instruction (its queue is going away):
@@ -175,70 +176,111 @@ class WaveExecutor:
 
     def __call__(self, d, budget=None):
         """Run dispatch ``d``; ``budget`` overrides the executor's for this dispatch."""
+        key = (d.code_va, d.rsrc1, d.rsrc2, d.wave32, d.grid_workgroups, d.workgroup_size, d.grid_size,
+               d.lds_bytes, d.scratch_base, d.tmpring_size, d.private_segment_size)
+        try:
+            shape = self._shapes.get(key)
+        except TypeError:                         # lists in place of tuples
+            key = tuple(tuple(v) if isinstance(v, list) else v for v in key)
+            shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shape(d, key)
+        program = shape.program
+        if program is None or not program.matches(d.vm):
+            program = shape.program = self.program(d.vm, d.code_va, shape.vgprs)
+        settings = self._settings
+        if settings is None:                      # (the environment is read once: it costs a small dispatch)
+            settings = self._settings = (self.budget if self.budget is not None else budget_from_env(),
+                                         debug_level())
+        workgroups = waves = executed = lane_ops = 0
+        allowed = budget if budget is not None else settings[0]
+        budget = self._budget = [allowed, allowed]        # remaining, allowed
+        self._preempted = False
+        user, clock = d.user_sgprs[:shape.user_sgprs], getattr(d, "clock", None)
+        try:
+            with np.errstate(all="ignore"):       # NaN, inf, overflow in a lane are ISA results
+                for ids, extents, template in shape.batches:
+                    if self._preempted:
+                        raise ShaderHang(d.code_va, 0)
+                    if template is not None:
+                        st = template.instantiate(d.vm, user, clock)
+                    else:
+                        st = build_state(d, ids, extents, shape.vgprs, shape.scratch)
+                    workgroups += len(ids)
+                    waves += st.W
+                    if self.keep_state:
+                        self.states.append(st)
+                    try:
+                        run_waves(st, program, budget, self.blocks, d.code_va)
+                    finally:
+                        executed += st.wave_instructions
+                        lane_ops += st.lane_ops
+                    if template is not None and not self.keep_state:
+                        template.release(st)
+        except ShaderHang:
+            if self._preempted:
+                raise Preempted(f"dispatch at 0x{d.code_va:x} preempted after {executed} "
+                                "wave-instructions: its queue is being destroyed") from None
+            raise
+        finally:
+            self._budget = None
+        stats = self.last = Stats(1, workgroups, waves, executed, lane_ops)
+        self.stats.add(stats)
+        if settings[1] >= 2:
+            log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
+                   f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
+        return stats
+
+    def _shape(self, d, key):
+        """The _Shape of dispatch ``d`` (checked: a dispatch that fails a check is never kept)."""
         check_dispatch(d)
         vgprs = vgpr_count(d.rsrc1)
-        program = self.program(d.vm, d.code_va, vgprs)
-        stats = Stats(dispatches=1)
         scratch = scratch_layout(d)
         limit = min(self.batch_waves, max(1, BATCH_VGPR_BYTES // (vgprs * WAVE32 * 4)))
         if scratch is not None and scratch[3]:
             limit = min(limit, scratch[3])       # waves with a scratch slot at the same time
         group_limit = max(1, BATCH_LDS_BYTES // max(1, lds_allocation(d)))
-        allowed = budget if budget is not None else self.budget if self.budget is not None else budget_from_env()
-        budget = self._budget = [allowed, allowed]        # remaining, allowed
-        self._preempted = False
-        ids, extents, waves = self._workgroups(d)
+        ids, extents, waves = workgroup_table(d)
+        for a in (ids, extents):
+            a.flags.writeable = False             # kept: the batches' views of them are reused
         if scratch is not None and scratch[3] and int(waves.max()) > scratch[3]:
             raise PacketError(f"COMPUTE_TMPRING_SIZE.WAVES is {scratch[3]}: fewer scratch slots than "
                               f"the {int(waves.max())} waves of one workgroup")
-        try:
-            first, batch_waves = 0, 0
-            for i, n in enumerate(waves.tolist()):    # batches of whole workgroups, in launch order
-                if i > first and (batch_waves + n > limit or i - first >= group_limit):
-                    self._run(d, ids[first:i], extents[first:i], vgprs, program, scratch, stats, budget)
-                    first, batch_waves = i, 0
-                if self._preempted:
-                    raise ShaderHang(d.code_va, 0)
-                batch_waves += n
-            self._run(d, ids[first:], extents[first:], vgprs, program, scratch, stats, budget)
-        except ShaderHang:
-            if self._preempted:
-                raise Preempted(f"dispatch at 0x{d.code_va:x} preempted after {stats.wave_instructions} "
-                                "wave-instructions: its queue is being destroyed") from None
-            raise
-        finally:
-            self._budget = None
-        self.stats.add(stats)
-        self.last = stats
-        if debug_level() >= 2:                   # (not formatting the line costs a small dispatch)
-            log(2, f"wave simulator: {stats.workgroups} workgroups, {stats.waves} waves, "
-                   f"{stats.wave_instructions} wave-instructions at 0x{d.code_va:x}")
-        return stats
+        cuts, first, batch_waves = [], 0, 0
+        for i, n in enumerate(waves.tolist()):    # batches of whole workgroups, in launch order
+            if i > first and (batch_waves + n > limit or i - first >= group_limit):
+                cuts.append((first, i))
+                first, batch_waves = i, 0
+            batch_waves += n
+        cuts.append((first, len(waves)))
+        scratch = scratch[:3] if scratch is not None else None
+        keep = len(cuts) <= MAX_TEMPLATED_BATCHES
+        batches = []
+        for lo, hi in cuts:
+            b_ids, b_extents = ids[lo:hi], extents[lo:hi]
+            template = Template(d, b_ids, b_extents, vgprs, scratch) \
+                if keep and hi - lo <= TEMPLATE_WORKGROUPS else None
+            batches.append((b_ids, b_extents, template))
+        shape = _Shape(vgprs, scratch, tuple(batches), d.user_sgpr_count)
+        if len(self._shapes) >= MAX_SHAPES:
+            self._shapes.pop(next(iter(self._shapes)))
+        self._shapes[key] = shape
+        return shape
 
-    def _workgroups(self, d):
-        """workgroup_table(d), kept per grid shape (the arrays are never written)."""
-        key = (tuple(d.grid_workgroups), tuple(d.workgroup_size), tuple(d.grid_size or ()))
-        table = self._tables.get(key)
-        if table is None:
-            if len(self._tables) >= MAX_TABLES:
-                self._tables.pop(next(iter(self._tables)))
-            table = self._tables[key] = workgroup_table(d)
-            for a in table:
-                a.flags.writeable = False
-        return table
 
-    def _run(self, d, ids, extents, vgprs, program, scratch, stats, budget):
-        st = build_state(d, ids, extents, vgprs, scratch[:3] if scratch is not None else None, self.templates)
-        stats.workgroups += len(ids)
-        stats.waves += st.W
-        if self.keep_state:
-            self.states.append(st)
-        try:
-            with np.errstate(all="ignore"):       # NaN, inf, overflow in a lane are ISA results
-                run_waves(st, program, budget, self.blocks)
-        finally:
-            stats.wave_instructions += st.wave_instructions
-            stats.lane_ops += st.lane_ops
+class _Shape:
+    """What the executor works out once per dispatch shape (everything of a Dispatch but its VM,
+    user SGPR values and clock): VGPRs, scratch layout, the batches of workgroups with the
+    Template of each batch's initial state (small ones), and the program it last ran."""
+    __slots__ = ("vgprs", "scratch", "batches", "user_sgprs", "program")
+
+    def __init__(self, vgprs, scratch, batches, user_sgprs):
+        self.vgprs, self.scratch, self.batches, self.user_sgprs = vgprs, scratch, batches, user_sgprs
+        self.program = None
+
+
+MAX_SHAPES = 16                      # dispatch shapes kept per executor
+MAX_TEMPLATED_BATCHES = 4            # shapes with more batches build every batch's state anew
 
 
 def scratch_layout(d):
@@ -256,14 +298,20 @@ def scratch_layout(d):
     return (d.scratch_base, per_wave, per_lane, tmpring_waves)
 
 
-def run_waves(st, program, budget, blocks=True):
+def run_waves(st, program, budget, blocks=True, start=None):
     """Execute every wave of ``st`` to s_endpgm.  budget: [remaining, allowed] wave-instructions,
     shared by the batches of a dispatch.  blocks: run compiled blocks (block.py) where they
-    apply; False executes one instruction at a time (the reference the blocks must match)."""
+    apply; False executes one instruction at a time (the reference the blocks must match).
+    start: the PC every wave of ``st`` sits at, none done or parked (a new batch: the first
+    group is every wave)."""
     env = program.env
     waits = program.waits
+    compiled, parks = program.blocks, program.parks
     states = WaveStates(waits, st.W)          # each wave's memory operations in flight (waits.py)
     group = pending = None
+    held, joined = 0, False                   # (see the end of the loop)
+    if start is not None:
+        group = (start, slice(None), st.W, True, _PAST_EVERY_PC)
     st.split = None
     while True:
         if group is None:
@@ -272,13 +320,16 @@ def run_waves(st, program, budget, blocks=True):
                 return
         pc, sel, n, whole, others = group
         group = None
-        ws, sel, n, same = states.enter(sel, n)
-        if not same:                              # the rest of the waves at pc run later
-            whole, others = False, pc
+        if states.common is not None:             # (every wave in the same state: the usual case)
+            ws, same = states.common, True
+        else:
+            ws, sel, n, same = states.enter(sel, n)
+            if not same:                          # the rest of the waves at pc run later
+                whole, others = False, pc
         entry, stepping = ws, False
         while True:
             if blocks and st.mode_uniform and not stepping:
-                block = program.block(pc)
+                block = compiled.get(pc) or program.block(pc)
                 cost = n * block.count
                 after = ws.blocks.get(pc) or waits.after_block(ws, block)
                 if after is None:                 # a missing wait in it: one instruction at a time
@@ -305,7 +356,9 @@ def run_waves(st, program, budget, blocks=True):
                     if target is not None and (whole or target < others):
                         pc = int(target)          # a uniform branch: the group runs on (see below)
                         continue
-                    barrier = getattr(program.step(block.pcs[-1]).fn, "parks", False)
+                    barrier = 0 if block.ends else parks.get(block.pcs[-1])
+                    if barrier is None:
+                        barrier = program.parks_at(block.pcs[-1])
                     parked = block.ends or barrier
                     break
             step = program.step(pc)
@@ -327,7 +380,7 @@ def run_waves(st, program, budget, blocks=True):
                 if target is not None and (whole or target < others):
                     pc = int(target)          # a uniform branch: the group runs on (see below)
                     continue
-                barrier = getattr(step.fn, "parks", False)
+                barrier = step.next_pc if getattr(step.fn, "parks", False) else 0
                 parked = step.ends or barrier
                 break
             if step.fn is not None:
@@ -339,19 +392,27 @@ def run_waves(st, program, budget, blocks=True):
             pc = step.next_pc
         if ws is not entry:
             states.leave(sel, n, ws)
-        # Two picks of _next_group known without asking it: the halves of a divergent branch
-        # of every runnable wave (the lower PC's half, then the other once the first has
-        # parked at s_barrier or ended: nothing else is runnable then).  And when every runnable
-        # wave has just parked at s_barrier, every live wave waits there: released at once.
+        # Picks of _next_group known without asking it: the halves of a divergent branch of
+        # every runnable wave (the lower PC's half, then the other once the first has parked at
+        # s_barrier or ended: nothing else is runnable then).  When every runnable wave has just
+        # parked at s_barrier, every live wave waits there: released at once; and when those
+        # are every wave of the batch, parked at one s_barrier (by one group, or by the two
+        # halves of one branch), they go on from it as one group.
         split, st.split = st.split, None
+        waiting, held = held, 0
         if pending is not None:
             if same and parked:
-                group = pending
+                group, held = pending, barrier    # (where the first half waits, if at a barrier)
             pending = None
         elif whole and split is not None:
             group, pending = _halves(sel, split)
+            joined = n == st.W
         elif whole and barrier:
-            st.at_barrier[:] = False
+            st.at_barrier.fill(False)
+            if n == st.W or joined and waiting == barrier:
+                group = (barrier, slice(None), st.W, True, _PAST_EVERY_PC)
+        elif whole and parked and not np.count_nonzero(st.at_barrier):
+            return                                # every runnable wave has ended, none waits
 
 
 def _halves(sel, split):
@@ -399,7 +460,7 @@ def _next_group(st):
         if idle:
             if idle == W:
                 if np.count_nonzero(st.at_barrier):
-                    st.at_barrier[:] = False
+                    st.at_barrier.fill(False)
                     return _next_group(st)
                 return None
             key = np.where(blocked, _BLOCKED, st.pc)     # blocked waves sort after every real PC

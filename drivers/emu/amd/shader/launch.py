@@ -10,7 +10,7 @@ import numpy as np
 from drivers.emu.amd.dispatch import LDS_GRANULE, RSRC2_TG_SIZE_EN
 from drivers.emu.faults import IllegalInstruction
 
-from .state import EXEC_LO, WAVE32, WaveState, mode_from_rsrc1
+from .state import EXEC_LO, WAVE32, WaveState, arena_view, mode_from_rsrc1
 
 MAX_VGPRS = 256
 
@@ -82,15 +82,23 @@ def build_state(d, ids, extents, vgprs, scratch, templates=None):
     wave 0, bytes per wave, bytes per lane) or None.  ``templates``: a dict keeping the
     launch-independent part of the state per batch shape (small batches; repeated launches copy
     it)."""
-    key = None
     if templates is not None and len(ids) <= TEMPLATE_WORKGROUPS:
         key = (d.code_va, d.user_sgpr_count, d.rsrc1, d.rsrc2, tuple(d.tgid_enabled), lds_allocation(d), vgprs,
                scratch, ids.tobytes(), extents.tobytes())
         t = templates.get(key)
-        if t is not None:
-            st = t.instantiate(d.vm, d.user_sgprs[:d.user_sgpr_count])
-            st.clock = getattr(d, "clock", None)
-            return st
+        if t is None:
+            if len(templates) >= MAX_TEMPLATES:
+                templates.pop(next(iter(templates)))
+            t = templates[key] = Template(d, ids, extents, vgprs, scratch)
+        return t.instantiate(d.vm, d.user_sgprs[:d.user_sgpr_count], getattr(d, "clock", None))
+    st = _initial_state(d, ids, extents, vgprs, scratch)
+    _user_sgprs(st, d)
+    st.clock = getattr(d, "clock", None)
+    return st
+
+
+def _initial_state(d, ids, extents, vgprs, scratch):
+    """The WaveState of build_state() before its user SGPRs and clock."""
     items = extents[:, 0] * extents[:, 1] * extents[:, 2]
     counts = -(-items // WAVE32)
     G = len(ids)
@@ -125,12 +133,6 @@ def build_state(d, ids, extents, vgprs, scratch, templates=None):
         base, per_wave, per_lane = scratch
         st.scratch_base[:] = np.uint64(base) + np.arange(W, dtype=np.uint64) * np.uint64(per_wave)
         st.private_size = per_lane
-    if key is not None:
-        if len(templates) >= MAX_TEMPLATES:
-            templates.pop(next(iter(templates)))
-        templates[key] = _Template(st)
-    _user_sgprs(st, d)
-    st.clock = getattr(d, "clock", None)
     return st
 
 
@@ -159,32 +161,47 @@ def _user_sgprs(st, d):
         st.sregs[:len(user)] = np.array(user, np.uint32)[:, None]
 
 
-class _Template:
+class Template:
     """The initial state of a batch before its user SGPRs (which carry launch-specific
-    pointers) and clock: copied into a new WaveState for every launch of the same shape.  The
-    SGPRs with the last user SGPR values given are kept too (a launch shape's repeated
-    dispatches pass the same ones)."""
+    pointers) and clock, for every launch of the same shape.  The arena with the last user SGPR
+    values given is kept too (a launch shape's repeated dispatches pass the same ones), and so
+    is one finished state handed back by ``release``, which the next launch restarts in place
+    of building a new one."""
 
-    def __init__(self, st):
+    def __init__(self, d, ids, extents, vgprs, scratch):
+        st = _initial_state(d, ids, extents, vgprs, scratch)
         self.W, self.vgprs, self.lds_bytes = st.W, st.vgprs, st.lds_bytes
         self.lds_size = st.lds.size
-        self.sregs, self.v0 = st.sregs.copy(), st.vregs[0].copy()
-        self.arrays = {name: getattr(st, name).copy() for name in ("pc", "wg", "mode", "hw_id", "scratch_base")}
+        self.arena, self.v0 = st.arena, st.vregs[0].copy()
         self.private_size = st.private_size
-        self.last = (None, None)              # (user SGPR values, the SGPRs with them): one object,
+        self.reusable = st.vregs.nbytes + st.lds.nbytes <= REUSED_STATE_BYTES
+        self.last = (None, None)              # (user SGPR values, the arena with them): one object,
                                               # read once (launches in other threads replace it)
+        self.free = []                        # a finished state to restart (release())
 
-    def instantiate(self, vm, user):
+    def instantiate(self, vm, user, clock=None):
         last = self.last
         if last[0] != user:
-            sregs = self.sregs.copy()
+            arena = self.arena.copy()
             if user:
-                sregs[:len(user)] = np.array(user, np.uint32)[:, None]
-            last = self.last = (user, sregs)
-        st = WaveState.__new__(WaveState)
-        st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, last[1].copy())
-        st.vregs[0] = self.v0
-        for name, a in self.arrays.items():
-            setattr(st, name, a.copy())
-        st.private_size = self.private_size
+                arena_view(arena, self.W, "sregs")[:len(user)] = np.array(user, np.uint32)[:, None]
+            last = self.last = (user, arena)
+        try:
+            st = self.free.pop()              # (atomic: two threads never get the same one)
+        except IndexError:
+            st = WaveState.__new__(WaveState)
+            st.init_from(self.W, self.vgprs, self.lds_size, self.lds_bytes, vm, last[1].copy())
+            st.vregs[0] = self.v0
+            st.private_size = self.private_size
+        else:
+            st.restart(last[1], self.v0, vm)
+        st.clock = clock
         return st
+
+    def release(self, st):
+        """``st``, instantiated here, has run to its end and nothing refers to it any more."""
+        if self.reusable and not self.free:
+            self.free.append(st)
+
+
+REUSED_STATE_BYTES = 1 << 20     # larger states are built anew (zeroing them costs as much)

@@ -42,6 +42,8 @@ class Program:
         self.vm, self.vgprs, self.env = vm, vgprs, env
         self.steps = {}
         self.blocks = {}
+        self.parks = {}                       # PC -> the next PC if the instruction there parks
+                                              # its waves (s_barrier), else 0
         self.waits = WaitModel(self)          # the memory counters of its waves (waits.py)
         self._span_of, self._span_cache = 0, None
 
@@ -58,6 +60,13 @@ class Program:
         if s is None:
             s = self.steps[pc] = self._build(pc)
         return s
+
+    def parks_at(self, pc):
+        """The PC waves parked by the instruction at ``pc`` (s_barrier) go on from, 0 when it
+        does not park them; remembered in ``parks``."""
+        step = self.step(pc)
+        p = self.parks[pc] = step.next_pc if getattr(step.fn, "parks", False) else 0
+        return p
 
     def matches(self, vm):
         """True when every decoded instruction's bytes are the ones ``vm`` holds at its PC (the

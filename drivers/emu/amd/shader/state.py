@@ -41,36 +41,46 @@ class WaveState:
     def __init__(self, waves, vgprs, workgroups, lds_bytes, vm):
         # LDS bytes of every workgroup, one after another (16 spare bytes, whole 8-byte words)
         lds_size = -(-(max(1, workgroups) * lds_bytes + 16) // 8) * 8
-        self.init_from(waves, vgprs, lds_size, lds_bytes, vm, np.zeros((SGPR_CODES, waves), np.uint32))
-        self.pc = np.zeros(waves, np.int64)
-        self.wg = np.zeros(waves, np.int64)
-        self.mode = np.zeros(waves, np.uint32)
-        self.hw_id = np.zeros(waves, np.uint32)
-        self.scratch_base = np.zeros(waves, np.uint64)    # VA of lane 0's private segment
+        self.init_from(waves, vgprs, lds_size, lds_bytes, vm, np.zeros(arena_bytes(waves), np.uint8))
         self.private_size = 0                              # scratch bytes per lane
 
-    def init_from(self, waves, vgprs, lds_size, lds_bytes, vm, sregs):
-        """Everything but pc, wg, mode, hw_id, scratch_base and private_size (a launch template
-        gives those)."""
+    def init_from(self, waves, vgprs, lds_size, lds_bytes, vm, arena):
+        """Everything but private_size, over ``arena`` (arena_bytes(waves) bytes, taken as it is:
+        a launch template gives the SGPRs and per-wave arrays in it, see ARENA)."""
         self.W, self.vgprs, self.vm = waves, vgprs, vm
-        # Stored register-major, so one register of every wave is one contiguous block (numpy
-        # works several times faster on it than on a strided view); ``sgpr[w, code]`` and
-        # ``vgpr[w, reg, lane]`` are the wave-major views of the same storage.
-        self.sregs = sregs
+        # The SGPRs and the per-wave arrays live in one buffer, so that a launch template resets
+        # them all with one copy.  Stored register-major, so one register of every wave is one
+        # contiguous block (numpy works several times faster on it than on a strided view);
+        # ``sgpr[w, code]`` and ``vgpr[w, reg, lane]`` are the wave-major views of the same storage.
+        self.arena = arena
+        for name, start, end, dtype, shape in _arena_layout(waves):
+            setattr(self, name, arena[start:end].view(dtype).reshape(shape))
         self.vregs = np.zeros((vgprs, waves, WAVE32), np.uint32)
         self.sgpr = self.sregs.T
         self.vgpr = self.vregs.transpose(1, 0, 2)
-        self.scc = np.zeros(waves, np.uint32)
-        self.done = np.zeros(waves, bool)
-        self.at_barrier = np.zeros(waves, bool)
         self.lds_bytes = lds_bytes
         # ``lds32`` is the same memory as dwords (the access path of aligned dword loads and stores)
         self.lds = np.zeros(lds_size, np.uint8)
         self.lds32 = self.lds.view(np.uint32)
         self.scratch_lanes = None                          # lane L's private offset, L * private_size
         self.lds_lane_words = None                         # lds.py: each lane's workgroup LDS base (dwords)
-        self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.wave_ids = np.arange(waves)
+        self.restarted(vm)
+
+    def restart(self, arena, v0, vm):
+        """Back to the initial state of a launch of the same shape (a template's ``arena`` and
+        ``v0``): what a new WaveState built by the same template holds.  ``scratch_lanes`` and
+        ``lds_lane_words`` are kept (they follow from ``wg``, ``lds_bytes`` and
+        ``private_size``, which the template fixes)."""
+        np.copyto(self.arena, arena)
+        self.vregs.fill(0)
+        self.vregs[0] = v0
+        self.lds.fill(0)
+        self.restarted(vm)
+
+    def restarted(self, vm):
+        self.vm = vm
+        self.clock = None                                  # () -> the GPU's 100 MHz timestamp
         self.mode_uniform = True                           # every wave has the same MODE
         self.split = None                                  # control.py: a divergent branch's halves
         # statistics
@@ -98,6 +108,46 @@ class WaveState:
 
 
 FULL_EXEC = np.uint32(0xFFFFFFFF)
+
+# The arena of a WaveState: the SGPR file and the per-wave arrays, each 8-byte aligned.
+ARENA = (("sregs", np.uint32, SGPR_CODES), ("pc", np.int64, 1), ("wg", np.int64, 1),
+         ("scratch_base", np.uint64, 1),                   # VA of lane 0's private segment
+         ("mode", np.uint32, 1), ("hw_id", np.uint32, 1), ("scc", np.uint32, 1),
+         ("done", np.bool_, 1), ("at_barrier", np.bool_, 1))
+_LAYOUTS = {}
+
+
+def _arena_layout(waves):
+    """[(name, first byte, end, dtype, shape)] of the arena of ``waves`` waves (kept)."""
+    layout = _LAYOUTS.get(waves)
+    if layout is None:
+        fields, start = [], 0
+        for name, dtype, rows in ARENA:
+            dtype = np.dtype(dtype)
+            end = start + dtype.itemsize * rows * waves
+            fields.append((name, start, end, dtype, (rows, waves) if rows > 1 else (waves,)))
+            start = -(-end // 8) * 8
+        if len(_LAYOUTS) >= 64:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[waves] = fields
+        _SIZES[waves] = start
+    return layout
+
+
+_SIZES = {}
+
+
+def arena_view(arena, waves, name):
+    """The array ``name`` (an ARENA field) of the arena of ``waves`` waves."""
+    for field, start, end, dtype, shape in _arena_layout(waves):
+        if field == name:
+            return arena[start:end].view(dtype).reshape(shape)
+    raise KeyError(name)
+
+
+def arena_bytes(waves):
+    _arena_layout(waves)
+    return _SIZES[waves]
 
 
 def unpack_lanes(bits):

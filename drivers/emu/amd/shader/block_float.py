@@ -1,0 +1,100 @@
+"""f32 conversions, roundings and transcendentals of a compiled block (see block.py), for the
+MODE the FLOAT_FAST forms need (f32 rounded to nearest even, denormals kept in and out) and no
+modifiers: the VALU library's computation with its operand reads and result finish worked out
+for that MODE (plain views of the bits), and steps that cannot change the bits left out:
+
+* a NaN result is already quiet: a signalling NaN is quieted by the float64 conversions (and
+  the floor / trunc / ceil / rint ufuncs keep the library's quieting); an integer converted to
+  float is no NaN;
+* the f32 exp / log / rcp / rsq / sqrt flush denormal inputs and results whatever MODE says
+  (transcendental.py), but exp2 of a denormal is 1.0 as exp2 of zero is (the input flush
+  changes nothing), and log2, sqrt and 1/sqrt of an f32 are never denormal (no result flush);
+* conversions to integers saturate and turn NaN into 0 as convert.to_int does, in fewer steps
+  (fmax(NaN, 0) is 0 for the unsigned form), and exact integers convert straight to f32 (the
+  rounding of a uint32 / int32 to the nearest f32 is the float64 value's, which is exact).
+
+UNARY maps a mnemonic to the expression of its result bits over the uint32 sources {0}, {1};
+HELPERS are the functions it names."""
+import numpy as np
+
+from .valu.fp import F32 as F32_FORMAT, flush, quiet
+from .valu.transcendental import _FN
+
+F32, F64, U32, I32 = np.float32, np.float64, np.uint32, np.int32
+_MIN_NORMAL = F32(2.0 ** -126)
+_RSQ = _FN["rsq"]                   # in extended precision, as the library computes it
+
+
+def exp32(x):
+    r = np.exp2(x.astype(F64)).astype(F32)
+    small = r < _MIN_NORMAL           # exp2 is never negative: a denormal result becomes +0
+    return np.where(small, F32(0), r) if np.count_nonzero(small) else r
+
+
+def log32(x):
+    return np.log2(flush(F32_FORMAT, x).astype(F64)).astype(F32)
+
+
+def sqrt32(x):
+    return np.sqrt(flush(F32_FORMAT, x).astype(F64)).astype(F32)
+
+
+def rsq32(x):
+    return _RSQ(flush(F32_FORMAT, x).astype(F64)).astype(F32)
+
+
+def rcp32(x):
+    return flush(F32_FORMAT, np.divide(1.0, flush(F32_FORMAT, x).astype(F64)).astype(F32))
+
+
+def to_u32(x):
+    """Truncated toward zero, saturated to [0, 2**32 - 1], NaN -> 0."""
+    return np.minimum(np.fmax(x.astype(F64), 0.0), 4294967295.0).astype(U32)
+
+
+def to_i32(x):
+    """Truncated toward zero, saturated to the int32 range, NaN -> 0; the bits as uint32."""
+    t = x.astype(F64)
+    np.maximum(t, -2147483648.0, out=t)
+    np.minimum(t, 2147483647.0, out=t)         # a NaN stays NaN through both
+    nan = np.isnan(t)
+    if np.count_nonzero(nan):
+        t[nan] = 0
+    return t.astype(I32).view(U32)
+
+
+def ldexp32(x, n):
+    """x * 2**n, n clamped to +-400 as the library clamps it (exact in float64, rounded once)."""
+    n = np.minimum(np.maximum(n, I32(-400)), I32(400))
+    return np.ldexp(x.astype(F64), n).astype(F32)
+
+
+def frexp_mant32(x):
+    """The mantissa in [0.5, 1); infinities and NaNs are returned as they are."""
+    return np.where(np.isfinite(x), np.frexp(x)[0], x)
+
+
+def frexp_exp32(x):
+    """The exponent (0 for infinities and NaNs), as uint32 bits of the int32."""
+    return np.where(np.isfinite(x), np.frexp(x)[1], I32(0)).view(U32)
+
+
+def quiet32(r):
+    return quiet(F32_FORMAT, r)
+
+
+_F = "{0}.view(F32)"
+UNARY = {
+    "v_exp_f32": f"EXP32({_F}).view(U32)", "v_log_f32": f"LOG32({_F}).view(U32)",
+    "v_sqrt_f32": f"SQRT32({_F}).view(U32)", "v_rsq_f32": f"RSQ32({_F}).view(U32)",
+    "v_rcp_f32": f"RCP32({_F}).view(U32)", "v_rcp_iflag_f32": f"RCP32({_F}).view(U32)",
+    "v_cvt_f32_u32": "{0}.astype(F32).view(U32)", "v_cvt_f32_i32": "{0}.view(I32).astype(F32).view(U32)",
+    "v_cvt_u32_f32": f"TOU32({_F})", "v_cvt_i32_f32": f"TOI32({_F})",
+    "v_ldexp_f32": f"LDEXP32({_F}, {{1}}.view(I32)).view(U32)",
+    "v_frexp_mant_f32": f"MANT32({_F}).view(U32)", "v_frexp_exp_i32_f32": f"EXPONENT32({_F})",
+    **{f"v_{f}_f32": f"QUIET32(np.{u}({_F})).view(U32)"
+       for f, u in (("trunc", "trunc"), ("floor", "floor"), ("ceil", "ceil"), ("rndne", "rint"))},
+}
+HELPERS = {"EXP32": exp32, "LOG32": log32, "SQRT32": sqrt32, "RSQ32": rsq32, "RCP32": rcp32, "TOU32": to_u32,
+           "TOI32": to_i32, "LDEXP32": ldexp32, "MANT32": frexp_mant32, "EXPONENT32": frexp_exp32,
+           "QUIET32": quiet32, "F32": F32}
