@@ -5,7 +5,7 @@ scripts/sass_learn.py learns one format from one word; here the formats of a cla
 together (the bits whose flips change the operand list select the format), checked against
 nvdisasm on the corpus words and on random words of each format (random modifiers, operands,
 decorations, unprinted bits, the seed with each single bit flipped, and with each other
-modifier value and each unprinted bit flipped), and a format whose words
+modifier value and each unprinted or refused bit flipped), and a format whose words
 disagree is split on the bit that best tells them apart.
 """
 import collections
@@ -89,7 +89,7 @@ def learn_class(learner, opclass, seeds, rounds=12, samples=24, max_depth=6, val
     decode to nvdisasm's text. Where words of one format disagree, the bit whose value differs
     from the format's seed in most of them splits that format in two (each learned from a word
     with that value), and the check runs again. ``value_flips=False`` leaves out the words with
-    another modifier value and one unprinted bit flipped (see _value_flips)."""
+    another modifier value and one unprinted or refused bit flipped (see _value_flips)."""
     import random
     from assembler.sass.decoder import decode_with_format
     res = ClassResult(opclass)
@@ -232,9 +232,12 @@ def _flips(fmt):
 def _value_flips(fmt):
     """For each modifier value other than the seed's, the seed with that value and each
     unprinted bit flipped in turn: a bit only one value reads (F2I's .H1 selector, printed only
-    with an .F16 source) must split the format."""
+    with an .F16 source) must split the format. Bits whose single flip nvdisasm refuses are
+    flipped too: a field whose other values are taken only beside another modifier's value
+    (I2F's source size in the 64-bit class: a 32-, 16- or 8-bit source only with an .F64
+    result, so every flip of it next to the seed's .F32 result is refused) splits there."""
     out = []
-    free = sorted(fmt.dontcare - CONTROL_BITS)
+    free = sorted((fmt.dontcare | fmt.invalid) - CONTROL_BITS - set(GUARD_BITS))
     for bits, table in fmt.groups:
         own = getbits(fmt.seed, bits)
         for v, t in table.items():

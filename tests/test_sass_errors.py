@@ -175,6 +175,24 @@ def test_sm90_words_the_learner_once_missed(pc, word, text):
     assert theirs in (None, text)
 
 
+@pytest.mark.parametrize("arch", ["sm_86", "sm_89"])     # sm_90's corpus has no word of class 0xb12
+@pytest.mark.parametrize("pc, word, text", [
+    # the 64-bit class takes a 32-, 16- or 8-bit source only with an .F64 result (bits 84..85
+    # next to 75..76): every single flip of the source size beside an .F32 result is refused
+    (0x47c50, 0x000e30000020980000800200000d7b12, "I2F.F64.U32.RP R13, c[0x2][0x8] ;"),
+    # with an 8- or 16-bit source the constant prints with a blank before its offset
+    (0x100, 0x000e30000000180000800000000c7b12, "I2F.F64.U8 R12, c[0x2] [0x0] ;"),
+    (0x100, 0x000e300000101c0000800000000c7b12, "I2F.F64.S16 R12, c[0x2] [0x0] ;"),
+], ids=["U32", "U8", "S16"])
+def test_i2f_narrow_source_to_f64_in_the_64_bit_class(arch, pc, word, text):
+    # the texts are nvdisasm's (the same for both); where it is installed, it prints the
+    # re-assembled word the same
+    assert decode_word(word, arch, pc).text == text
+    again = assemble_program(text, arch, base=pc).words[0]
+    assert decode_word(again, arch, pc).text == text
+    assert _nvdisasm_text(again, arch, pc) in (None, text)
+
+
 def test_operands_shown_only_together_are_refused_apart():
     # VIMNMX prints its predicate outputs as a pair; hiding the second would hide the first too
     assert disassemble(assemble("VIMNMX.U32 R8, R8, 0x2, PT ;", "sm_90"), "sm_90") == \
