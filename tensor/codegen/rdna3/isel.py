@@ -505,7 +505,7 @@ class Selector(AluMixin, ConvertMixin, MemoryMixin, MathMixin, GroupReduceMixin)
         """Can value j be computed now (selected already, or pure over such values)?"""
         got = memo.get(j)
         if got is None:
-            stack, order = [j], []
+            stack = [j]
             while stack:                                   # iterative: index chains are long
                 k = stack.pop()
                 if k in memo:
