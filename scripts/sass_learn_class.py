@@ -11,10 +11,60 @@ disagree is split on the bit that best tells them apart.
 import collections
 
 from assembler.errors import AssemblerError
-from sass_learn import (CANDIDATE_BITS, CONTROL_BITS, GUARD_BITS, Unlearnable, format_dict, getbits,
-                        hole_bits, parallel, setbits)
+from sass_learn import CANDIDATE_BITS, CONTROL_BITS, GUARD_BITS, Unlearnable, getbits, hole_bits, parallel, setbits
 
 MAX_FORMAT_BITS = 9
+
+
+def format_dict(fmt, corpus_for_key=()):
+    """The table entry for one format (see assembler/sass/tables/__init__.py)."""
+    used = set()
+    for bits, _ in fmt.groups:
+        used |= set(bits)
+    for op in fmt.ops:
+        used |= op.bits()
+    used |= set(range(12, 16)) if fmt.guard else set()
+    # bits nvdisasm does not print: ptxas's most common value, else the seed's
+    free = [b for b in range(128) if b >= 12 and b not in used and b not in CONTROL_BITS
+            and b not in (122, 123, 124, 125)]
+    # bits of an operand hidden by other bits (VIMNMX's second predicate output, hidden while
+    # the first is PT) are not printed then either: ptxas's value there too
+    unseen = set()
+    for op in fmt.ops:
+        if op.hide:
+            unseen |= op.bits() - set(op.hide[0])
+    dmask = dval = 0
+    for b in sorted(set(free) | unseen):
+        vals = collections.Counter(getbits(w, [b]) for w in corpus_for_key) if corpus_for_key else None
+        v = vals.most_common(1)[0][0] if vals else getbits(fmt.seed, [b])
+        dmask |= 1 << b
+        dval |= v << b
+    ops = []
+    for op in fmt.ops:
+        d = {"kind": op.kind, "shapes": op.shapes, "holes": [tuple(h) for h in op.holes]}
+        if op.dbits:
+            d["dbits"] = tuple(op.dbits)
+        if op.hide:
+            d["hide"] = op.hide
+        ops.append(d)
+    groups = []
+    for bits, table in fmt.groups:
+        vals = collections.Counter(getbits(w, bits) for w in corpus_for_key)
+        pref = vals.most_common(1)[0][0] if vals else getbits(fmt.seed, bits)
+        groups.append((tuple(bits), {v: ".".join(t) for v, t in sorted(table.items()) if t is not None},
+                       pref))
+    # unprinted bits whose flip makes nvdisasm refuse the seed, where every corpus word of the
+    # format agrees with the seed: a word with another value there is refused
+    smask = 0
+    for b in sorted(set(fmt.invalid) & set(free)):
+        v = getbits(fmt.seed, [b])
+        if all(getbits(w, [b]) == v for w in corpus_for_key):
+            smask |= 1 << b
+    out = {"guard": fmt.guard, "mnem": list(fmt.mnem), "groups": groups, "ops": ops,
+           "default": (dmask, dval & dmask), "uses": len(corpus_for_key)}
+    if smask:
+        out["strict"] = (smask, fmt.seed & smask)
+    return out
 
 
 def fkey_of(w, fbits):
