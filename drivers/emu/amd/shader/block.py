@@ -44,6 +44,7 @@ from .block_float import HELPERS as FLOAT_HELPERS, UNARY
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu, scc_dead
+from .block_views import HELPERS as VIEW_HELPERS, slice_source
 from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -62,8 +63,19 @@ COUNTER_READERS = frozenset(("s_getreg_b32", "s_sendmsg_rtn_b32", "s_sendmsg_rtn
 class Block:
     """One compiled block: ``fn(st, sel, n, C)`` runs it for the ``n`` waves ``sel``; ``C`` is
     ``prepared(mode, n)``.  ``count`` instructions, ``vector`` of them lane operations."""
-    __slots__ = ("pc", "pcs", "fn", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
-                 "_lines", "_prepare", "_prepared", "_code")
+    __slots__ = ("pc", "pcs", "fn", "fs", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
+                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin")
+
+    def slice_fn(self):
+        """``fs(st, sel, n, C, R)``: the block for a group that is a slice of the batch, its
+        registers views kept in ``R`` (block_views.py), compiled at its first use."""
+        if self.fs is None:
+            source, spec, self._origin = slice_source(self.source)
+            namespace = dict(self._globals, SPEC=spec, **VIEW_HELPERS)
+            exec(compile(source, f"<block 0x{self.pc:x} slice>", "exec"), namespace)
+            self.fs = namespace["block"]
+            self._code_s = self.fs.__code__
+        return self.fs
 
     def prepared(self, mode, n, env):
         key = (mode, n)
@@ -83,6 +95,8 @@ class Block:
         while tb is not None:
             if tb.tb_frame.f_code is self._code:
                 line = tb.tb_lineno
+            elif tb.tb_frame.f_code is self._code_s:
+                line = self._origin[tb.tb_lineno - 1]
             tb = tb.tb_next
         if line is None:
             return None
@@ -188,9 +202,11 @@ def compile_block(program, pc):
     b._lines, b._prepare, b._prepared = starts, e.prepare, {}
     code = compile(b.source, f"<block 0x{pc:x}>", "exec")
     namespace = e.globals
+    b._globals = dict(namespace)
     exec(code, namespace)
     b.fn = namespace["block"]
     b._code = b.fn.__code__
+    b.fs = b._code_s = None
     return b
 
 
@@ -260,6 +276,8 @@ def _emit_step(e, s, i):
     if fn is None or fused_step(e, s, i):
         return                                            # ordering only: costs nothing
     if s.sets_pc or s.ends:
+        if _emit_branch(e, s):
+            return
         e.emit(f"st.pc[sel] = {s.next_pc - s.size}")
         e.emit(f"return {e.name(fn, 'f')}(st, sel)")
         return
@@ -291,6 +309,31 @@ def _emit_step(e, s, i):
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False
+
+
+# the condition of each conditional branch (control._COND), as the block reads it
+_BRANCH_CONDITIONS = {"s_cbranch_scc0": "SCC[sel] == 0", "s_cbranch_scc1": "SCC[sel] != 0",
+                      "s_cbranch_vccz": f"S[{VCC_LO}, sel] == 0", "s_cbranch_vccnz": f"S[{VCC_LO}, sel] != 0",
+                      "s_cbranch_execz": f"S[{EXEC_LO}, sel] == 0", "s_cbranch_execnz": f"S[{EXEC_LO}, sel] != 0"}
+
+
+def _emit_branch(e, s):
+    """s_branch and the conditional branches written out (control.py's closures): a group of
+    a slice of the batch writes its PCs through the kept view (block_views.py), an index-array
+    group calls the closure.  False for anything else."""
+    from .control import _simm16
+    m = s.ins.mnemonic
+    target = s.next_pc + 4 * _simm16(s.ins)
+    if m == "s_branch":
+        e.emit(f"st.pc[sel] = {target}")
+        e.emit(f"return {target}")
+        return True
+    cond = _BRANCH_CONDITIONS.get(m)
+    if cond is None:
+        return False
+    e.emit(f"if IX: st.pc[sel] = {s.next_pc - s.size}; return {e.name(s.body, 'f')}(st, sel)")
+    e.emit(f"return BR(st, st.pc[sel], {cond}, {target}, {s.next_pc}, n)")
+    return True
 
 
 def _emit_readfirstlane(e, ins, fn):

@@ -180,8 +180,8 @@ def _emit_sop2(e, ins, dead_scc):
         if s1.kind in ("const", "literal"):
             n = e.name(U32(int(constant_value(s1, 32, m)) & 31), "shift")
         else:
-            e.emit(f"n = np.bitwise_and({b}, U32(31))")
-            n = "n"
+            e.emit(f"sn = np.bitwise_and({b}, U32(31))")
+            n = "sn"                  # (not n: the block's wave count)
     result, scc = _SOP2_FORMS[m]
     if m in _SOP2_FIRST:
         e.emit(_SOP2_FIRST[m].format(a=a, b=b))

@@ -1,0 +1,210 @@
+"""The variant of a compiled block for a group whose waves are a slice of the batch (the usual
+case): its registers are views of the register files made once per (batch state, slice) and kept,
+instead of being indexed out of the files at every operand and written back through them.
+
+Indexing is what a block spends most of its time on: ``V[3, sel]`` makes a new view per read
+(about 330 ns) and ``V[3, sel] = x`` is a slow assignment (about 780 ns), where reading a bound
+view costs nothing and ``view[...] = x`` about 175 ns.  The variant is a rewrite of the block's
+generated source (``slice_source``), so every emitter's code benefits unchanged:
+
+* ``V[r, sel]``, ``S[r, sel]``, ``S[r, sel][:, None]`` (an SGPR as a column), ``LS(S[r, sel])``
+  (an SGPR repeated over the lanes), ``SCC[sel]``, ``st.pc[sel]`` and the VGPR pairs of the 64-bit
+  helpers become local names, unpacked at entry from one tuple (``R[spec]``) that the state's
+  ``RegisterViews`` for the slice builds at the block's first run and keeps;
+* an assignment to one of them becomes an assignment into the view (``v[...] = x``), and
+  ``out=`` / ``where=`` writes go into the view as they went into the indexed register;
+* the branches for index-array groups (``if IX:``) are dropped: those run the block's original
+  function, which indexes the files as before.
+
+The views are the same memory as the indexed registers, so aliasing is what it was (numpy's
+ufuncs buffer an ``out=`` that overlaps an input).  They stay valid while the state keeps its
+arrays: ``WaveState.init_from`` (the only place that allocates them) starts a new cache, and
+``register_views`` also rebuilds the entry of a state whose arrays are not the cached ones."""
+import re
+
+import numpy as np
+
+from .block_runtime import _lanes, readonly
+from .state import WAVE32
+
+_D64 = np.dtype(np.uint64)
+
+# register references of the generated code -> (kind, the local's name)
+_REFERENCE = re.compile(r"\bV\[(\d+), sel\]|\bS\[(\d+), sel\]\[:, None\]|\bLS\(S\[(\d+), sel\]\)|\bS\[(\d+), sel\]"
+                        r"|\bSCC\[sel\]|\bst\.pc\[sel\]|\bJ\(V, (\d+), sel\)|\bPUT64F\(V, (\d+), sel, ")
+_KINDS = (("v", "Vr"), ("c", "Sc"), ("l", "Sl"), ("s", "Sr"))
+_SETTERS = re.compile(r"\b((?:Vr|Sr)\d+|Scc|Pc) = ")
+
+
+class Spec:
+    """The registers a block's slice variant binds (``regs``: (kind, number) pairs); hashed by
+    identity, so that looking its views up costs one dictionary probe."""
+    __slots__ = ("regs",)
+
+    def __init__(self, regs):
+        self.regs = tuple(regs)
+
+
+def _name(kind, r):
+    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "p": "Vp"}[kind] + str(r) if r is not None \
+        else {"scc": "Scc", "pc": "Pc", "one": "One", "zero": "Zero"}[kind]
+
+
+# ``view[...] = np.ufunc(...)`` -> ``np.ufunc(..., out=view)``: no result array, no copy.  Only
+# uint32 ufuncs of register views and prepared uint32 constants (the SALU forms): the result
+# type is the view's, and numpy buffers an ``out=`` that overlaps an input.
+_UFUNCS = ("bitwise_or", "bitwise_and", "bitwise_xor", "add", "subtract", "multiply", "maximum", "minimum",
+           "left_shift", "right_shift", "invert")
+_INTO = re.compile(r"^(\s*(?:(?:if|elif) [^:=]*: |else: )?)((?:Sr|Vr)\d+)\[\.\.\.\] = np\.(" + "|".join(_UFUNCS)
+                   + r")\((.*)\)$")
+_ARGUMENT = re.compile(r"^(?:(?:Sr|Vr)\d+|C\[\d+\]|np\.(?:" + "|".join(_UFUNCS) + r")\((?:Sr|Vr)\d+\))$")
+# ``Scc[...] = r != 0`` of a uint32 SALU result -> ``np.minimum(r, One, out=Scc)`` (One: uint32 ones)
+# an SGPR or SCC compared with 0 -> with uint32 zeros (numpy converts a Python 0 slowly)
+_ZERO_TEST = re.compile(r"\b(Sr\d+|Scc) (==|!=) 0(?![\w.])")
+_SCC_BOOL = re.compile(r"\bScc\[\.\.\.\] = (\w+) != 0(?=;|$)")
+
+
+def _into_view(line):
+    m = _INTO.match(line)
+    if m is None:
+        return line
+    args = _split(m.group(4))
+    if args is None or not all(_ARGUMENT.match(a) for a in args):
+        return line
+    return f"{m.group(1)}np.{m.group(3)}({', '.join(args)}, out={m.group(2)})"
+
+
+def _split(text):
+    """The top-level comma-separated arguments of a call's text, or None when unbalanced."""
+    args, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "," and depth == 0:
+            args.append(text[start:i].strip())
+            start = i + 1
+    if depth:
+        return None
+    args.append(text[start:].strip())
+    return args
+
+
+def slice_source(source):
+    """(the source of the slice variant of a block's function, its Spec, for each of its lines
+    the line of ``source`` it comes from).  The function takes ``(st, sel, n, C, R)``."""
+    regs = {}
+
+    def bind(kind, r=None):
+        regs.setdefault((kind, r), len(regs))
+        return _name(kind, r)
+
+    def reference(m):
+        text = m.group(0)
+        for i, (kind, _prefix) in enumerate(_KINDS):
+            if m.group(i + 1) is not None:
+                return bind(kind, int(m.group(i + 1)))
+        if m.group(5) is not None:
+            return f"JP({bind('p', int(m.group(5)))})"
+        if m.group(6) is not None:
+            return f"PUT64P({bind('p', int(m.group(6)))}, "
+        return bind("scc") if text.startswith("SCC") else bind("pc")
+
+    lines = source.splitlines()
+    out, origin = [], []
+    header, first = lines[0], lines[1]
+    assert header == "def block(st, sel, n, C):" and first.strip().startswith("V = st.vregs")
+    dropped_if = None                      # indentation of a dropped ``if IX:`` line
+    for number, line in enumerate(lines[2:], start=3):
+        body = line.lstrip()
+        indent = line[:len(line) - len(body)]
+        if body.startswith("if IX:"):
+            dropped_if = indent
+            continue
+        if body.startswith("elif IX:"):
+            continue
+        if dropped_if == indent and body.startswith("elif "):
+            line = indent + body[2:]
+        dropped_if = None
+        line = _REFERENCE.sub(reference, line)
+        line = _SETTERS.sub(lambda m: f"{m.group(1)}[...] = ", line)
+        line = _into_view(line)
+        line = _ZERO_TEST.sub(lambda m: f"np.{'equal' if m.group(2) == '==' else 'not_equal'}({m.group(1)}, "
+                                        f"{bind('zero')})", line)
+        if "Scc[...] = " in line:
+            line = _SCC_BOOL.sub(lambda m: f"np.minimum({m.group(1)}, {bind('one')}, out=Scc)", line)
+        if "IX" in re.sub(r"'[^']*'", "", line):
+            raise AssertionError(f"index-array branch left in a block's slice variant: {line.strip()}")
+        out.append(line)
+        origin.append(number)
+    names = sorted(regs, key=regs.get)
+    prologue = ["def block(st, sel, n, C, R):", "    V = st.vregs; S = st.sregs; SCC = st.scc"]
+    if names:
+        prologue.append(f"    {', '.join(_name(k, r) for k, r in names)}, = R[SPEC]")
+    return "\n".join(prologue + out) + "\n", Spec(names), [1, 2, 2][:len(prologue)] + origin
+
+
+class RegisterViews(dict):
+    """The views of one slice of a batch state's registers, per block Spec: a tuple of views in
+    the Spec's order, made at the first lookup."""
+    __slots__ = ("vregs", "sregs", "scc", "pc", "sel")
+
+    def __init__(self, st, sel):
+        super().__init__()
+        self.vregs, self.sregs, self.scc, self.pc, self.sel = st.vregs, st.sregs, st.scc, st.pc, sel
+
+    def __missing__(self, spec):
+        views = self[spec] = tuple(self._view(kind, r) for kind, r in spec.regs)
+        return views
+
+    def _view(self, kind, r):
+        sel = self.sel
+        if kind == "v":
+            return self.vregs[r, sel]
+        if kind == "p":
+            return self.vregs[r:r + 2, sel]
+        if kind == "s":
+            return self.sregs[r, sel]
+        if kind == "c":
+            return self.sregs[r, sel][:, None]
+        if kind == "l":
+            return _lanes(self.sregs[r, sel])
+        if kind in ("one", "zero"):                   # uint32 (n,) constants
+            return readonly((np.ones_like if kind == "one" else np.zeros_like)(self.scc[sel]))
+        return self.scc[sel] if kind == "scc" else self.pc[sel]
+
+
+def register_views(st, sel):
+    """The RegisterViews of the slice ``sel`` of ``st`` (kept in ``st.views``)."""
+    key = (sel.start, sel.stop, sel.step)
+    views = st.views.get(key)
+    if views is None or views.vregs is not st.vregs or views.sregs is not st.sregs:
+        if len(st.views) >= 256:
+            st.views.clear()
+        views = st.views[key] = RegisterViews(st, sel)
+    return views
+
+
+def _join_pair(pair):
+    """A VGPR pair (the view ``V[r:r + 2, sel]``) as uint64 lanes (a copy)."""
+    out = np.empty(pair.shape[1:] + (2,), np.uint32)
+    out.transpose(2, 0, 1)[...] = pair
+    return out.view(np.uint64)[..., 0]
+
+
+def _put64_pair(pair, value, em, n):
+    """block_runtime._put64_forward into a VGPR pair given as the view ``V[r:r + 2, sel]``."""
+    v = value if type(value) is np.ndarray and value.dtype is _D64 and value.flags.c_contiguous \
+        else np.ascontiguousarray(value, np.uint64)
+    halves = v.view(np.uint32).reshape(v.shape + (2,)).transpose(2, 0, 1)
+    if em is None:
+        pair[...] = halves
+        return v if v.shape == (n, WAVE32) else None
+    np.copyto(pair, halves, where=em)
+    return None
+
+
+HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair}
