@@ -70,7 +70,7 @@ class Block:
         """``fs(st, sel, n, C, R)``: the block for a group that is a slice of the batch, its
         registers views kept in ``R`` (block_views.py), compiled at its first use."""
         if self.fs is None:
-            source, spec, self._origin = slice_source(self.source)
+            source, spec, self._origin = slice_source(self.source, self._globals)
             namespace = dict(self._globals, SPEC=spec, **VIEW_HELPERS)
             exec(compile(source, f"<block 0x{self.pc:x} slice>", "exec"), namespace)
             self.fs = namespace["block"]

@@ -46,7 +46,8 @@ class Spec:
 
 
 def _name(kind, r):
-    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "p": "Vp"}[kind] + str(r) if r is not None \
+    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "p": "Vp", "f": "Vf", "i": "Vi", "k": "Ku"}[kind] + str(r) \
+        if r is not None \
         else {"scc": "Scc", "pc": "Pc", "one": "One", "zero": "Zero"}[kind]
 
 
@@ -58,6 +59,11 @@ _UFUNCS = ("bitwise_or", "bitwise_and", "bitwise_xor", "add", "subtract", "multi
 _INTO = re.compile(r"^(\s*(?:(?:if|elif) [^:=]*: |else: )?)((?:Sr|Vr)\d+)\[\.\.\.\] = np\.(" + "|".join(_UFUNCS)
                    + r")\((.*)\)$")
 _ARGUMENT = re.compile(r"^(?:(?:Sr|Vr)\d+|C\[\d+\]|np\.(?:" + "|".join(_UFUNCS) + r")\((?:Sr|Vr)\d+\))$")
+# a VGPR's bits as float32 / int32: a view kept like the register's own
+_TYPED = re.compile(r"\bVr(\d+)\.view\((F32|I32)\)")
+# a VGPR and a uint32 scalar (a constant count, mask or operand) -> with uint32 lanes holding it
+# (numpy converts a scalar operand slowly; the result is the same uint32 array)
+_SCALAR = re.compile(r"\bnp\.(" + "|".join(_UFUNCS[:-1]) + r")\((Vr\d+), (?:U32\((\d+)\)|(shift\d+))\)")
 # ``Scc[...] = r != 0`` of a uint32 SALU result -> ``np.minimum(r, One, out=Scc)`` (One: uint32 ones)
 # an SGPR or SCC compared with 0 -> with uint32 zeros (numpy converts a Python 0 slowly)
 _ZERO_TEST = re.compile(r"\b(Sr\d+|Scc) (==|!=) 0(?![\w.])")
@@ -72,6 +78,112 @@ def _into_view(line):
     if args is None or not all(_ARGUMENT.match(a) for a in args):
         return line
     return f"{m.group(1)}np.{m.group(3)}({', '.join(args)}, out={m.group(2)})"
+
+
+_RESULT = re.compile(r"^(\s*)(?:if (C\[\d+\]): )?d([a-z]) = (np\.(?:" + "|".join(_UFUNCS) + r"))\((.*?)\)(\.view\(U32\))?$")
+
+
+def _write_into(lines, origin, bind):
+    """A result computed as one ufunc of the block's views and written at once to a VGPR,
+    ``dX = np.f(...)`` and its write lines, becomes ``np.f(..., out=the register)`` when every
+    lane is on (and ``where=em`` when not), provided nothing reads ``dX`` afterwards.  A float
+    form (``if C[k]: dX = np.f(...).view(U32)``, the library's call in ``else:``) writes into the
+    register's float32 view when its flag is set and every lane is on."""
+    out, where = [], []
+    i = 0
+    while i < len(lines):
+        done = _rewrite_result(lines, i, bind)
+        if done is None:
+            out.append(lines[i])
+            where.append(origin[i])
+            i += 1
+            continue
+        new, used = done
+        out += new
+        where += [origin[i]] * len(new)
+        i += used
+    return out, where
+
+
+_UINT32_ARGUMENT = re.compile(r"^(?:Vr\d+|Sc\d+|Ku\d+|C\[\d+\])$")
+
+
+def _rewrite_carry(lines, i):
+    """``dX = np.add(a, b)`` read by the carry-out lines after it (``mX = ...``) before it is
+    written: computed into the register when every lane is on (the register's lanes are then
+    ``dX``), when a and b are uint32 lanes (so is their sum) and no carry line reads the
+    register."""
+    m = re.match(r"^(\s*)d([a-z]) = (np\.(?:add|subtract))\(([^()]*)\)$", lines[i])
+    if m is None:
+        return None
+    indent, tag, ufunc, args = m.groups()
+    args = _split(args)
+    if not all(_UINT32_ARGUMENT.match(a) for a in args):
+        return None
+    j = i + 1
+    while j < len(lines) and lines[j].startswith(f"{indent}m{tag} = "):
+        j += 1
+    if j == i + 1 or j + 1 >= len(lines):
+        return None
+    name = f"d{tag}"
+    w = re.match(rf"^{indent}if em is None: Vr(\d+)\[\.\.\.\] = {name}$", lines[j])
+    if w is None or lines[j + 1] != f"{indent}else: CP(Vr{w.group(1)}, {name}, casting='unsafe', where=em)" \
+            or not _dead(lines, j + 2, name):
+        return None
+    register = re.compile(rf"\bV[rfi]{w.group(1)}\b")
+    if any(register.search(line) for line in lines[i:j]):
+        return None
+    call = f"{ufunc}({', '.join(args)}"
+    return [f"{indent}if em is None: {name} = {call}, out=Vr{w.group(1)})",
+            f"{indent}else: {name} = {call})"] + lines[i + 1:j] + \
+        [f"{indent}if em is not None: CP(Vr{w.group(1)}, {name}, casting='unsafe', where=em)"], j + 2 - i
+
+
+def _rewrite_result(lines, i, bind):
+    carry = _rewrite_carry(lines, i)
+    if carry is not None:
+        return carry
+    m = _RESULT.match(lines[i])
+    if m is None:
+        return None
+    indent, flag, tag, ufunc, args, view = m.groups()
+    split = _split(args)
+    if split is None or any("=" in a for a in split) or (flag is None) != (view is None):
+        return None
+    name = f"d{tag}"
+    j = i + 1
+    if flag is not None:                    # the library's call in the else: branch
+        if j >= len(lines) or lines[j] != f"{indent}else:":
+            return None
+        j += 1
+        while j < len(lines) and lines[j].startswith(indent + " "):
+            j += 1
+    if j + 1 >= len(lines):
+        return None
+    w = re.match(rf"^{indent}if em is None: (Vr(\d+))\[\.\.\.\] = {name}$", lines[j])
+    if w is None or lines[j + 1] != f"{indent}else: CP({w.group(1)}, {name}, casting='unsafe', where=em)" \
+            or not _dead(lines, j + 2, name):
+        return None
+    call = f"{ufunc}({', '.join(split)}"
+    if flag is None:
+        return [f"{indent}if em is None: {call}, out={w.group(1)}, casting='unsafe')",
+                f"{indent}else: {call}, out={w.group(1)}, where=em, casting='unsafe')"], j + 2 - i
+    # the float32 result straight into the register's float32 view (a float32 ufunc: a result of
+    # another type would not have been the (n, 32) uint32 lanes the write lines take)
+    register = bind("f", int(w.group(2)))
+    return [f"{indent}if {flag} and em is None: {call}, out={register})", f"{indent}else:"] + \
+        ["    " + line for line in lines[i:j + 2]], j + 2 - i
+
+
+def _dead(lines, start, name):
+    """Whether the local ``name`` is assigned anew before any line from ``start`` reads it."""
+    mention = re.compile(rf"\b{name}\b")
+    for line in lines[start:]:
+        if not mention.search(line):
+            continue
+        m = re.match(rf"^\s*(?:if C\[\d+\]: )?{name} = (.*)$", line)
+        return m is not None and not mention.search(m.group(1))
+    return True
 
 
 def _split(text):
@@ -93,10 +205,18 @@ def _split(text):
     return args
 
 
-def slice_source(source):
+def slice_source(source, names=None):
     """(the source of the slice variant of a block's function, its Spec, for each of its lines
-    the line of ``source`` it comes from).  The function takes ``(st, sel, n, C, R)``."""
+    the line of ``source`` it comes from).  The function takes ``(st, sel, n, C, R)``; ``names``:
+    the globals of the block (the values of its named constants)."""
     regs = {}
+    names = names or {}
+
+    def lanes_constant(m):
+        value = names.get(m.group(4)) if m.group(4) else np.uint32(int(m.group(3)))
+        if type(value) is not np.uint32:
+            return m.group(0)
+        return f"np.{m.group(1)}({m.group(2)}, {bind('k', int(value))})"
 
     def bind(kind, r=None):
         regs.setdefault((kind, r), len(regs))
@@ -132,6 +252,8 @@ def slice_source(source):
         line = _REFERENCE.sub(reference, line)
         line = _SETTERS.sub(lambda m: f"{m.group(1)}[...] = ", line)
         line = _into_view(line)
+        line = _TYPED.sub(lambda m: bind("f" if m.group(2) == "F32" else "i", int(m.group(1))), line)
+        line = _SCALAR.sub(lanes_constant, line)
         line = _ZERO_TEST.sub(lambda m: f"np.{'equal' if m.group(2) == '==' else 'not_equal'}({m.group(1)}, "
                                         f"{bind('zero')})", line)
         if "Scc[...] = " in line:
@@ -140,6 +262,7 @@ def slice_source(source):
             raise AssertionError(f"index-array branch left in a block's slice variant: {line.strip()}")
         out.append(line)
         origin.append(number)
+    out, origin = _write_into(out, origin, bind)
     names = sorted(regs, key=regs.get)
     prologue = ["def block(st, sel, n, C, R):", "    V = st.vregs; S = st.sregs; SCC = st.scc"]
     if names:
@@ -172,6 +295,12 @@ class RegisterViews(dict):
             return self.sregs[r, sel][:, None]
         if kind == "l":
             return _lanes(self.sregs[r, sel])
+        if kind == "f":
+            return self.vregs[r, sel].view(np.float32)
+        if kind == "i":
+            return self.vregs[r, sel].view(np.int32)
+        if kind == "k":                               # uint32 lanes holding r
+            return readonly(np.full(self.vregs[0, sel].shape, r, np.uint32))
         if kind in ("one", "zero"):                   # uint32 (n,) constants
             return readonly((np.ones_like if kind == "one" else np.zeros_like)(self.scc[sel]))
         return self.scc[sel] if kind == "scc" else self.pc[sel]
