@@ -270,6 +270,41 @@ def slice_source(source, names=None):
     return "\n".join(prologue + out) + "\n", Spec(names), [1, 2, 2][:len(prologue)] + origin
 
 
+# reads of one register of an index-array group (not an assignment's target): a row of the file
+# first, then the waves (numpy's fancy indexing of a 1-D row, or ``take``, is several times
+# faster than indexing both axes at once)
+_GATHER = re.compile(r"\b([VS])\[(\d+), sel\](?! = )")
+
+
+# an SGPR or SCC of every wave of the group assigned (the whole statement): ``put`` into the row
+_PUT_LINE = re.compile(r"^(\s*(?:(?:if|elif) [^:]*: |else: )?)(S\[(\d+), sel\]|SCC\[sel\]) = ([^;]+)$")
+_PUT_NAME = re.compile(r"\b(S\[(\d+), sel\]|SCC\[sel\]) = (\w+)(?=;)")
+
+
+def _put(target, row, value):
+    return f"{'SCC' if row is None else f'S[{row}]'}.put(sel, {value})"
+
+
+def index_source(source):
+    """The source of the variant of a block's function for a group given by wave indices (the
+    same lines, the same line numbers): register reads index the register's row, then the
+    waves, and an SGPR's or SCC's value (n,) is ``put`` into its row.  Lines with ``out=`` or
+    ``CP(`` are left alone (the slice-only branches)."""
+    lines = source.splitlines()
+    out = []
+    for line in lines:
+        if "out=" not in line and "CP(" not in line:
+            m = _PUT_LINE.match(line)
+            if m is not None:
+                line = m.group(1) + _put(m.group(2), m.group(3), m.group(4))
+            else:
+                line = _PUT_NAME.sub(lambda m: _put(m.group(1), m.group(2), m.group(3)), line)
+            line = _GATHER.sub(lambda m: f"V[{m.group(2)}].take(sel, 0)" if m.group(1) == "V"
+                               else f"S[{m.group(2)}][sel]", line)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 class RegisterViews(dict):
     """The views of one slice of a batch state's registers, per block Spec: a tuple of views in
     the Spec's order, made at the first lookup."""

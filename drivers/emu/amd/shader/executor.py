@@ -343,7 +343,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     st.lane_ops = lanes + n * WAVE32 * block.vector
                     try:
                         if views is None:
-                            target = block.fn(st, sel, n, block.prepared(int(st.mode[0]), n, env))
+                            target = (block.fx or block.index_fn())(st, sel, n, block.prepared(int(st.mode[0]), n, env))
                         else:
                             target = (block.fs or block.slice_fn())(
                                 st, sel, n, block.prepared(int(st.mode[0]), n, env), views)
