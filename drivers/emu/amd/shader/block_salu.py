@@ -111,11 +111,14 @@ def emit_salu(e, ins, dead_scc=False):
             return True
         _, _, cond, typ = m.split("_")
         cmp = e.name(salu._CMP[cond], "s")
+        # the immediate as lanes of the group (numpy converts a scalar operand slowly)
         if typ == "i32":
             e.globals["S32"] = salu._s32
-            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), I32({simm}))")
+            k = e.slot(lambda fm, n, lane, v=simm: readonly(np.full(n, v, np.int32)))
+            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), {k})")
         else:
-            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], U32({imm}))")
+            k = e.slot(lambda fm, n, lane, v=imm: readonly(np.full(n, v, U32)))
+            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], {k})")
         return True
     if ins.family == "SOP1" and m.endswith("_b32") and ("saveexec" in m or "wrexec" in m):
         # EXEC = f(S0, EXEC); SCC = EXEC != 0; D = the old EXEC (saveexec) or the new (wrexec)

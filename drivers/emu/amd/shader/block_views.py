@@ -46,7 +46,7 @@ class Spec:
 
 
 def _name(kind, r):
-    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "p": "Vp", "f": "Vf", "i": "Vi", "k": "Ku"}[kind] + str(r) \
+    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "p": "Vp", "f": "Vf", "i": "Vi", "k": "Ku", "b": "Sb"}[kind] + str(r) \
         if r is not None \
         else {"scc": "Scc", "pc": "Pc", "one": "One", "zero": "Zero"}[kind]
 
@@ -59,6 +59,8 @@ _UFUNCS = ("bitwise_or", "bitwise_and", "bitwise_xor", "add", "subtract", "multi
 _INTO = re.compile(r"^(\s*(?:(?:if|elif) [^:=]*: |else: )?)((?:Sr|Vr)\d+)\[\.\.\.\] = np\.(" + "|".join(_UFUNCS)
                    + r")\((.*)\)$")
 _ARGUMENT = re.compile(r"^(?:(?:Sr|Vr)\d+|C\[\d+\]|np\.(?:" + "|".join(_UFUNCS) + r")\((?:Sr|Vr)\d+\))$")
+# a lane mask packed into an SGPR: the bits straight into the SGPR's bytes (no uint32 view)
+_PACKED = re.compile(r"^(\s*)Sr(\d+)\[\.\.\.\] = PK\((.*)\)$")
 # a VGPR's bits as float32 / int32: a view kept like the register's own
 _TYPED = re.compile(r"\bVr(\d+)\.view\((F32|I32)\)")
 # a VGPR and a uint32 scalar (a constant count, mask or operand) -> with uint32 lanes holding it
@@ -228,9 +230,11 @@ def slice_source(source, names=None):
             if m.group(i + 1) is not None:
                 return bind(kind, int(m.group(i + 1)))
         if m.group(5) is not None:
-            return f"JP({bind('p', int(m.group(5)))})"
+            r = int(m.group(5))
+            return f"JP({bind('v', r)}, {bind('v', r + 1)})"
         if m.group(6) is not None:
-            return f"PUT64P({bind('p', int(m.group(6)))}, "
+            r = int(m.group(6))
+            return f"PUT64P({bind('v', r)}, {bind('v', r + 1)}, "
         return bind("scc") if text.startswith("SCC") else bind("pc")
 
     lines = source.splitlines()
@@ -252,6 +256,8 @@ def slice_source(source, names=None):
         line = _REFERENCE.sub(reference, line)
         line = _SETTERS.sub(lambda m: f"{m.group(1)}[...] = ", line)
         line = _into_view(line)
+        line = _PACKED.sub(lambda m: f"{m.group(1)}{bind('b', int(m.group(2)))}[...] = PB({m.group(3)}, None, 'little')",
+                           line)
         line = _TYPED.sub(lambda m: bind("f" if m.group(2) == "F32" else "i", int(m.group(1))), line)
         line = _SCALAR.sub(lanes_constant, line)
         line = _ZERO_TEST.sub(lambda m: f"np.{'equal' if m.group(2) == '==' else 'not_equal'}({m.group(1)}, "
@@ -330,6 +336,8 @@ class RegisterViews(dict):
             return self.sregs[r, sel][:, None]
         if kind == "l":
             return _lanes(self.sregs[r, sel])
+        if kind == "b":                               # an SGPR's bytes
+            return self.sregs[r, sel].view(np.uint8)
         if kind == "f":
             return self.vregs[r, sel].view(np.float32)
         if kind == "i":
@@ -352,23 +360,26 @@ def register_views(st, sel):
     return views
 
 
-def _join_pair(pair):
-    """A VGPR pair (the view ``V[r:r + 2, sel]``) as uint64 lanes (a copy)."""
-    out = np.empty(pair.shape[1:] + (2,), np.uint32)
-    out.transpose(2, 0, 1)[...] = pair
-    return out.view(np.uint64)[..., 0]
+def _join_pair(lo, hi):
+    """A VGPR pair (the views of its two registers) as uint64 lanes (a copy)."""
+    pair = np.empty(lo.shape + (2,), np.uint32)
+    pair[..., 0] = lo
+    pair[..., 1] = hi
+    return pair.view(np.uint64)[..., 0]
 
 
-def _put64_pair(pair, value, em, n):
-    """block_runtime._put64_forward into a VGPR pair given as the view ``V[r:r + 2, sel]``."""
+def _put64_pair(lo, hi, value, em, n):
+    """block_runtime._put64_forward into a VGPR pair given as the views of its registers."""
     v = value if type(value) is np.ndarray and value.dtype is _D64 and value.flags.c_contiguous \
         else np.ascontiguousarray(value, np.uint64)
-    halves = v.view(np.uint32).reshape(v.shape + (2,)).transpose(2, 0, 1)
+    dwords = v.view(np.uint32)                       # (..., 2k): low, high, low, high...
     if em is None:
-        pair[...] = halves
+        lo[...] = dwords[..., 0::2]
+        hi[...] = dwords[..., 1::2]
         return v if v.shape == (n, WAVE32) else None
-    np.copyto(pair, halves, where=em)
+    np.copyto(lo, dwords[..., 0::2], where=em)
+    np.copyto(hi, dwords[..., 1::2], where=em)
     return None
 
 
-HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair}
+HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair, "PB": np.packbits}
