@@ -10,7 +10,9 @@ from drivers.emu import simulate
 from drivers.emu.amd.shader import WaveExecutor
 from drivers.emu.amd.shader.block_views import index_source, register_views, slice_source
 from drivers.emu.amd.shader.state import WaveState
-from tests.test_emu_sim_blocks import lane_ops_kernel
+from assembler.rdna3 import assemble
+from tests.test_emu_sim_blocks import PTR, lane_ops_kernel
+from tests.test_emu_sim_helpers import code_object
 
 # destinations equal to sources (a carry op's, a float op's), results written into the registers
 # with their carries read afterwards, SALU results into their SGPRs, an SGPR shift by a register
@@ -73,6 +75,62 @@ def test_slice_and_index_groups_of_several_shapes_on_one_executor_match_the_per_
         assert got.any() and got.tobytes() == want.tobytes(), shape
     blocks = [b for p in ex.programs.values() for b in p.blocks.values()]
     assert any(b.fs is not None for b in blocks) and any(b.fx is not None for b in blocks)
+
+
+def _alu_then_store_kernel():
+    """lane_ops_kernel's inputs and outputs, with BODY's ALU part (no memory access: the blocks
+    of index-array groups run on gathered copies) on each side of the parity branch, the stores
+    after them, where the halves meet; the odd half reads the SCC its ALU block left in the
+    next block."""
+    alu, stores = BODY.split("  global_store_b128 v1, v[2:5]")
+    stores = "  global_store_b128 v1, v[2:5]" + stores
+    return code_object(assemble(f"""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_lshl_b32 s8, s2, 9
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  v_lshlrev_b32_e32 v1, 7, v0
+  s_lshl_b32 s9, s2, 12
+  v_add_nc_u32_e32 v1, s9, v1
+  s_lshl_b32 s8, s2, 5
+  s_waitcnt vmcnt(0)
+  s_load_b32 s6, s[6:7], s8
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+{alu}
+  s_branch store
+odd:
+  v_cmpx_gt_u32_e32 27, v0
+{alu}
+  s_branch on
+on:
+  s_cselect_b32 s13, 5, 7
+  v_mov_b32_e32 v19, s13
+  s_mov_b32 exec_lo, -1
+  v_add_nc_u32_e32 v16, 1, v16
+  s_cmp_eq_u32 s12, 2
+  s_cbranch_scc1 store
+  v_add_nc_u32_e32 v15, 1, v15
+store:
+{stores}
+  global_store_b32 v1, v19, s[4:5] offset:68
+  s_endpgm
+"""), args=PTR + PTR, vgprs=40)
+
+
+def test_index_groups_without_closures_run_on_gathered_copies_like_the_per_instruction_path():
+    co = _alu_then_store_kernel()
+    ex = WaveExecutor()
+    four, three = ((4, 1, 1), (32, 1, 1)), ((3, 1, 1), (32, 1, 1))
+    for i, shape in enumerate([four, three, four]):
+        got = _run(co, ex, shape, i)
+        want = _run(co, WaveExecutor(blocks=False), shape, i)
+        assert got.any() and got.tobytes() == want.tobytes(), shape
+    blocks = [b for p in ex.programs.values() for b in p.blocks.values()]
+    assert any(b.fx is not None and b._gathered for b in blocks)
 
 
 def test_views_are_made_again_for_registers_that_were_reallocated():

@@ -44,7 +44,7 @@ from .block_float import HELPERS as FLOAT_HELPERS, UNARY
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu, scc_dead
-from .block_views import HELPERS as VIEW_HELPERS, index_source, slice_source
+from .block_views import HELPERS as VIEW_HELPERS, gather_source, index_source, slice_source
 from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -64,7 +64,7 @@ class Block:
     """One compiled block: ``fn(st, sel, n, C)`` runs it for the ``n`` waves ``sel``; ``C`` is
     ``prepared(mode, n)``.  ``count`` instructions, ``vector`` of them lane operations."""
     __slots__ = ("pc", "pcs", "fn", "fs", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
-                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin", "fx", "_code_x")
+                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin", "fx", "_code_x", "_gathered")
 
     def slice_fn(self):
         """``fs(st, sel, n, C, R)``: the block for a group that is a slice of the batch, its
@@ -81,10 +81,16 @@ class Block:
         """``fx(st, sel, n, C)``: the block for a group given by wave indices (``fn`` with its
         register reads made cheaper, see block_views.index_source), compiled at its first use."""
         if self.fx is None:
+            source, spec, _ = slice_source(self.source, self._globals)
+            gathered = gather_source(source, spec)
             namespace = dict(self._globals, **VIEW_HELPERS)
-            exec(compile(index_source(self.source), f"<block 0x{self.pc:x} indices>", "exec"), namespace)
+            if gathered is None:
+                exec(compile(index_source(self.source), f"<block 0x{self.pc:x} indices>", "exec"), namespace)
+            else:
+                exec(compile(gathered, f"<block 0x{self.pc:x} gathered>", "exec"), namespace)
             self.fx = namespace["block"]
             self._code_x = self.fx.__code__
+            self._gathered = gathered is not None
         return self.fx
 
     def prepared(self, mode, n, env):
@@ -103,8 +109,10 @@ class Block:
         the block's frame is not in it)."""
         line = None
         while tb is not None:
-            if tb.tb_frame.f_code is self._code or tb.tb_frame.f_code is self._code_x:
+            if tb.tb_frame.f_code is self._code or tb.tb_frame.f_code is self._code_x and not self._gathered:
                 line = tb.tb_lineno
+            elif tb.tb_frame.f_code is self._code_x:        # gathered: no instruction of it can fault
+                line = None
             elif tb.tb_frame.f_code is self._code_s:
                 line = self._origin[tb.tb_lineno - 1]
             tb = tb.tb_next
@@ -217,6 +225,7 @@ def compile_block(program, pc):
     b.fn = namespace["block"]
     b._code = b.fn.__code__
     b.fs = b._code_s = b.fx = b._code_x = None
+    b._gathered = False
     return b
 
 

@@ -311,6 +311,111 @@ def index_source(source):
     return "\n".join(out) + "\n"
 
 
+# -- index-array groups without closures: the slice variant over gathered copies --------------
+_WRITES = (re.compile(r"\b((?:Vr|Vf|Vi|Sr|Sb)\d+|Scc|Pc)\[\.\.\.\] ="),     # view[...] = x
+           re.compile(r"\bout=((?:Vr|Vf|Vi|Sr|Sb)\d+|Scc)\b"),               # ufunc(..., out=view)
+           re.compile(r"\bCP\(((?:Vr|Vf|Vi|Sr|Sb)\d+),"),                    # copyto(view, ...)
+           re.compile(r"\bPUT64P\((Vr\d+), (Vr\d+),"),                       # a 64-bit pair
+           re.compile(r"\b\w+ = ((?:Vr|Vf|Vi|Sr|Sb)\d+|Scc)(?=;|$)"))       # a local naming it
+_BASE = {"Vr": "Vr", "Vf": "Vr", "Vi": "Vr", "Sr": "Sr", "Sb": "Sr", "Sc": "Sr", "Sl": "Sr"}
+
+
+def gather_source(source, spec):
+    """The variant of a block's slice variant (``source``, ``spec``: slice_source's) for a group
+    given by wave indices, when nothing in it but its last line reads the state (no closure
+    call, no helper given the register files): each register it names is gathered into a copy
+    at entry, the code runs on the copies as on views, and the registers it writes are scattered
+    back before it returns (or raises).  None when the block calls anything with the state."""
+    lines = source.splitlines()
+    body = lines[3:] if len(spec.regs) else lines[2:]
+    state = re.compile(r"\b(?:st|sel|V|S|SCC|R)\b")
+    for line in body:
+        text = line.strip()
+        if state.search(text) and not (text.startswith("return BR(st, Pc, ") or
+                                        re.fullmatch(r"return f\d+\(st, sel\)", text)):
+            return None
+    written = set()
+    for line in body:
+        for pattern in _WRITES:
+            for m in pattern.finditer(line):
+                for name in m.groups():
+                    written.add(name)
+        if re.search(r"(?:\+|-|\*|\||&|\^|<<|>>)= ", line):     # an augmented assignment: every
+            written.update(re.findall(r"\b(?:Vr|Sr)\d+\b", line))  # register it names
+    names = [_name(kind, r) for kind, r in spec.regs]
+    gather, derived, scatter = [], [], []
+    registers = set()
+    for kind, r in spec.regs:
+        name = _name(kind, r)
+        if kind in ("v", "f", "i", "s", "b", "c", "l"):
+            prefix = "Vr" if kind in ("v", "f", "i") else "Sr"
+            registers.add((prefix, r))
+            if name in written:
+                registers.add((prefix, r, "w"))
+            if kind == "f":
+                derived.append(f"{name} = Vr{r}.view(np.float32)")
+            elif kind == "i":
+                derived.append(f"{name} = Vr{r}.view(I32)")
+            elif kind == "b":
+                derived.append(f"{name} = Sr{r}.view(np.uint8)")
+            elif kind == "c":
+                derived.append(f"{name} = Sr{r}[:, None]")
+            elif kind == "l":
+                derived.append(f"{name} = LS(Sr{r})")
+        elif kind == "scc":
+            gather.append("Scc = SCC[sel]")
+            if "Scc" in written:
+                scatter.append("SCC.put(sel, Scc)")
+        elif kind == "pc":
+            gather.append("Pc = st.pc[sel]")
+            scatter.append("st.pc.put(sel, Pc)")
+        elif kind in ("one", "zero", "k"):
+            value = 1 if kind == "one" else 0 if kind == "zero" else r
+            gather.append(f"{name} = LANES(n, {value}, {1 if kind == 'k' else 0})")
+        else:
+            return None
+    for prefix, r in sorted(k for k in registers if len(k) == 2):
+        if prefix == "Vr":
+            gather.append(f"Vr{r} = V[{r}].take(sel, 0)")
+        else:
+            gather.append(f"Sr{r} = S[{r}][sel]")
+    for name in written:
+        if name[:2] in _BASE and name[2:].isdigit():
+            base = _BASE[name[:2]]
+            registers.add((base, int(name[2:]), "w"))
+    for prefix, r, _ in sorted(k for k in registers if len(k) == 3):
+        scatter.append(f"V[{r}, sel] = Vr{r}" if prefix == "Vr" else f"S[{r}].put(sel, Sr{r})")
+    flush = "; ".join(scatter) or "pass"
+    out = ["def block(st, sel, n, C):", "    V = st.vregs; S = st.sregs; SCC = st.scc"]
+    out += ["    " + line for line in gather + derived]
+    out.append("    try:")
+    for line in body:
+        text = line.strip()
+        indent = line[:len(line) - len(text)]
+        if text.startswith("return BR("):
+            line = f"{indent}taken_ = {text[7:]}; {flush}; return taken_"
+        elif text.startswith("return "):
+            line = f"{indent}{flush}; {text}"
+        out.append("    " + line)
+    out += ["    except BaseException:", f"        {flush}", "        raise"]
+    return "\n".join(out) + "\n"
+
+
+_LANES = {}
+
+
+def _constant_lanes(n, value, lanes):
+    """Read-only uint32 constants of a gathered group: (n, 32) lanes of ``value`` (``lanes``) or
+    (n,) (the One / Zero of SCC and branch tests)."""
+    key = (n, value, lanes)
+    a = _LANES.get(key)
+    if a is None:
+        if len(_LANES) >= 1024:
+            _LANES.clear()
+        a = _LANES[key] = readonly(np.full((n, WAVE32) if lanes else (n,), value, np.uint32))
+    return a
+
+
 class RegisterViews(dict):
     """The views of one slice of a batch state's registers, per block Spec: a tuple of views in
     the Spec's order, made at the first lookup."""
@@ -382,4 +487,4 @@ def _put64_pair(lo, hi, value, em, n):
     return None
 
 
-HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair, "PB": np.packbits}
+HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair, "PB": np.packbits, "LANES": _constant_lanes}
