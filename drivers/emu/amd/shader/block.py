@@ -38,13 +38,13 @@ its PC and count exactly the instructions that ran.
 """
 import numpy as np
 
-from .block_runtime import HELPERS, constant
+from .block_runtime import HELPERS, canonical32, constant
 from .block_ints import BIT_OPS, bit_op, folded
 from .block_float import HELPERS as FLOAT_HELPERS, UNARY
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
-from .block_salu import emit_salu, scc_dead
-from .block_views import HELPERS as VIEW_HELPERS, gather_source, index_source, slice_source
+from .block_salu import emit_branch, emit_salu, scc_dead
+from .block_views import index_function, slice_function
 from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -70,27 +70,16 @@ class Block:
         """``fs(st, sel, n, C, R)``: the block for a group that is a slice of the batch, its
         registers views kept in ``R`` (block_views.py), compiled at its first use."""
         if self.fs is None:
-            source, spec, self._origin = slice_source(self.source, self._globals)
-            namespace = dict(self._globals, SPEC=spec, **VIEW_HELPERS)
-            exec(compile(source, f"<block 0x{self.pc:x} slice>", "exec"), namespace)
-            self.fs = namespace["block"]
+            self.fs, self._origin = slice_function(self)
             self._code_s = self.fs.__code__
         return self.fs
 
     def index_fn(self):
-        """``fx(st, sel, n, C)``: the block for a group given by wave indices (``fn`` with its
-        register reads made cheaper, see block_views.index_source), compiled at its first use."""
+        """``fx(st, sel, n, C)``: the block for a group given by wave indices (block_views.py),
+        compiled at its first use."""
         if self.fx is None:
-            source, spec, _ = slice_source(self.source, self._globals)
-            gathered = gather_source(source, spec)
-            namespace = dict(self._globals, **VIEW_HELPERS)
-            if gathered is None:
-                exec(compile(index_source(self.source), f"<block 0x{self.pc:x} indices>", "exec"), namespace)
-            else:
-                exec(compile(gathered, f"<block 0x{self.pc:x} gathered>", "exec"), namespace)
-            self.fx = namespace["block"]
+            self.fx, self._gathered = index_function(self)
             self._code_x = self.fx.__code__
-            self._gathered = gathered is not None
         return self.fx
 
     def prepared(self, mode, n, env):
@@ -295,7 +284,7 @@ def _emit_step(e, s, i):
     if fn is None or fused_step(e, s, i):
         return                                            # ordering only: costs nothing
     if s.sets_pc or s.ends:
-        if _emit_branch(e, s):
+        if emit_branch(e, s):
             return
         e.emit(f"st.pc[sel] = {s.next_pc - s.size}")
         e.emit(f"return {e.name(fn, 'f')}(st, sel)")
@@ -328,31 +317,6 @@ def _emit_step(e, s, i):
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False
-
-
-# the condition of each conditional branch (control._COND), as the block reads it
-_BRANCH_CONDITIONS = {"s_cbranch_scc0": "SCC[sel] == 0", "s_cbranch_scc1": "SCC[sel] != 0",
-                      "s_cbranch_vccz": f"S[{VCC_LO}, sel] == 0", "s_cbranch_vccnz": f"S[{VCC_LO}, sel] != 0",
-                      "s_cbranch_execz": f"S[{EXEC_LO}, sel] == 0", "s_cbranch_execnz": f"S[{EXEC_LO}, sel] != 0"}
-
-
-def _emit_branch(e, s):
-    """s_branch and the conditional branches written out (control.py's closures): a group of
-    a slice of the batch writes its PCs through the kept view (block_views.py), an index-array
-    group calls the closure.  False for anything else."""
-    from .control import _simm16
-    m = s.ins.mnemonic
-    target = s.next_pc + 4 * _simm16(s.ins)
-    if m == "s_branch":
-        e.emit(f"st.pc[sel] = {target}")
-        e.emit(f"return {target}")
-        return True
-    cond = _BRANCH_CONDITIONS.get(m)
-    if cond is None:
-        return False
-    e.emit(f"if IX: st.pc[sel] = {s.next_pc - s.size}; return {e.name(s.body, 'f')}(st, sel)")
-    e.emit(f"return BR(st, st.pc[sel], {cond}, {target}, {s.next_pc}, n)")
-    return True
 
 
 def _emit_readfirstlane(e, ins, fn):
@@ -614,7 +578,7 @@ def _float_globals(e):
     if "FMA" not in e.globals:
         from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=_canonical32)
+                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=canonical32)
 
 
 def _plain_ctx(e, op):
@@ -628,20 +592,6 @@ def _plain_ctx(e, op):
 def _same_vgpr(op):
     a, b = op.sources[:2]
     return a.kind == b.kind == "vgpr" and a.value == b.value
-
-
-_ABS32, _INF32, _QUIET32 = U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)
-
-
-def _canonical32(ctx, x):
-    """v_max_f32 / v_min_f32 of x and x (f32 bits) in a MODE that keeps denormals: x, with its
-    signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
-    if not ctx.mode.ieee:
-        return x
-    nan = np.bitwise_and(x, _ABS32) > _INF32
-    if not nan.any():
-        return x
-    return np.where(nan, np.bitwise_or(x, _QUIET32), x)
 
 
 def _wide_sources(e, op):

@@ -1,4 +1,4 @@
-"""The SALU part of a compiled block (see block.py): the table-driven scalar ops of scalar.py
+"""The SALU part of a compiled block (see block.py), and its branches: the table-driven scalar ops of scalar.py
 (SOP1, SOP2, SOPC, SOPK and the 32-bit saveexec / wrexec forms) written out as calls of their
 table functions on the block's SGPR slices, SCC updated in place; s_mov_b32, s_cselect_b32, the
 32-bit logic ops, shifts, adds, subs, multiplies and min / max as their numpy expressions (the
@@ -9,7 +9,7 @@ import numpy as np
 
 from .block_runtime import readonly
 from .operands import constant_value
-from .state import EXEC_LO, NULL, SGPR_CODES
+from .state import EXEC_LO, NULL, SGPR_CODES, VCC_LO
 
 U32, U64 = np.uint32, np.uint64
 
@@ -273,3 +273,28 @@ def scc_dead(steps, inline):
         elif writes:
             overwritten = True
     return dead
+
+
+# the condition of each conditional branch (control._COND), as the block reads it
+_BRANCH_CONDITIONS = {"s_cbranch_scc0": "SCC[sel] == 0", "s_cbranch_scc1": "SCC[sel] != 0",
+                      "s_cbranch_vccz": f"S[{VCC_LO}, sel] == 0", "s_cbranch_vccnz": f"S[{VCC_LO}, sel] != 0",
+                      "s_cbranch_execz": f"S[{EXEC_LO}, sel] == 0", "s_cbranch_execnz": f"S[{EXEC_LO}, sel] != 0"}
+
+
+def emit_branch(e, s):
+    """s_branch and the conditional branches written out (control.py's closures): a group of
+    a slice of the batch writes its PCs through the kept view (block_views.py), an index-array
+    group calls the closure.  False for anything else."""
+    from .control import _simm16
+    m = s.ins.mnemonic
+    target = s.next_pc + 4 * _simm16(s.ins)
+    if m == "s_branch":
+        e.emit(f"st.pc[sel] = {target}")
+        e.emit(f"return {target}")
+        return True
+    cond = _BRANCH_CONDITIONS.get(m)
+    if cond is None:
+        return False
+    e.emit(f"if IX: st.pc[sel] = {s.next_pc - s.size}; return {e.name(s.body, 'f')}(st, sel)")
+    e.emit(f"return BR(st, st.pc[sel], {cond}, {target}, {s.next_pc}, n)")
+    return True

@@ -342,7 +342,6 @@ def gather_source(source, spec):
                     written.add(name)
         if re.search(r"(?:\+|-|\*|\||&|\^|<<|>>)= ", line):     # an augmented assignment: every
             written.update(re.findall(r"\b(?:Vr|Sr)\d+\b", line))  # register it names
-    names = [_name(kind, r) for kind, r in spec.regs]
     gather, derived, scatter = [], [], []
     registers = set()
     for kind, r in spec.regs:
@@ -488,3 +487,25 @@ def _put64_pair(lo, hi, value, em, n):
 
 
 HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair, "PB": np.packbits, "LANES": _constant_lanes}
+
+
+def slice_function(block):
+    """(the slice variant of a compiled Block, for each of its lines the line of the block's
+    source it comes from)."""
+    source, spec, origin = slice_source(block.source, block._globals)
+    namespace = dict(block._globals, SPEC=spec, **HELPERS)
+    exec(compile(source, f"<block 0x{block.pc:x} slice>", "exec"), namespace)
+    return namespace["block"], origin
+
+
+def index_function(block):
+    """(the variant of a compiled Block for index-array groups, whether it is the gathered one:
+    no instruction of it can fault, see gather_source)."""
+    source, spec, _ = slice_source(block.source, block._globals)
+    gathered = gather_source(source, spec)
+    namespace = dict(block._globals, **HELPERS)
+    if gathered is None:
+        exec(compile(index_source(block.source), f"<block 0x{block.pc:x} indices>", "exec"), namespace)
+    else:
+        exec(compile(gathered, f"<block 0x{block.pc:x} gathered>", "exec"), namespace)
+    return namespace["block"], gathered is not None
