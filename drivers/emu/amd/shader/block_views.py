@@ -262,6 +262,7 @@ def slice_source(source, names=None):
         line = _SCALAR.sub(lanes_constant, line)
         line = _ZERO_TEST.sub(lambda m: f"np.{'equal' if m.group(2) == '==' else 'not_equal'}({m.group(1)}, "
                                         f"{bind('zero')})", line)
+        line = line.replace("np.where(np.not_equal(Scc, Zero), ", "CSEL(Scc, ")
         if "Scc[...] = " in line:
             line = _SCC_BOOL.sub(lambda m: f"np.minimum({m.group(1)}, {bind('one')}, out=Scc)", line)
         if "IX" in re.sub(r"'[^']*'", "", line):
@@ -464,6 +465,15 @@ def register_views(st, sel):
     return views
 
 
+def _cselect(scc, a, b):
+    """np.where(scc != 0, a, b) of s_cselect: a or b themselves when SCC is uniform (the usual
+    case), which the caller copies into the destination."""
+    k = np.count_nonzero(scc)
+    if k == scc.shape[0]:
+        return a
+    return b if not k else np.where(scc != 0, a, b)
+
+
 def _join_pair(lo, hi):
     """A VGPR pair (the views of its two registers) as uint64 lanes (a copy)."""
     pair = np.empty(lo.shape + (2,), np.uint32)
@@ -486,7 +496,7 @@ def _put64_pair(lo, hi, value, em, n):
     return None
 
 
-HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair, "PB": np.packbits, "LANES": _constant_lanes}
+HELPERS = {"JP": _join_pair, "PUT64P": _put64_pair, "PB": np.packbits, "LANES": _constant_lanes, "CSEL": _cselect}
 
 
 def slice_function(block):
