@@ -11,7 +11,8 @@ from drivers.emu.amd.shader import WaveExecutor
 from drivers.emu.amd.shader.block_views import index_source, register_views, slice_source
 from drivers.emu.amd.shader.state import WaveState
 from assembler.rdna3 import assemble
-from tests.test_emu_sim_blocks import PTR, lane_ops_kernel
+from drivers.emu.faults import MemoryFault
+from tests.test_emu_sim_blocks import BAD, PTR, both_paths, lane_ops_kernel
 from tests.test_emu_sim_helpers import code_object
 
 # destinations equal to sources (a carry op's, a float op's), results written into the registers
@@ -80,8 +81,9 @@ def test_slice_and_index_groups_of_several_shapes_on_one_executor_match_the_per_
 def _alu_then_store_kernel():
     """lane_ops_kernel's inputs and outputs, with BODY's ALU part (no memory access: the blocks
     of index-array groups run on gathered copies) on each side of the parity branch, the stores
-    after them, where the halves meet; the odd half reads the SCC its ALU block left in the
-    next block."""
+    after them, where the halves meet; the odd half loads into a register its block wrote
+    before (zeros: nothing is stored yet) and reads the SCC its ALU block left in the next
+    block."""
     alu, stores = BODY.split("  global_store_b128 v1, v[2:5]")
     stores = "  global_store_b128 v1, v[2:5]" + stores
     return code_object(assemble(f"""
@@ -105,6 +107,10 @@ def _alu_then_store_kernel():
 odd:
   v_cmpx_gt_u32_e32 27, v0
 {alu}
+  v_mov_b32_e32 v20, 77
+  global_load_b32 v20, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_xor_b32_e32 v18, v20, v18
   s_branch on
 on:
   s_cselect_b32 s13, 5, 7
@@ -189,3 +195,35 @@ def test_index_variant_reads_rows_and_puts_scalars():
     assert lines == ["S[5].put(sel, np.bitwise_or(S[4][sel], S[6][sel]))",
                      "if em is None: V[3, sel] = V[4].take(sel, 0)",
                      "elif em is None: np.add(V[1, sel], V[2, sel], out=V[3, sel])"]
+
+
+def test_a_fault_in_a_gathered_block_leaves_the_registers_and_counts_of_one_instruction_at_a_time():
+    """An index-array group's block with ALU writes on each side of a load that faults: the
+    registers written before it are in the register files, the PC and counts name the load."""
+    co = code_object(assemble("""
+  s_load_b64 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 odd
+  s_endpgm
+odd:
+  v_add_nc_u32_e32 v3, s2, v0
+  s_add_u32 s10, s2, 5
+  s_cmp_eq_u32 s2, 1
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_load_b32 v2, v1, s[4:5] offset:16
+  v_add_nc_u32_e32 v3, 7, v3
+  s_add_u32 s10, s10, 5
+  s_waitcnt vmcnt(0)
+  global_store_b32 v1, v2, s[4:5]
+  s_endpgm
+"""), args=PTR)
+    (on, _, e1), (off, _, e2) = both_paths(co, (4, 1, 1), (32, 1, 1), lambda: [BAD])
+    assert isinstance(e1, MemoryFault) and (e1.va, e1.write) == (e2.va, e2.write)
+    s1, s2 = on.states[-1], off.states[-1]
+    assert s1.pc.tolist() == s2.pc.tolist()
+    assert (s1.wave_instructions, s1.lane_ops) == (s2.wave_instructions, s2.lane_ops)
+    assert np.array_equal(s1.vregs, s2.vregs) and np.array_equal(s1.sregs, s2.sregs)
+    assert (s1.scc == s2.scc).all() and s1.vregs[3, 1, 5] == 1 + 5
+    blocks = [b for p in on.programs.values() for b in p.blocks.values()]
+    assert any(b._gathered for b in blocks)

@@ -64,7 +64,8 @@ class Block:
     """One compiled block: ``fn(st, sel, n, C)`` runs it for the ``n`` waves ``sel``; ``C`` is
     ``prepared(mode, n)``.  ``count`` instructions, ``vector`` of them lane operations."""
     __slots__ = ("pc", "pcs", "fn", "fs", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
-                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin", "fx", "_code_x", "_gathered")
+                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin", "fx", "_code_x", "_gathered",
+                 "_calls")
 
     def slice_fn(self):
         """``fs(st, sel, n, C, R)``: the block for a group that is a slice of the batch, its
@@ -78,7 +79,7 @@ class Block:
         """``fx(st, sel, n, C)``: the block for a group given by wave indices (block_views.py),
         compiled at its first use."""
         if self.fx is None:
-            self.fx, self._gathered = index_function(self)
+            self.fx, self._gathered = index_function(self)      # (_gathered: its lines' origins)
             self._code_x = self.fx.__code__
         return self.fx
 
@@ -100,8 +101,8 @@ class Block:
         while tb is not None:
             if tb.tb_frame.f_code is self._code or tb.tb_frame.f_code is self._code_x and not self._gathered:
                 line = tb.tb_lineno
-            elif tb.tb_frame.f_code is self._code_x:        # gathered: no instruction of it can fault
-                line = None
+            elif tb.tb_frame.f_code is self._code_x:
+                line = self._gathered[tb.tb_lineno - 1]
             elif tb.tb_frame.f_code is self._code_s:
                 line = self._origin[tb.tb_lineno - 1]
             tb = tb.tb_next
@@ -146,6 +147,7 @@ class _Emitter:
         self.wide_pending = []
         self.branch = False        # emitting inside one branch of a conditional
         self.fused, self.fused_ops, self.fused_second = {}, {}, set()    # fma pairs (block_wide)
+        self.calls = {}            # name of a closure called on a line of its own -> its Step
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -214,7 +216,7 @@ def compile_block(program, pc):
     b.fn = namespace["block"]
     b._code = b.fn.__code__
     b.fs = b._code_s = b.fx = b._code_x = None
-    b._gathered = False
+    b._gathered, b._calls = None, e.calls
     return b
 
 
@@ -314,6 +316,7 @@ def _emit_step(e, s, i):
         if _writes_exec(ins):
             e.em_valid = False
         return
+    e.calls[e.name(fn, 'f')] = s
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False

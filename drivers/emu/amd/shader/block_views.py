@@ -321,84 +321,128 @@ _WRITES = (re.compile(r"\b((?:Vr|Vf|Vi|Sr|Sb)\d+|Scc|Pc)\[\.\.\.\] ="),     # vi
 _BASE = {"Vr": "Vr", "Vf": "Vr", "Vi": "Vr", "Sr": "Sr", "Sb": "Sr", "Sc": "Sr", "Sl": "Sr"}
 
 
-def gather_source(source, spec):
+# closures a gathered block may call: they read registers (flushed before the call) and write no
+# register but their destinations (gathered again after it)
+_GATHER_SAFE = frozenset(("GLOBAL", "SCRATCH", "FLAT", "DS", "SMEM"))
+
+
+def _closure_writes(step):
+    """The (VGPRs, SGPRs) the closure of ``step`` writes, or None when it is not one a gathered
+    block may call."""
+    from .waits import effect_of
+    if step.ins.family not in _GATHER_SAFE or step.ins.second is not None:
+        return None
+    effect = effect_of(step.ins, step.next_pc - step.size)
+    return set(effect.vwrite), set(effect.swrite)
+
+
+def _line_writes(line):
+    """The registers (("Vr" | "Sr", number)) a line of a slice variant may write."""
+    names = set()
+    for pattern in _WRITES:
+        for m in pattern.finditer(line):
+            names.update(m.groups())
+    if re.search(r"(?:\+|-|\*|\||&|\^|<<|>>)= ", line):       # an augmented assignment: every
+        names.update(re.findall(r"\b(?:Vr|Sr)\d+\b", line))      # register it names
+    out = set()
+    for name in names:
+        if name in ("Scc", "Pc"):
+            out.add((name, None))
+        elif name[:2] in _BASE and name[2:].isdigit():
+            out.add((_BASE[name[:2]], int(name[2:])))
+    return out
+
+
+def _scatter(regs):
+    lines = []
+    for prefix, r in sorted(regs, key=lambda k: (k[0], -1 if k[1] is None else k[1])):
+        if prefix == "Scc":
+            lines.append("SCC.put(sel, Scc)")
+        elif prefix == "Pc":
+            lines.append("st.pc.put(sel, Pc)")
+        elif prefix == "Vr":
+            lines.append(f"V[{r}, sel] = Vr{r}")
+        else:
+            lines.append(f"S[{r}].put(sel, Sr{r})")
+    return "; ".join(lines)
+
+
+def gather_source(source, spec, calls=None):
     """The variant of a block's slice variant (``source``, ``spec``: slice_source's) for a group
-    given by wave indices, when nothing in it but its last line reads the state (no closure
-    call, no helper given the register files): each register it names is gathered into a copy
-    at entry, the code runs on the copies as on views, and the registers it writes are scattered
-    back before it returns (or raises).  None when the block calls anything with the state."""
+    given by wave indices: each register it names is gathered into a copy at entry, the code
+    runs on the copies as on views, the registers it has written are scattered back before a
+    memory, LDS or SMEM closure (``calls``: name -> Step) runs and before it returns (or an op
+    of its own raises), and what a closure writes is gathered again after it.  Returns (the
+    source, for each of its lines the line of ``source`` it comes from), or None when the block
+    reads the state otherwise (another closure, a helper given the register files)."""
+    calls = calls or {}
     lines = source.splitlines()
-    body = lines[3:] if len(spec.regs) else lines[2:]
+    first = 3 if len(spec.regs) else 2
+    body = lines[first:]
     state = re.compile(r"\b(?:st|sel|V|S|SCC|R)\b")
+    closures = {}
     for line in body:
         text = line.strip()
-        if state.search(text) and not (text.startswith("return BR(st, Pc, ") or
-                                        re.fullmatch(r"return f\d+\(st, sel\)", text)):
+        m = re.fullmatch(r"(f\d+)\(st, sel\)", text)
+        if m is not None and line.startswith("    ") and not line.startswith("     "):
+            writes = calls.get(m.group(1))
+            writes = writes if writes is None or isinstance(writes, tuple) else _closure_writes(writes)
+            if writes is None:
+                return None
+            closures[m.group(1)] = writes
+        elif state.search(text) and not (text.startswith("return BR(st, Pc, ") or
+                                          re.fullmatch(r"return f\d+\(st, sel\)", text)):
             return None
-    written = set()
-    for line in body:
-        for pattern in _WRITES:
-            for m in pattern.finditer(line):
-                for name in m.groups():
-                    written.add(name)
-        if re.search(r"(?:\+|-|\*|\||&|\^|<<|>>)= ", line):     # an augmented assignment: every
-            written.update(re.findall(r"\b(?:Vr|Sr)\d+\b", line))  # register it names
-    gather, derived, scatter = [], [], []
-    registers = set()
+    bound, gather, derived = set(), [], []
     for kind, r in spec.regs:
         name = _name(kind, r)
         if kind in ("v", "f", "i", "s", "b", "c", "l"):
-            prefix = "Vr" if kind in ("v", "f", "i") else "Sr"
-            registers.add((prefix, r))
-            if name in written:
-                registers.add((prefix, r, "w"))
-            if kind == "f":
-                derived.append(f"{name} = Vr{r}.view(np.float32)")
-            elif kind == "i":
-                derived.append(f"{name} = Vr{r}.view(I32)")
-            elif kind == "b":
-                derived.append(f"{name} = Sr{r}.view(np.uint8)")
-            elif kind == "c":
-                derived.append(f"{name} = Sr{r}[:, None]")
-            elif kind == "l":
-                derived.append(f"{name} = LS(Sr{r})")
+            bound.add(("Vr" if kind in ("v", "f", "i") else "Sr", r))
+            derived += {"f": [f"{name} = Vr{r}.view(np.float32)"], "i": [f"{name} = Vr{r}.view(I32)"],
+                        "b": [f"{name} = Sr{r}.view(np.uint8)"], "c": [f"{name} = Sr{r}[:, None]"],
+                        "l": [f"{name} = LS(Sr{r})"]}.get(kind, [])
         elif kind == "scc":
             gather.append("Scc = SCC[sel]")
-            if "Scc" in written:
-                scatter.append("SCC.put(sel, Scc)")
         elif kind == "pc":
             gather.append("Pc = st.pc[sel]")
-            scatter.append("st.pc.put(sel, Pc)")
         elif kind in ("one", "zero", "k"):
             value = 1 if kind == "one" else 0 if kind == "zero" else r
             gather.append(f"{name} = LANES(n, {value}, {1 if kind == 'k' else 0})")
         else:
             return None
-    for prefix, r in sorted(k for k in registers if len(k) == 2):
-        if prefix == "Vr":
-            gather.append(f"Vr{r} = V[{r}].take(sel, 0)")
-        else:
-            gather.append(f"Sr{r} = S[{r}][sel]")
-    for name in written:
-        if name[:2] in _BASE and name[2:].isdigit():
-            base = _BASE[name[:2]]
-            registers.add((base, int(name[2:]), "w"))
-    for prefix, r, _ in sorted(k for k in registers if len(k) == 3):
-        scatter.append(f"V[{r}, sel] = Vr{r}" if prefix == "Vr" else f"S[{r}].put(sel, Sr{r})")
-    flush = "; ".join(scatter) or "pass"
-    out = ["def block(st, sel, n, C):", "    V = st.vregs; S = st.sregs; SCC = st.scc"]
-    out += ["    " + line for line in gather + derived]
-    out.append("    try:")
-    for line in body:
+    for prefix, r in sorted(bound):
+        gather.append(f"Vr{r} = V[{r}].take(sel, 0)" if prefix == "Vr" else f"Sr{r} = S[{r}][sel]")
+    out = ["def block(st, sel, n, C):", "    V = st.vregs; S = st.sregs; SCC = st.scc; c_ = 0"]
+    out += ["    " + line for line in gather + derived] + ["    try:"]
+    origin = [1, 2] + [2] * (len(gather) + len(derived) + 1)
+    dirty, everything = set(), set()
+    for number, line in enumerate(body, start=first + 1):
         text = line.strip()
         indent = line[:len(line) - len(text)]
-        if text.startswith("return BR("):
-            line = f"{indent}taken_ = {text[7:]}; {flush}; return taken_"
-        elif text.startswith("return "):
-            line = f"{indent}{flush}; {text}"
+        m = re.fullmatch(r"(f\d+)\(st, sel\)", text)
+        if m is not None and m.group(1) in closures:
+            vwrite, swrite = closures[m.group(1)]
+            again = [f"Vr{r}[...] = V[{r}].take(sel, 0)" for r in sorted(vwrite) if ("Vr", r) in bound] + \
+                    [f"Sr{r}[...] = S[{r}][sel]" for r in sorted(swrite) if ("Sr", r) in bound]
+            parts = ([_scatter(dirty)] if dirty else []) + [f"c_ = 1; {text}; c_ = 0"] + again
+            line = indent + "; ".join(parts)
+            dirty = set()
+        else:
+            written = _line_writes(line)
+            dirty |= written
+            everything |= written
+            if text.startswith("return BR("):
+                dirty.add(("Pc", None))
+                line = f"{indent}taken_ = {text[7:]}; {_scatter(dirty) or 'pass'}; return taken_"
+            elif text.startswith("return "):
+                line = f"{indent}{_scatter(dirty) or 'pass'}; {text}"
         out.append("    " + line)
-    out += ["    except BaseException:", f"        {flush}", "        raise"]
-    return "\n".join(out) + "\n"
+        origin.append(number)
+    # an op of the block that raises leaves what it wrote since the last closure in the copies
+    # (a closure that raises had everything before it scattered)
+    out += ["    except BaseException:", f"        if not c_: {_scatter(everything) or 'pass'}", "        raise"]
+    origin += [origin[-1]] * 3
+    return "\n".join(out) + "\n", origin
 
 
 _LANES = {}
@@ -509,13 +553,13 @@ def slice_function(block):
 
 
 def index_function(block):
-    """(the variant of a compiled Block for index-array groups, whether it is the gathered one:
-    no instruction of it can fault, see gather_source)."""
-    source, spec, _ = slice_source(block.source, block._globals)
-    gathered = gather_source(source, spec)
+    """(the variant of a compiled Block for index-array groups, None or, for the gathered one,
+    the line of the block's source each of its lines comes from)."""
+    source, spec, origin = slice_source(block.source, block._globals)
+    gathered = gather_source(source, spec, block._calls)
     namespace = dict(block._globals, **HELPERS)
     if gathered is None:
         exec(compile(index_source(block.source), f"<block 0x{block.pc:x} indices>", "exec"), namespace)
-    else:
-        exec(compile(gathered, f"<block 0x{block.pc:x} gathered>", "exec"), namespace)
-    return namespace["block"], gathered is not None
+        return namespace["block"], None
+    exec(compile(gathered[0], f"<block 0x{block.pc:x} gathered>", "exec"), namespace)
+    return namespace["block"], [origin[line - 1] for line in gathered[1]]
