@@ -8,13 +8,17 @@ view costs nothing and ``view[...] = x`` about 175 ns.  The variant is a rewrite
 generated source (``slice_source``), so every emitter's code benefits unchanged:
 
 * ``V[r, sel]``, ``S[r, sel]``, ``S[r, sel][:, None]`` (an SGPR as a column), ``LS(S[r, sel])``
-  (an SGPR repeated over the lanes), ``SCC[sel]``, ``st.pc[sel]`` and the VGPR pairs of the 64-bit
-  helpers become local names, unpacked at entry from one tuple (``R[spec]``) that the state's
+  (an SGPR repeated over the lanes), ``SCC[sel]``, ``st.pc[sel]`` and the registers of the
+  64-bit helpers' pairs become local names, unpacked at entry from one tuple (``R[spec]``) that the state's
   ``RegisterViews`` for the slice builds at the block's first run and keeps;
 * an assignment to one of them becomes an assignment into the view (``v[...] = x``), and
   ``out=`` / ``where=`` writes go into the view as they went into the indexed register;
-* the branches for index-array groups (``if IX:``) are dropped: those run the block's original
-  function, which indexes the files as before.
+* the branches for index-array groups (``if IX:``) are dropped.
+
+A group given by wave indices (fancy indexing copies) runs the same code on copies of its
+registers gathered at entry (``gather_source``), the written ones scattered back before a memory,
+LDS or SMEM closure and before returning, what a closure writes gathered again after it; a block
+calling any other closure runs its original function with cheaper reads (``index_source``).
 
 The views are the same memory as the indexed registers, so aliasing is what it was (numpy's
 ufuncs buffer an ``out=`` that overlaps an input).  They stay valid while the state keeps its
@@ -46,7 +50,7 @@ class Spec:
 
 
 def _name(kind, r):
-    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "p": "Vp", "f": "Vf", "i": "Vi", "k": "Ku", "b": "Sb"}[kind] + str(r) \
+    return {"v": "Vr", "c": "Sc", "l": "Sl", "s": "Sr", "f": "Vf", "i": "Vi", "k": "Ku", "b": "Sb"}[kind] + str(r) \
         if r is not None \
         else {"scc": "Scc", "pc": "Pc", "one": "One", "zero": "Zero"}[kind]
 
@@ -477,8 +481,6 @@ class RegisterViews(dict):
         sel = self.sel
         if kind == "v":
             return self.vregs[r, sel]
-        if kind == "p":
-            return self.vregs[r:r + 2, sel]
         if kind == "s":
             return self.sregs[r, sel]
         if kind == "c":
