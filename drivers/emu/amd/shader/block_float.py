@@ -17,7 +17,7 @@ UNARY maps a mnemonic to the expression of its result bits over the uint32 sourc
 HELPERS are the functions it names."""
 import numpy as np
 
-from .valu.fp import F32 as F32_FORMAT, flush, quiet
+from .valu.fp import F32 as F32_FORMAT, F64 as F64_FORMAT, flush, quiet
 from .valu.transcendental import _FN
 
 F32, F64, U32, I32 = np.float32, np.float64, np.uint32, np.int32
@@ -95,6 +95,65 @@ UNARY = {
     **{f"v_{f}_f32": f"QUIET32(np.{u}({_F})).view(U32)"
        for f, u in (("trunc", "trunc"), ("floor", "floor"), ("ceil", "ceil"), ("rndne", "rint"))},
 }
+_ABS = {np.dtype(U32): (U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)),
+        np.dtype(np.uint64): (np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(0x7FF0000000000000), np.uint64(1 << 51))}
+
+
+def canonical(ctx, x):
+    """v_max / v_min (f32 or f64) of x and x, on the bits, in a MODE that keeps denormals: x,
+    with its signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick
+    quiets)."""
+    if not ctx.mode.ieee:
+        return x
+    magnitude, inf, quiet_bit = _ABS[x.dtype]
+    nan = np.bitwise_and(x, magnitude) > inf
+    if not nan.any():
+        return x
+    return np.where(nan, np.bitwise_or(x, quiet_bit), x)
+
+
+def quiet64(r):
+    return quiet(F64_FORMAT, r)
+
+
+# f64 ops and the conversions between f32 and f64 (their sources as the library reads them:
+# uint64 lanes, uint32 lanes for f32 and for ldexp's exponent {1}): the library's computation
+# (the unary ops of transcendental.py and rounding.py, convert._f2f, arith._ldexp, whose
+# exponent clamp to +-2200 saturates every result alike) and its finish, the NaN quieting
+DOUBLE = {
+    "v_rcp_f64": "QUIET64(np.divide(1.0, {0}.view(F64))).view(U64)",
+    "v_sqrt_f64": "QUIET64(np.sqrt({0}.view(F64))).view(U64)",
+    "v_rsq_f64": "QUIET64(RSQ64({0}.view(F64))).view(U64)",
+    "v_ldexp_f64": "QUIET64(np.ldexp({0}.view(F64), np.clip({1}.view(I32), -2200, 2200))).view(U64)",
+    "v_cvt_f64_f32": "QUIET64({0}.view(F32).astype(F64)).view(U64)",
+    "v_cvt_f32_f64": "QUIET32({0}.view(F64).astype(F32)).view(U32)",
+    **{f"v_{f}_f64": f"QUIET64(np.{u}({{0}}.view(F64))).view(U64)"
+       for f, u in (("trunc", "trunc"), ("floor", "floor"), ("ceil", "ceil"), ("rndne", "rint"))},
+}
+
+
+def double_op(e, op):
+    """(the per-MODE flag, the expression of the result) of a DOUBLE op without modifiers, or
+    None.  The flag asks for both the f32 and the f16/f64 fields to be plain (the conversions
+    read one and write the other)."""
+    from .block import _f32_plain, _f64_plain, _library_op, _vector_source
+    form = DOUBLE.get(op.mnemonic)
+    if form is None or op.op.mask_in or op.op.mask_out or not _library_op(op, wide=op.dst_bits == 64, signs=True):
+        return None
+    neg, abs_ = op.kw.get("neg", 0), op.kw.get("abs", 0)
+    if (neg | abs_) >> 1:                     # only the float source's: ldexp's exponent has none
+        return None
+    args = [_vector_source(e, op, o, b, r) for o, b, r in zip(op.sources, op.op.src_bits, op.readers)]
+    u, sign = ("U64", 1 << 63) if op.op.src_bits[0] == 64 else ("U32", 1 << 31)
+    if abs_:                                  # |x| then -x on the bits, as the operand read does
+        args[0] = f"np.bitwise_and({args[0]}, {u}({sign - 1}))"
+    if neg:
+        args[0] = f"np.bitwise_xor({args[0]}, {u}({sign}))"
+    e.globals.update(HELPERS)
+    return e.slot(lambda fm, n, lane: _f32_plain(fm) and _f64_plain(fm)), form.format(*args)
+
+
 HELPERS = {"EXP32": exp32, "LOG32": log32, "SQRT32": sqrt32, "RSQ32": rsq32, "RCP32": rcp32, "TOU32": to_u32,
            "TOI32": to_i32, "LDEXP32": ldexp32, "MANT32": frexp_mant32, "EXPONENT32": frexp_exp32,
-           "QUIET32": quiet32, "F32": F32}
+           "QUIET32": quiet32, "F32": F32, "F64": F64, "I32": I32, "QUIET64": quiet64, "RSQ64": _RSQ,
+           "CANON": canonical, "U64": np.uint64}
