@@ -95,8 +95,7 @@ UNARY = {
     **{f"v_{f}_f32": f"QUIET32(np.{u}({_F})).view(U32)"
        for f, u in (("trunc", "trunc"), ("floor", "floor"), ("ceil", "ceil"), ("rndne", "rint"))},
 }
-_ABS = {np.dtype(U32): (U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)),
-        np.dtype(np.uint64): (np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(0x7FF0000000000000), np.uint64(1 << 51))}
+_FLOAT_OF = {np.dtype(U32): (F32, U32(0x400000)), np.dtype(np.uint64): (F64, np.uint64(1 << 51))}
 
 
 def canonical(ctx, x):
@@ -105,9 +104,9 @@ def canonical(ctx, x):
     quiets)."""
     if not ctx.mode.ieee:
         return x
-    magnitude, inf, quiet_bit = _ABS[x.dtype]
-    nan = np.bitwise_and(x, magnitude) > inf
-    if not nan.any():
+    ftype, quiet_bit = _FLOAT_OF[x.dtype]
+    nan = np.isnan(x.view(ftype))
+    if not np.count_nonzero(nan):
         return x
     return np.where(nan, np.bitwise_or(x, quiet_bit), x)
 

@@ -47,7 +47,7 @@ def joined16(r):
     return np.ascontiguousarray(r).view(U32)
 
 
-_ABS16, _INF16, _QUIET16 = U16(0x7FFF), U16(0x7C00), U16(0x200)
+_QUIET16 = U16(0x200)
 
 
 def canonical16(ctx, x):
@@ -56,8 +56,8 @@ def canonical16(ctx, x):
     if not ctx.mode.ieee:
         return x
     h = np.ascontiguousarray(x).view(U16)
-    nan = np.bitwise_and(h, _ABS16) > _INF16
-    if not nan.any():
+    nan = np.isnan(h.view(F16))
+    if not np.count_nonzero(nan):
         return x
     return np.where(nan, np.bitwise_or(h, _QUIET16), h).view(U32)
 

@@ -254,9 +254,13 @@ def fmed3(ctx, fmt, a, b, c):
         # zero)
         i, j = per_wave[:2]
         x = xs[3 - i - j]
-        if _ordinary(xs[i], xs[j]) and not np.count_nonzero(np.isnan(x)):
-            p, q = xs[i][:, :1], xs[j][:, :1]
-            return np.minimum(np.maximum(x, np.minimum(p, q)), np.maximum(p, q))
+        p, q = xs[i][:, :1], xs[j][:, :1]
+        lo, hi = np.minimum(p, q), np.maximum(p, q)
+        # neither bound a NaN or a zero: their product is a number other than zero (one that
+        # underflows only sends the op to the general path)
+        if np.count_nonzero(np.greater(np.abs(np.multiply(lo, hi)), 0)) == lo.size \
+                and not np.count_nonzero(np.isnan(x)):
+            return np.minimum(np.maximum(x, lo), hi)
     if _ordinary(a, b, c):
         # the median is symmetric: two operands that are one value each (a clamp's bounds) make
         # it a clip of the third between them
@@ -340,6 +344,7 @@ def fma_narrow(fmt, a, b, c):
         limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
     low, tie_bits, half, tiny, min_normal = limits
     p = np.multiply(a, b, dtype=np.float64)
+    c = c.astype(np.float64)                      # exact; numpy's loops on one dtype are the fast ones
     s = np.add(p, c)
     u = s.view(U64)
     r = s.astype(fmt.dtype)
