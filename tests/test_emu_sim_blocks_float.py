@@ -18,7 +18,11 @@ BODY = "\n".join(f"  {m}_e32 v{10 + i}, v2" for i, m in enumerate(OPS)) + """
   v_ldexp_f32 v31, s6, 40
   v_sqrt_f32_e32 v32, v5
   v_cvt_f32_u32_e32 v33, v5
-""" + "\n".join(f"  global_store_b128 v1, v[{10 + 4 * k}:{13 + 4 * k}], s[4:5] offset:{16 * k}" for k in range(6))
+  v_fract_f32_e32 v34, v2
+  v_sin_f32_e32 v35, v2
+  v_cos_f32_e32 v36, v5
+  v_fract_f32_e32 v37, v5
+""" + "\n".join(f"  global_store_b128 v1, v[{10 + 4 * k}:{13 + 4 * k}], s[4:5] offset:{16 * k}" for k in range(7))
 
 # f32 bit patterns: zeros, denormals, the smallest normals, ones, integers near the int32 and
 # uint32 bounds, exp2 arguments whose result is denormal or just normal, reciprocals of values
@@ -55,5 +59,27 @@ def test_f32_unary_ops_written_out_match_the_library():
                  "V[5, sel].astype(F32)"):
         assert form in source
     # each op of the body is written out, and calls the library only in a MODE the forms do not
-    # stand for (the else branch)
-    assert source.count("if C[") >= 2 * (len(OPS) + 8)
+    # stand for (the else branch); the f32 transcendentals that flush denormals whatever MODE
+    # says are the library's own functions for every MODE (no branch)
+    modeless = ("v_exp_f32", "v_log_f32", "v_sqrt_f32", "v_rsq_f32", "v_rcp_f32", "v_rcp_iflag_f32")
+    assert source.count("if C[") >= 2 * (len(OPS) - len(modeless) + 12 - 3)
+    for form in ("da = EXP32(", "da = RCP32(", "da = QUIET32(FRACT32(", "da = QUIET32(SINCOS32("):
+        assert form in source
+
+
+def test_plain_f32_transcendentals_are_the_flushed_computation():
+    """transcendental.PLAIN32 (the library's and the blocks' f32 exp / log / rcp / rsq / sqrt
+    without modifiers) leave out steps that cannot change the bits: against the whole
+    computation (denormal inputs flushed, float64 evaluation, the result rounded, flushed and
+    its NaNs quieted) on edge values and random bits."""
+    from drivers.emu.amd.shader.valu.fp import F32, flush, quiet
+    from drivers.emu.amd.shader.valu.transcendental import _FN, PLAIN32
+    rng = np.random.default_rng(29)
+    exp_edges = np.array([-126.0, -125.5, -149.0, -150.0, -127.0, 127.0, 128.0, 127.99999], np.float32).view(np.uint32)
+    bits = np.concatenate([EDGES, exp_edges, rng.integers(0, 2**32, 4000, dtype=np.uint64).astype(np.uint32),
+                           (rng.standard_normal(1000) * 60).astype(np.float32).view(np.uint32)])
+    x = bits.view(np.float32)
+    with np.errstate(all="ignore"):
+        for name, plain in PLAIN32.items():
+            whole = quiet(F32, flush(F32, _FN[name](flush(F32, x).astype(np.float64)).astype(np.float32)))
+            assert plain(x).view(np.uint32).tobytes() == whole.view(np.uint32).tobytes(), name

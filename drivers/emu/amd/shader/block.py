@@ -40,7 +40,7 @@ import numpy as np
 
 from .block_runtime import HELPERS, constant
 from .block_ints import BIT_OPS, bit_op, folded
-from .block_float import HELPERS as FLOAT_HELPERS, UNARY, canonical, double_op
+from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, double_op
 from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
@@ -541,7 +541,7 @@ def _float_fast(e, op):
 
 def _f32_unary(e, op):
     """(the per-MODE flag, the expression of the result bits) of an f32 conversion, rounding
-    or transcendental of block_float.UNARY without modifiers, or None."""
+    or transcendental of block_float.UNARY without modifiers, or None (no flag: MODELESS)."""
     form = UNARY.get(op.mnemonic)
     if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
         return None
@@ -549,7 +549,8 @@ def _f32_unary(e, op):
     if args is None:
         return None
     e.globals.update(FLOAT_HELPERS)
-    return e.slot(lambda fm, n, lane: _f32_plain(fm)), form.format(*args)
+    flag = None if op.mnemonic in MODELESS else e.slot(lambda fm, n, lane: _f32_plain(fm))
+    return flag, form.format(*args)
 
 
 def _float_globals(e):

@@ -6,45 +6,35 @@ for that MODE (plain views of the bits), and steps that cannot change the bits l
 * a NaN result is already quiet: a signalling NaN is quieted by the float64 conversions (and
   the floor / trunc / ceil / rint ufuncs keep the library's quieting); an integer converted to
   float is no NaN;
-* the f32 exp / log / rcp / rsq / sqrt flush denormal inputs and results whatever MODE says
-  (transcendental.py), but exp2 of a denormal is 1.0 as exp2 of zero is (the input flush
-  changes nothing), and log2, sqrt and 1/sqrt of an f32 are never denormal (no result flush);
 * conversions to integers saturate and turn NaN into 0 as convert.to_int does, in fewer steps
   (fmax(NaN, 0) is 0 for the unsigned form), and exact integers convert straight to f32 (the
   rounding of a uint32 / int32 to the nearest f32 is the float64 value's, which is exact).
+
+The f32 exp / log / rcp / rsq / sqrt flush denormal inputs and results whatever MODE says: the
+library's own functions for them without modifiers (transcendental.PLAIN32) stand for them in
+every MODE (MODELESS: no flag).  DOUBLE holds the f64 ops and the f32 <-> f64 conversions, and
+``canonical`` is v_max / v_min of a register with itself (f32 and f64).
 
 UNARY maps a mnemonic to the expression of its result bits over the uint32 sources {0}, {1};
 HELPERS are the functions it names."""
 import numpy as np
 
 from .valu.fp import F32 as F32_FORMAT, F64 as F64_FORMAT, flush, quiet
-from .valu.transcendental import _FN
+from .valu.transcendental import _FN, _sin_cos, exp32, log32, rcp32, rsq32, sqrt32
 
 F32, F64, U32, I32 = np.float32, np.float64, np.uint32, np.int32
-_MIN_NORMAL = F32(2.0 ** -126)
 _RSQ = _FN["rsq"]                   # in extended precision, as the library computes it
+_BELOW_ONE32 = np.nextafter(F32(1), F32(0))
 
 
-def exp32(x):
-    r = np.exp2(x.astype(F64)).astype(F32)
-    small = r < _MIN_NORMAL           # exp2 is never negative: a denormal result becomes +0
-    return np.where(small, F32(0), r) if np.count_nonzero(small) else r
+def fract32(x):
+    """x + -floor(x), the largest float below one for a sum that rounds up to one."""
+    r = np.add(x, np.negative(np.floor(x)))
+    return np.where(r >= 1, _BELOW_ONE32, r).astype(F32)
 
 
-def log32(x):
-    return np.log2(flush(F32_FORMAT, x).astype(F64)).astype(F32)
-
-
-def sqrt32(x):
-    return np.sqrt(flush(F32_FORMAT, x).astype(F64)).astype(F32)
-
-
-def rsq32(x):
-    return _RSQ(flush(F32_FORMAT, x).astype(F64)).astype(F32)
-
-
-def rcp32(x):
-    return flush(F32_FORMAT, np.divide(1.0, flush(F32_FORMAT, x).astype(F64)).astype(F32))
+def sincos32(x, cos):
+    return _sin_cos(x.astype(F64), cos).astype(F32)
 
 
 def to_u32(x):
@@ -92,6 +82,8 @@ UNARY = {
     "v_cvt_u32_f32": f"TOU32({_F})", "v_cvt_i32_f32": f"TOI32({_F})",
     "v_ldexp_f32": f"LDEXP32({_F}, {{1}}.view(I32)).view(U32)",
     "v_frexp_mant_f32": f"MANT32({_F}).view(U32)", "v_frexp_exp_i32_f32": f"EXPONENT32({_F})",
+    "v_fract_f32": f"QUIET32(FRACT32({_F})).view(U32)",
+    "v_sin_f32": f"QUIET32(SINCOS32({_F}, False)).view(U32)", "v_cos_f32": f"QUIET32(SINCOS32({_F}, True)).view(U32)",
     **{f"v_{f}_f32": f"QUIET32(np.{u}({_F})).view(U32)"
        for f, u in (("trunc", "trunc"), ("floor", "floor"), ("ceil", "ceil"), ("rndne", "rint"))},
 }
@@ -152,7 +144,8 @@ def double_op(e, op):
     return e.slot(lambda fm, n, lane: _f32_plain(fm) and _f64_plain(fm)), form.format(*args)
 
 
+MODELESS = frozenset(f"v_{f}_f32" for f in ("exp", "log", "sqrt", "rsq", "rcp", "rcp_iflag"))
 HELPERS = {"EXP32": exp32, "LOG32": log32, "SQRT32": sqrt32, "RSQ32": rsq32, "RCP32": rcp32, "TOU32": to_u32,
            "TOI32": to_i32, "LDEXP32": ldexp32, "MANT32": frexp_mant32, "EXPONENT32": frexp_exp32,
-           "QUIET32": quiet32, "F32": F32, "F64": F64, "I32": I32, "QUIET64": quiet64, "RSQ64": _RSQ,
+           "QUIET32": quiet32, "FRACT32": fract32, "SINCOS32": sincos32, "F32": F32, "F64": F64, "I32": I32, "QUIET64": quiet64, "RSQ64": _RSQ,
            "CANON": canonical, "U64": np.uint64}
