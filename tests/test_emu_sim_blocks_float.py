@@ -83,3 +83,39 @@ def test_plain_f32_transcendentals_are_the_flushed_computation():
         for name, plain in PLAIN32.items():
             whole = quiet(F32, flush(F32, _FN[name](flush(F32, x).astype(np.float64)).astype(np.float32)))
             assert plain(x).view(np.uint32).tobytes() == whole.view(np.uint32).tobytes(), name
+
+
+COMPARE_BODY = "\n".join(f"  {ins}\n  v_cndmask_b32_e64 v{10 + k}, 0, 1, vcc_lo" for k, ins in enumerate((
+    "v_cmp_lt_f32_e32 vcc_lo, v2, v3", "v_cmp_eq_f32_e64 vcc_lo, -v2, |v4|", "v_cmp_nge_f32_e32 vcc_lo, s6, v3",
+    "v_cmp_u_f32_e32 vcc_lo, v2, v4", "v_cmp_lg_f32_e64 vcc_lo, v3, 0.5", "v_cmp_o_f32_e32 vcc_lo, v2, v3",
+    "v_cmp_neq_f64_e32 vcc_lo, v[2:3], v[4:5]", "v_cmp_gt_f64_e64 vcc_lo, 0x10000000, |v[2:3]|",
+    "v_cmp_nlt_f64_e64 vcc_lo, -v[4:5], v[2:3]", "v_cmp_class_f32_e64 vcc_lo, v2, 0x3ff",
+    "v_cmp_class_f32_e64 vcc_lo, -|v3|, v4", "v_cmp_class_f64_e64 vcc_lo, v[2:3], 0x260",
+    "v_cmp_class_f64_e64 vcc_lo, -v[4:5], v3", "v_cmp_le_f32_e32 vcc_lo, v2, v2"))) + """
+  v_cmpx_ngt_f32_e32 v2, v4
+  v_mov_b32_e32 v24, 7
+""" + "\n".join(f"  global_store_b128 v1, v[{10 + 4 * k}:{13 + 4 * k}], s[4:5] offset:{16 * k}" for k in range(4))
+
+
+def test_float_compares_written_out_match_the_library():
+    """f32 and f64 v_cmp / v_cmpx predicates (ordered, unordered, with abs and neg) and
+    v_cmp_class on edge values, signed zeros and NaNs with payloads included."""
+    co = lane_ops_kernel(COMPARE_BODY)
+    rng = np.random.default_rng(31)
+
+    def make_args():
+        inputs = rng.integers(0, 2**32, (4 * 32, 4), dtype=np.uint64).astype(np.uint32)
+        for k in range(4):
+            inputs[k % 2::2, k] = rng.choice(EDGES, 64)
+        inputs[::5, 1] = inputs[::5, 0]
+        inputs[1::3, 3] = rng.integers(0, 1024, 43)            # class masks
+        return [np.zeros(4 * 0x1000 // 4, np.uint32), inputs.reshape(-1)]
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = block_source(on)
+    for form in ("FCMP_lt(V[2, sel].view(F32), V[3, sel].view(F32))", "FCMP_nge(S[6, sel][:, None].view(F32)",
+                 "FCLASS(F64F, q2.view(F64))", "FCMP_ngt("):
+        assert form in source
+    assert source.count(" = op") == 2 * 11          # the flagged predicates' library calls only

@@ -40,7 +40,7 @@ import numpy as np
 
 from .block_runtime import HELPERS, constant
 from .block_ints import BIT_OPS, bit_op, folded
-from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, double_op
+from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, double_op, float_compare
 from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
@@ -350,6 +350,12 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v, _full_lanes(op))
+    fast = float_compare(e, op)
+    if fast is not None and fast[0] is None:                # depends on no MODE field
+        e.emit(f"m{v} = {fast[1]}")
+        return _mask_lines(e, op, v)
+    if fast is not None:
+        return _flagged(e, op, v, fast[0], f"m{v} = {fast[1]}")
     post = wide_integer(e, op, v)
     if post is not None:
         return post
@@ -376,7 +382,13 @@ def _emit_valu(e, op, tag):
     if flag is None:                  # depends on no MODE field
         e.emit(f"d{v} = {expr}")
         return _write_lines(op.vdst, f"d{v}")
-    e.emit(f"if {flag}: d{v} = {expr}")
+    return _flagged(e, op, v, flag, f"d{v} = {expr}")
+
+
+def _flagged(e, op, v, flag, line):
+    """``line`` (the result written out) where the per-MODE ``flag`` holds, else the library's
+    call; returns the lines that write the results."""
+    e.emit(f"if {flag}: {line}")
     e.emit("else:")
     mark = len(e.lines)
     e.branch = True

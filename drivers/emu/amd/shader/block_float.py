@@ -19,6 +19,7 @@ UNARY maps a mnemonic to the expression of its result bits over the uint32 sourc
 HELPERS are the functions it names."""
 import numpy as np
 
+from .state import SGPR_CODES
 from .valu.fp import F32 as F32_FORMAT, F64 as F64_FORMAT, flush, quiet
 from .valu.transcendental import _FN, _sin_cos, exp32, log32, rcp32, rsq32, sqrt32
 
@@ -145,6 +146,49 @@ def double_op(e, op):
 
 
 MODELESS = frozenset(f"v_{f}_f32" for f in ("exp", "log", "sqrt", "rsq", "rcp", "rcp_iflag"))
+_PREDICATES = ("lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt")
+
+
+def float_compare(e, op):
+    """(the per-MODE flag, or None for v_cmp_class, which reads the raw value in every MODE; the
+    expression of the lane mask) of an f32 / f64 v_cmp / v_cmpx and v_cmp_class without
+    modifiers but the sources' abs and neg bits: compare._FLOAT's own predicate on the values
+    (the library's operand reads are plain views in the plain MODE), or
+    compare.float_class's index picking the bit of S1; None for any other op."""
+    from .block import _f32_plain, _f64_plain, _library_op, _vector_source
+    from .valu.compare import _FLOAT, float_class
+    from .valu.fp import F32 as F32F, F64 as F64F
+    parts = op.mnemonic.split("_")
+    if len(parts) != 4 or parts[1] not in ("cmp", "cmpx") or parts[3] not in ("f32", "f64") \
+            or parts[2] not in _PREDICATES + ("class",) or not _library_op(op, signs=True):
+        return None
+    neg, abs_ = op.kw.get("neg", 0), op.kw.get("abs", 0)
+    if parts[2] == "class" and (neg | abs_) >> 1:
+        return None
+    wide = parts[3] == "f64"
+    args = []
+    for o, b, r in zip(op.sources, op.op.src_bits, op.readers):
+        if o.kind == "sgpr" and o.value < SGPR_CODES and b == 32:
+            args.append(f"S[{o.value}, sel][:, None]")
+        else:
+            args.append(_vector_source(e, op, o, b, r))
+    u, sign = ("U64", 1 << 63) if wide else ("U32", 1 << 31)
+    for i in range(2 if parts[2] != "class" else 1):
+        if abs_ >> i & 1:
+            args[i] = f"np.bitwise_and({args[i]}, {u}({sign - 1}))"
+        if neg >> i & 1:
+            args[i] = f"np.bitwise_xor({args[i]}, {u}({sign}))"
+    e.globals.update(HELPERS)
+    ftype, fmt = ("F64", "F64F") if wide else ("F32", "F32F")
+    if parts[2] == "class":
+        e.globals.update(FCLASS=float_class, F32F=F32F, F64F=F64F)
+        return None, (f"np.bitwise_and(np.right_shift({args[1]}, FCLASS({fmt}, {args[0]}.view({ftype}))), U32(1)) "
+                      f"== U32(1)")
+    e.globals["FCMP_" + parts[2]] = _FLOAT[parts[2]]
+    flag = e.slot(lambda fm, n, lane: _f64_plain(fm)) if wide else e.slot(lambda fm, n, lane: _f32_plain(fm))
+    return flag, f"FCMP_{parts[2]}({args[0]}.view({ftype}), {args[1]}.view({ftype}))"
+
+
 HELPERS = {"EXP32": exp32, "LOG32": log32, "SQRT32": sqrt32, "RSQ32": rsq32, "RCP32": rcp32, "TOU32": to_u32,
            "TOI32": to_i32, "LDEXP32": ldexp32, "MANT32": frexp_mant32, "EXPONENT32": frexp_exp32,
            "QUIET32": quiet32, "FRACT32": fract32, "SINCOS32": sincos32, "F32": F32, "F64": F64, "I32": I32, "QUIET64": quiet64, "RSQ64": _RSQ,
