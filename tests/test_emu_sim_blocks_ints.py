@@ -80,14 +80,25 @@ COUNT_BODY = """
   v_alignbit_b32 v15, v2, v2, v4
   v_alignbit_b32 v16, s6, v3, 0
   v_clz_i32_u32_e32 v17, 0
+  v_min3_u32 v18, v2, v3, v4
+  v_max3_i32 v19, v2, s6, v4
+  v_med3_u32 v20, v2, v3, 0x80000000
+  v_minmax_i32 v21, v3, v4, -5
+  v_maxmin_u32 v22, s6, v2, v3
+  v_min3_i32 v23, v4, v2, v3
+  v_max3_u32 v24, v4, 7, v2
+  v_maxmin_i32 v25, v2, v4, v3
   global_store_b128 v1, v[10:13], s[4:5]
   global_store_b128 v1, v[14:17], s[4:5] offset:16
+  global_store_b128 v1, v[18:21], s[4:5] offset:32
+  global_store_b128 v1, v[22:25], s[4:5] offset:48
 """
 
 
-def test_bit_counts_and_alignbit_written_out_match_the_library():
-    """v_clz_i32_u32 and v_ctz_i32_b32 (-1 for zero) and v_alignbit_b32 (a constant and a
-    register count past 31) on zero, single bits and random bits."""
+def test_bit_counts_alignbit_and_min_max_written_out_match_the_library():
+    """v_clz_i32_u32 and v_ctz_i32_b32 (-1 for zero), v_alignbit_b32 (a constant and a
+    register count past 31) and the three-operand signed and unsigned min / max / med3 on zero,
+    single bits, sign bits and random bits."""
     co = lane_ops_kernel(COUNT_BODY)
     rng = np.random.default_rng(19)
     edges = np.array([0, 1, 2, 3, 0x80000000, 0xFFFFFFFF, 0x00010000, 0x7FFFFFFF, 0x40000000, 33, 63, 32], np.uint32)
