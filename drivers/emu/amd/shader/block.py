@@ -38,12 +38,13 @@ its PC and count exactly the instructions that ran.
 """
 import numpy as np
 
-from .block_runtime import HELPERS, canonical32, constant
+from .block_runtime import HELPERS, constant
 from .block_ints import BIT_OPS, bit_op, folded
-from .block_float import HELPERS as FLOAT_HELPERS, UNARY
+from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, double_op, float_compare
+from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
-from .block_salu import emit_branch, emit_salu, scc_dead
+from .block_salu import emit_branch, emit_readfirstlane, emit_salu, scc_dead
 from .block_views import index_function, slice_function
 from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
@@ -68,16 +69,14 @@ class Block:
                  "_calls")
 
     def slice_fn(self):
-        """``fs(st, sel, n, C, R)``: the block for a group that is a slice of the batch, its
-        registers views kept in ``R`` (block_views.py), compiled at its first use."""
+        """``fs(st, sel, n, C, R)`` for a group that is a slice of the batch (block_views.py)."""
         if self.fs is None:
             self.fs, self._origin = slice_function(self)
             self._code_s = self.fs.__code__
         return self.fs
 
     def index_fn(self):
-        """``fx(st, sel, n, C)``: the block for a group given by wave indices (block_views.py),
-        compiled at its first use."""
+        """``fx(st, sel, n, C)`` for a group given by wave indices (block_views.py)."""
         if self.fx is None:
             self.fx, self._gathered = index_function(self)      # (_gathered: its lines' origins)
             self._code_x = self.fx.__code__
@@ -308,7 +307,7 @@ def _emit_step(e, s, i):
         _commit(e, px + py)
         wide_written(e, (fn.x, fn.y))
         return
-    if ins.mnemonic == "v_readfirstlane_b32" and _emit_readfirstlane(e, ins, fn):
+    if ins.mnemonic == "v_readfirstlane_b32" and emit_readfirstlane(e, ins, fn):
         return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
@@ -320,20 +319,6 @@ def _emit_step(e, s, i):
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False
-
-
-def _emit_readfirstlane(e, ins, fn):
-    """v_readfirstlane_b32 of a VGPR into an SGPR: with every lane on, lane 0 of each wave; under
-    a partial EXEC the instruction's own closure.  False for other operands."""
-    dst, src = ins.operands
-    if dst.kind != "sgpr" or dst.value >= SGPR_CODES or dst.value in (NULL, EXEC_LO, EXEC_HI) \
-            or src.kind != "vgpr":
-        return False
-    e.need_em()
-    e.fwd.pop(dst.value, None)
-    e.emit(f"if em is None: S[{dst.value}, sel] = V[{src.value}, sel][:, 0]")
-    e.emit(f"else: {e.name(fn, 'f')}(st, sel)")
-    return True
 
 
 def _commit(e, lines):
@@ -378,6 +363,12 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v, _full_lanes(op))
+    fast = float_compare(e, op)
+    if fast is not None and fast[0] is None:                # depends on no MODE field
+        e.emit(f"m{v} = {fast[1]}")
+        return _mask_lines(e, op, v)
+    if fast is not None:
+        return _flagged(e, op, v, fast[0], f"m{v} = {fast[1]}")
     post = wide_integer(e, op, v)
     if post is not None:
         return post
@@ -397,11 +388,20 @@ def _emit_valu(e, op, tag):
     post = _inline_wide(e, op, v)
     if post is not None:
         return post
-    fast = _float_fast(e, op) or _f32_unary(e, op)
+    fast = _float_fast(e, op) or _f32_unary(e, op) or half_op(e, op) or double_op(e, op)
     if fast is None:
         return _emit_call(e, op, v)
     flag, expr = fast
-    e.emit(f"if {flag}: d{v} = {expr}")
+    if flag is None:                  # depends on no MODE field
+        e.emit(f"d{v} = {expr}")
+        return _write_lines(op.vdst, f"d{v}")
+    return _flagged(e, op, v, flag, f"d{v} = {expr}")
+
+
+def _flagged(e, op, v, flag, line):
+    """``line`` (the result written out) where the per-MODE ``flag`` holds, else the library's
+    call; returns the lines that write the results."""
+    e.emit(f"if {flag}: {line}")
     e.emit("else:")
     mark = len(e.lines)
     e.branch = True
@@ -546,7 +546,7 @@ def _float_fast(e, op):
     if "{ctx}" in form:
         ctx = _plain_ctx(e, op)
     flag = e.slot(lambda fm, n, lane: _f64_plain(fm)) if wide else e.slot(lambda fm, n, lane: _f32_plain(fm))
-    if not (neg | abs_) and op.mnemonic in ("v_max_f32", "v_min_f32") and _same_vgpr(op):
+    if not (neg | abs_) and op.mnemonic in ("v_max_f32", "v_min_f32", "v_max_f64", "v_min_f64") and _same_vgpr(op):
         # max(x, x) / min(x, x): clang's canonicalize; the library's choice between two equal
         # operands is x itself, a signalling NaN quieted in IEEE mode
         return flag, f"CANON({ctx}, {args[0]})"
@@ -566,7 +566,7 @@ def _float_fast(e, op):
 
 def _f32_unary(e, op):
     """(the per-MODE flag, the expression of the result bits) of an f32 conversion, rounding
-    or transcendental of block_float.UNARY without modifiers, or None."""
+    or transcendental of block_float.UNARY without modifiers, or None (no flag: MODELESS)."""
     form = UNARY.get(op.mnemonic)
     if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
         return None
@@ -574,14 +574,15 @@ def _f32_unary(e, op):
     if args is None:
         return None
     e.globals.update(FLOAT_HELPERS)
-    return e.slot(lambda fm, n, lane: _f32_plain(fm)), form.format(*args)
+    flag = None if op.mnemonic in MODELESS else e.slot(lambda fm, n, lane: _f32_plain(fm))
+    return flag, form.format(*args)
 
 
 def _float_globals(e):
     if "FMA" not in e.globals:
         from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=canonical32)
+                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=canonical)
 
 
 def _plain_ctx(e, op):

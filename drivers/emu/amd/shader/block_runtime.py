@@ -147,20 +147,6 @@ def _branch(st, pc, taken, target, nxt, n):
     return None
 
 
-_ABS32, _INF32, _QUIET32 = U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)
-
-
-def canonical32(ctx, x):
-    """v_max_f32 / v_min_f32 of x and x (f32 bits) in a MODE that keeps denormals: x, with its
-    signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
-    if not ctx.mode.ieee:
-        return x
-    nan = np.bitwise_and(x, _ABS32) > _INF32
-    if not nan.any():
-        return x
-    return np.where(nan, np.bitwise_or(x, _QUIET32), x)
-
-
 def constant(v, n):
     """A constant operand for n waves, as the one-instruction path lays it out."""
     return constant_lanes(v, n)

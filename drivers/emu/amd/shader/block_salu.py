@@ -1,6 +1,6 @@
-"""The SALU part of a compiled block (see block.py), and its branches: the table-driven scalar ops of scalar.py
-(SOP1, SOP2, SOPC, SOPK and the 32-bit saveexec / wrexec forms) written out as calls of their
-table functions on the block's SGPR slices, SCC updated in place; s_mov_b32, s_cselect_b32, the
+"""The SALU part of a compiled block (see block.py), its branches and v_readfirstlane_b32 into
+an SGPR: the table-driven scalar ops of scalar.py (SOP1, SOP2, SOPC, SOPK and the 32-bit
+saveexec / wrexec forms) written out as calls of their table functions on the block's SGPR slices, SCC updated in place; s_mov_b32, s_cselect_b32, the
 32-bit logic ops, shifts, adds, subs, multiplies and min / max as their numpy expressions (the
 tables' own arithmetic, a constant shift count folded).  An SCC result that a later instruction
 of the block overwrites before anything can read it is not written (``scc_dead``); the SCC a
@@ -9,7 +9,7 @@ import numpy as np
 
 from .block_runtime import readonly
 from .operands import constant_value
-from .state import EXEC_LO, NULL, SGPR_CODES, VCC_LO
+from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO
 
 U32, U64 = np.uint32, np.uint64
 
@@ -297,4 +297,18 @@ def emit_branch(e, s):
         return False
     e.emit(f"if IX: st.pc[sel] = {s.next_pc - s.size}; return {e.name(s.body, 'f')}(st, sel)")
     e.emit(f"return BR(st, st.pc[sel], {cond}, {target}, {s.next_pc}, n)")
+    return True
+
+
+def emit_readfirstlane(e, ins, fn):
+    """v_readfirstlane_b32 of a VGPR into an SGPR: with every lane on, lane 0 of each wave; under
+    a partial EXEC the instruction's own closure.  False for other operands."""
+    dst, src = ins.operands
+    if dst.kind != "sgpr" or dst.value >= SGPR_CODES or dst.value in (NULL, EXEC_LO, EXEC_HI) \
+            or src.kind != "vgpr":
+        return False
+    e.need_em()
+    e.fwd.pop(dst.value, None)
+    e.emit(f"if em is None: S[{dst.value}, sel] = V[{src.value}, sel][:, 0]")
+    e.emit(f"else: {e.name(fn, 'f')}(st, sel)")
     return True
