@@ -1,10 +1,11 @@
-"""The SALU part of a compiled block (see block.py), its branches and v_readfirstlane_b32 into
-an SGPR: the table-driven scalar ops of scalar.py (SOP1, SOP2, SOPC, SOPK and the 32-bit
-saveexec / wrexec forms) written out as calls of their table functions on the block's SGPR slices, SCC updated in place; s_mov_b32, s_cselect_b32, the
-32-bit logic ops, shifts, adds, subs, multiplies and min / max as their numpy expressions (the
-tables' own arithmetic, a constant shift count folded).  An SCC result that a later instruction
-of the block overwrites before anything can read it is not written (``scc_dead``); the SCC a
-block leaves behind is always exact.  ``e`` is block.py's emitter."""
+"""The SALU part of a compiled block (see block.py), its branches and v_readfirstlane_b32 into an
+SGPR: the table-driven scalar ops of scalar.py (SOP1, SOP2, SOPC, SOPK and the 32-bit saveexec /
+wrexec forms) written out as calls of their table functions on the block's SGPR slices, SCC
+updated in place; s_mov_b32, s_cselect_b32, the 32-bit logic ops, shifts, adds, subs, multiplies
+and min / max as their numpy expressions (the tables' own arithmetic, a constant shift count
+folded). An SCC result that a later instruction of the block overwrites before anything can read
+it is not written (``scc_dead``); the SCC a block leaves behind is always exact. ``e`` is
+block.py's emitter."""
 import numpy as np
 
 from .block_runtime import readonly
