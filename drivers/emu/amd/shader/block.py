@@ -788,7 +788,7 @@ def _inline_expr(e, op):
 
 def _emit_inline_in_place(e, op):
     """An inlined op written straight into its destination register when the group is a slice
-    of the batch (``out=``, masked by ``where=``): no result array, no copy."""
+    of the batch (``out=``; under a partial EXEC the result copied in where EXEC is set)."""
     ufunc, args = _inline_call(e, op)
     d = op.vdst
     if ufunc is None:                                   # a move
@@ -802,4 +802,4 @@ def _emit_inline_in_place(e, op):
         e.emit(f"elif em is None: x = {dest}; x {augmented} {other}")
     else:
         e.emit(f"elif em is None: {call}, out={dest})")
-    e.emit(f"else: {call}, out={dest}, where=em)")
+    e.emit(f"else: CP({dest}, {call}), where=em)")          # (faster than the ufunc's where=)

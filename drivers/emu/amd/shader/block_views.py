@@ -73,6 +73,8 @@ _SCALAR = re.compile(r"\bnp\.(" + "|".join(_UFUNCS[:-1]) + r")\((Vr\d+), (?:U32\
 # ``Scc[...] = r != 0`` of a uint32 SALU result -> ``np.minimum(r, One, out=Scc)`` (One: uint32 ones)
 # an SGPR or SCC compared with 0 -> with uint32 zeros (numpy converts a Python 0 slowly)
 _ZERO_TEST = re.compile(r"\b(Sr\d+|Scc) (==|!=) 0(?![\w.])")
+# a conditional branch on a register being 0 / not 0: the register itself to the branch
+_BRANCH_TEST = re.compile(r"\bBR\(st, Pc, (Sr\d+|Scc) (==|!=) 0, ")
 _SCC_BOOL = re.compile(r"\bScc\[\.\.\.\] = (\w+) != 0(?=;|$)")
 
 
@@ -92,7 +94,8 @@ _RESULT = re.compile(r"^(\s*)(?:if (C\[\d+\]): )?d([a-z]) = (np\.(?:" + "|".join
 def _write_into(lines, origin, bind):
     """A result computed as one ufunc of the block's views and written at once to a VGPR,
     ``dX = np.f(...)`` and its write lines, becomes ``np.f(..., out=the register)`` when every
-    lane is on (and ``where=em`` when not), provided nothing reads ``dX`` afterwards.  A float
+    lane is on (else copied in where EXEC is set: faster than ``where=``), provided nothing reads
+    ``dX`` afterwards.  A float
     form (``if C[k]: dX = np.f(...).view(U32)``, the library's call in ``else:``) writes into the
     register's float32 view when its flag is set and every lane is on."""
     out, where = [], []
@@ -173,7 +176,7 @@ def _rewrite_result(lines, i, bind):
     call = f"{ufunc}({', '.join(split)}"
     if flag is None:
         return [f"{indent}if em is None: {call}, out={w.group(1)}, casting='unsafe')",
-                f"{indent}else: {call}, out={w.group(1)}, where=em, casting='unsafe')"], j + 2 - i
+                f"{indent}else: CP({w.group(1)}, {call}), casting='unsafe', where=em)"], j + 2 - i
     # the float32 result straight into the register's float32 view (a float32 ufunc: a result of
     # another type would not have been the (n, 32) uint32 lanes the write lines take)
     register = bind("f", int(w.group(2)))
