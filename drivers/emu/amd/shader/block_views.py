@@ -268,9 +268,9 @@ def slice_source(source, names=None):
         line = _TYPED.sub(lambda m: bind("f" if m.group(2) == "F32" else "i", int(m.group(1))), line)
         line = _SCALAR.sub(lanes_constant, line)
         line = _BRANCH_TEST.sub(lambda m: f"{'BRZ' if m.group(2) == '==' else 'BRNZ'}(st, Pc, {m.group(1)}, ", line)
+        line = line.replace("np.where(Scc != 0, ", "CSEL(Scc, ")
         line = _ZERO_TEST.sub(lambda m: f"np.{'equal' if m.group(2) == '==' else 'not_equal'}({m.group(1)}, "
                                         f"{bind('zero')})", line)
-        line = line.replace("np.where(np.not_equal(Scc, Zero), ", "CSEL(Scc, ")
         if "Scc[...] = " in line:
             line = _SCC_BOOL.sub(lambda m: f"np.minimum({m.group(1)}, {bind('one')}, out=Scc)", line)
         if "IX" in re.sub(r"'[^']*'", "", line):
