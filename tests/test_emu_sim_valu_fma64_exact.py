@@ -133,11 +133,18 @@ def test_fma64_error_free_path_takes_the_ordinary_lanes_and_ties():
         assert r.view(np.uint64).ravel().tolist() == want
 
 
-def test_fma64_pair_is_two_fmas():
+def test_fma64_group_is_the_fmas_one_by_one():
+    """One call over up to four independent fmas (contiguous operands of one shape) gives each
+    the bits it gets alone, NaN payloads included; operands of other layouts run one by one."""
     rng = np.random.default_rng(9)
     kinds = _adversarial(rng, 64)
-    x = _mixed(rng, kinds, 0.9)
-    y = _mixed(rng, kinds, 0.99)
+    triples = [_mixed(rng, kinds, share) for share in (0.9, 0.99, 0.5, 1.0)]
     with np.errstate(all="ignore"):
-        r1, r2 = fp.fma64_pair(*x, *y)
-        assert r1.tobytes() == fp.fma64(*x).tobytes() and r2.tobytes() == fp.fma64(*y).tobytes()
+        alone = [fp.fma64(*t).tobytes() for t in triples]
+        for n in (1, 2, 3, 4):
+            got = fp.fma64_group(*(x for t in triples[:n] for x in t))
+            assert [r.tobytes() for r in got] == alone[:n]
+        a, b, c = triples[0]
+        got = fp.fma64_group(a[:, ::2], b[:, ::2], c[:, ::2], *triples[1])
+        assert got[0].tobytes() == fp.fma64(a[:, ::2], b[:, ::2], c[:, ::2]).tobytes()
+        assert got[1].tobytes() == alone[1]

@@ -519,17 +519,19 @@ def fma64_quiet(a, b, c):
     return r
 
 
-def fma64_pair(a1, b1, c1, a2, b2, c2):
-    """Two independent fma64_quiet as the bits of each result: one call over both when every
-    operand is a contiguous array of one shape (numpy then runs the same loops on the same
-    layouts, so each lane, and the NaN an operation on two NaNs picks, is what it is alone)."""
-    xs = (a1, b1, c1, a2, b2, c2)
-    if all(type(x) is np.ndarray and x.flags.c_contiguous and x.shape == a1.shape for x in xs) and a1.ndim:
-        n = a1.shape[0]
-        r = fma64_quiet(np.concatenate((a1, a2)), np.concatenate((b1, b2)), np.concatenate((c1, c2)))
+def fma64_group(*xs):
+    """Independent fma64_quiet of (a, b, c) triples (xs holds them one after the other), as the
+    bits of each result: one call over all of them when every operand is a contiguous array of
+    one shape (numpy then runs the same loops on the same layouts, so each lane, and the NaN an
+    operation on two NaNs picks, is what it is alone)."""
+    first, n = xs[0], len(xs) // 3
+    if first.ndim and all(type(x) is np.ndarray and x.flags.c_contiguous and x.shape == first.shape
+                          for x in xs):
+        m = first.shape[0]
+        r = fma64_quiet(np.concatenate(xs[0::3]), np.concatenate(xs[1::3]), np.concatenate(xs[2::3]))
         r = r.view(U64)
-        return r[:n], r[n:]
-    return fma64_quiet(a1, b1, c1).view(U64), fma64_quiet(a2, b2, c2).view(U64)
+        return tuple(r[k * m:(k + 1) * m] for k in range(n))
+    return tuple(fma64_quiet(*xs[3 * k:3 * k + 3]).view(U64) for k in range(n))
 
 
 _FEW_LANES = 8      # up to this many lanes off the error-free path are done one by one
