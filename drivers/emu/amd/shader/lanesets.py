@@ -1,0 +1,269 @@
+"""The short path of dword accesses (GLOBAL, SCRATCH, LDS): few numpy steps per instruction.
+
+A group calls an access's closure once for all its waves, and which lanes access depends only
+on its waves and their EXEC bits, which repeat (every lane on, the halves of a branch, the
+lanes of a reduction step).  A ``LaneSet`` is worked out once per (waves, EXEC bits) of a
+WaveState and kept: every lane on (``flat`` None: the registers of the group are its (w, 32)
+block), or the index of each active lane into a register of the batch viewed as (W * 32,);
+and, per instruction offset, the dword of each lane's workgroup LDS and of its private
+(scratch) segment, the offset included.
+
+Each function below checks what the general path checks, with one reduction over the active
+lanes' offsets (their OR is at least the largest, and its low bits are their common
+alignment), and returns None when that path must decide: an unaligned or out-of-range lane, an
+address that could wrap around 2**32, a fault, a read-only mapping.  Then nothing was done.
+An offset is folded into the bases only as a sum that cannot wrap (the VGPR is checked against
+the bound minus the offset), so a result is the general path's bit for bit.
+"""
+import numpy as np
+
+from .state import EXEC_LO, LANE_BITS, WAVE32
+from .vmaccess import write_index
+
+INTP = np.intp
+_STEPS = {k: np.arange(k, dtype=INTP)[:, None] for k in (2, 3, 4)}       # (k, 1) dword steps
+_KEEP = 4096                    # LaneSets kept per WaveState
+
+
+class LaneSet:
+    """The accessing lanes of one group and EXEC pattern (see the module docstring)."""
+    __slots__ = ("n", "flat", "lds", "scratch")
+
+    def __init__(self, n, flat):
+        self.n, self.flat = n, flat
+        self.lds, self.scratch = {}, {}
+
+
+def lane_set(st, sel):
+    """The LaneSet of the waves ``sel`` under their EXEC, or None when no lane is active."""
+    ex = st.sregs[EXEC_LO, sel]
+    bits = ex.tobytes()
+    key = (sel.start, sel.stop, bits) if type(sel) is slice else (sel.tobytes(), bits)
+    sets = st.lane_sets
+    got = sets.get(key, False)
+    if got is False:
+        if len(sets) >= _KEEP:
+            sets.clear()
+        n = ex.shape[0]
+        if bits == b"\xff" * (4 * n):
+            got = LaneSet(n, None)
+        else:
+            flat = np.flatnonzero((ex[:, None] & LANE_BITS) != 0)
+            if flat.size == 0:
+                got = None
+            else:
+                if type(sel) is slice:
+                    flat += (sel.start or 0) * WAVE32
+                else:
+                    flat = (sel[flat >> 5] << 5) | (flat & (WAVE32 - 1))
+                flat.flags.writeable = False
+                got = LaneSet(n, flat)
+        sets[key] = got
+    return got
+
+
+def lanes_of(st, ls, sel, reg):
+    """VGPR ``reg`` of the accessing lanes: (w, 32) with every lane on, else (N,)."""
+    if ls.flat is None:
+        return st.vregs[reg, sel]
+    return st.vregs[reg].reshape(-1)[ls.flat]
+
+
+def _checked(off, lim):
+    """(offsets >> 2) as intp (N,) when every offset is dword-aligned and at most ``lim``, and
+    the OR of the offsets (their common alignment), else (None, 0)."""
+    bits = int(np.bitwise_or.reduce(off, axis=None))
+    if bits & 3 or bits > lim and int(off.max()) > lim:
+        return None, 0
+    return (off >> 2).astype(INTP).reshape(-1), bits
+
+
+# accesses of 2 and 4 dwords aligned to their size: rows of the memory viewed as (-1, k), one
+# row per lane (a row gather or store costs less than k dwords per lane)
+_ROWS = {2: (7, 1), 4: (15, 2)}
+
+
+def _rows(words, k, align, w):
+    """(the memory as (-1, k) rows, each lane's row) when every access is a k-dword aligned
+    row (``align``: the OR of the accesses' byte offsets into ``words``), else (None, None)."""
+    row = _ROWS.get(k)
+    if row is None or align & row[0] or words.shape[0] % k:
+        return None, None
+    return words.reshape(-1, k), w >> row[1]
+
+
+def put_words(st, ls, sel, reg, k, words, w, align=3):
+    """VGPRs reg..reg+k-1 of the accessing lanes = ``words[w + j]`` (``w`` checked)."""
+    if k == 1:
+        if ls.flat is None:
+            st.vregs[reg, sel] = words[w].reshape(ls.n, WAVE32)
+        else:
+            st.vregs[reg].reshape(-1)[ls.flat] = words[w]
+        return
+    rows, i = _rows(words, k, align, w)
+    got = rows[i].T if rows is not None else words[_STEPS[k] + w]      # (k, N): register-major
+    if ls.flat is None:
+        st.vregs[reg:reg + k, sel] = got.reshape(k, ls.n, WAVE32)
+    else:
+        st.vregs[reg:reg + k].reshape(k, -1)[:, ls.flat] = got
+
+
+def put_steps(st, ls, sel, reg, steps, words, w):
+    """VGPR reg + j of the accessing lanes = ``words[w + steps[j]]`` (steps (m, 1) intp)."""
+    m = steps.shape[0]
+    got = words[steps + w]
+    if ls.flat is None:
+        st.vregs[reg:reg + m, sel] = got.reshape(m, ls.n, WAVE32)
+    else:
+        st.vregs[reg:reg + m].reshape(m, -1)[:, ls.flat] = got
+
+
+def store_words(st, ls, sel, reg, k, words, w, align=3):
+    """``words[w + j]`` = VGPR reg + j of each accessing lane, in lane order (where accesses
+    overlap, the highest lane's dwords land last, as the general path writes them)."""
+    if k == 1:
+        words[w] = lanes_of(st, ls, sel, reg).reshape(-1)
+        return
+    if ls.flat is None:
+        values = st.vregs[reg:reg + k, sel].reshape(k, -1)
+    else:
+        values = st.vregs[reg:reg + k].reshape(k, -1)[:, ls.flat]
+    rows, i = _rows(words, k, align, w)
+    if rows is not None:                     # whole rows, assigned in lane order
+        rows[i] = values.T
+    else:
+        words[write_index(w, k)] = values.T.reshape(-1)
+
+
+# -- LDS -------------------------------------------------------------------------------------
+
+def lds_words(st, ls, sel, addr, offset, nbytes):
+    """(intp (N,): the dword of ``st.lds32`` each accessing lane's access at VGPR ``addr`` +
+    ``offset`` starts at, the OR of their byte addresses), or (None, 0): the general path
+    decides."""
+    lim = st.lds_bytes - nbytes - offset                # the largest VGPR value that fits
+    if lim < 0 or offset & 3 or st.lds_bytes & 3:
+        return None, 0
+    base = ls.lds.get(offset)
+    if base is None:
+        from .lds import _lane_word_bases
+        every = _lane_word_bases(st)
+        if ls.flat is not None:
+            base = every[ls.flat]
+        elif type(sel) is slice:
+            start, stop, _ = sel.indices(st.W)
+            base = every[start * WAVE32:stop * WAVE32].copy()
+        else:
+            base = every.reshape(-1, WAVE32)[sel].reshape(-1)
+        base += offset >> 2
+        base.flags.writeable = False
+        ls.lds[offset] = base
+    w, bits = _checked(lanes_of(st, ls, sel, addr), lim)
+    if w is None:
+        return None, 0
+    w += base
+    return w, bits | offset | st.lds_bytes
+
+
+# -- SCRATCH ---------------------------------------------------------------------------------
+
+def scratch_words(st, ls, sel, addr, offset, nbytes, write):
+    """(dwords of the scratch mapping, intp (N,) index of each accessing lane's access, the OR
+    of their byte offsets into the mapping) for a VGPR offset ``addr`` (None: 0) + ``offset``
+    into each lane's private segment, or None."""
+    size = st.private_size
+    lim = size - nbytes - offset
+    if lim < 0 or offset < 0 or offset & 3 or size & 3:
+        return None
+    key = (offset, size)
+    ent = ls.scratch.get(key)
+    sb = st.scratch_base
+    if ent is not None:
+        r, bases, base, align = ent
+        # the same mapping, the same segments (a later launch may map scratch elsewhere)
+        if st.vm.lookup(r.start) is not r or sb.tobytes() != bases:
+            ent = None
+    if ent is None:
+        ent = _scratch_bases(st, ls, sel, offset)
+        if ent is None:
+            return None
+        ls.scratch[key] = ent
+        r, bases, base, align = ent
+    if write and not r.writable:
+        return None
+    if addr is None:                                    # every lane at ``offset``
+        return r.mem.view(np.uint32), base, align
+    w, bits = _checked(lanes_of(st, ls, sel, addr), lim)
+    if w is None:
+        return None
+    w += base
+    return r.mem.view(np.uint32), w, align | bits
+
+
+def _scratch_bases(st, ls, sel, offset):
+    """(mapping, scratch bases as bytes, intp (N,) dword of each lane's segment + offset, their
+    alignment) when the group's private segments lie in one mapping at dword-aligned places,
+    else None."""
+    sb = st.scratch_base[sel]
+    if sb.size == 0:
+        return None
+    lo, hi = int(sb.min()), int(sb.max()) + WAVE32 * st.private_size
+    r = st.vm.lookup(lo) if st.vm is not None else None
+    if r is None or hi > r.end or (lo - r.start) & 3:
+        return None
+    rel = (sb - np.uint64(r.start)).astype(INTP)
+    if np.count_nonzero((rel ^ rel[0]) & 15) or rel[0] & 3:     # alike below 16, dword-aligned
+        return None
+    lanes = np.arange(WAVE32, dtype=INTP) * (st.private_size >> 2)
+    base = ((rel >> 2)[:, None] + lanes).reshape(-1) + (offset >> 2)
+    if ls.flat is not None:
+        # the active lanes' rows among the group's: positions of flat within the group's block
+        where = np.zeros(st.W, INTP)
+        where[st.wave_ids[sel]] = np.arange(sb.size)
+        base = base[where[ls.flat >> 5] * WAVE32 + (ls.flat & (WAVE32 - 1))]
+    base.flags.writeable = False
+    # the low bits of each lane's byte offset into the mapping, but for the VGPR's
+    return r, st.scratch_base.tobytes(), base, int(rel[0]) | st.private_size | offset
+
+
+# -- GLOBAL ----------------------------------------------------------------------------------
+
+def global_words(st, ls, sel, addr, saddr, offset, nbytes, write):
+    """(dwords of a mapping, intp (N,) index of each accessing lane's access, the OR of their
+    byte offsets into the mapping) for GLOBAL addresses VADDR (a VGPR pair) or SADDR (an SGPR pair) + VADDR (one VGPR), + ``offset``, when
+    the upper address dwords (or the SADDR) are the same for every lane, else None."""
+    lo = lanes_of(st, ls, sel, addr)
+    if saddr is None:
+        hb = lanes_of(st, ls, sel, addr + 1).tobytes()
+        if hb != hb[:4] * (len(hb) >> 2):
+            return None
+        base = int.from_bytes(hb[:4], "little") << 32
+    else:
+        sl, sh = st.sregs[saddr, sel].tobytes(), st.sregs[saddr + 1, sel].tobytes()
+        if sl != sl[:4] * (len(sl) >> 2) or sh != sh[:4] * (len(sh) >> 2):
+            return None
+        base = int.from_bytes(sl[:4], "little") | int.from_bytes(sh[:4], "little") << 32
+    base += offset                                    # every lane's VA is base + lo (uint32)
+    r = st.vm.lookup(base + lo.item(0))
+    if r is None or write and not r.writable:
+        return None
+    words = r.mem.view(np.uint32)
+    limit = r.end - r.start - nbytes
+    gap = base - r.start                               # VA - mapping start = lo + gap
+    if gap >= 0:
+        # lo <= limit - gap: then no sum passes 2**32 (limit is a mapping's size)
+        if gap & 3:
+            return None
+        w, bits = _checked(lo, limit - gap)
+        if w is None:
+            return None
+        if gap:
+            w += gap >> 2
+        return words, w, bits | gap
+    # the mapping starts above base: lo - (-gap), where a lane below the mapping wraps to a
+    # value above 2**32 - (-gap), past the limit when the mapping is smaller than that
+    if -gap & 3 or limit - gap >= 1 << 32:
+        return None
+    rel = lo - np.uint32(-gap)
+    w, bits = _checked(rel, limit)
+    return None if w is None else (words, w, bits)
