@@ -482,11 +482,13 @@ def test_overlapping_multi_dword_stores_land_in_lane_order(where, stride, exec_m
 @pytest.mark.parametrize("text", [
     "global_load_b32 v8, v[5:6], off", "global_load_b64 v[8:9], v[5:6], off offset:-8",
     "global_load_b128 v[8:11], v7, s[0:1] offset:16", "global_store_b32 v[5:6], v4, off offset:16",
-    "global_store_b96 v7, v[8:10], s[0:1]", "global_store_b64 v[5:6], v[8:9], off"])
+    "global_store_b96 v7, v[8:10], s[0:1]", "global_store_b64 v[5:6], v[8:9], off",
+    "global_load_b128 v[8:11], v[5:6], off", "global_store_b128 v7, v[8:11], s[0:1] offset:-16"])
 def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
-    """GLOBAL dword accesses by whole waves take a shorter path (memory.DENSE_FAST): it must leave
-    the registers and memory the general path leaves, and fall back to it (faults included)
-    for unaligned addresses, addresses past the mapping, a read-only mapping and partial EXEC."""
+    """GLOBAL dword accesses take a shorter path (memory.DENSE_FAST, lanesets.py): it must leave
+    the registers and memory the general path leaves, for whole and partial EXEC, slices and
+    scattered waves, and fall back to it (faults included) for unaligned addresses, addresses
+    past the mapping or below it, a read-only mapping, and SGPR bases that differ by wave."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
     from drivers.emu.amd.shader import memory
@@ -497,13 +499,17 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
     fn = memory.build_flat(ins, 0, 16)
     rng = np.random.default_rng(len(text))
     va0 = DATA_VA + 0x1000
-    for trial in range(12):
+    for trial in range(24):
         W = int(rng.integers(1, 7))
-        stride = [4, 16, 2, -4][trial % 4]                  # -4: lanes descending; 2: unaligned
+        stride = [4, 16, 2, -4, 0, 32][trial % 6]          # -4: lanes descending; 2: unaligned
         lanes = np.arange(W * 32, dtype=np.int64)
         addrs = (va0 + 0x800 + lanes * stride).astype(np.uint64)
-        if trial == 5:
+        if trial in (5, 17):
             addrs[-1] = np.uint64(DATA_VA + 0x3000 - 4)      # past the 0x3000-byte mapping
+        if trial == 11:
+            addrs[3] = np.uint64(DATA_VA - 16)               # below it
+        sel = slice(0, W) if trial % 3 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        exec_bits = [M32, 0x7FFFFFFF, 0x0000FFF0, 0][trial % 4] if trial >= 8 else M32
         mem0 = rng.integers(0, 256, 0x3000, dtype=np.uint8)
         vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
         vregs0[5] = (addrs & M32).astype(np.uint32).reshape(W, 32)
@@ -515,11 +521,14 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
             vm, mem = GpuVM(), mem0.copy()
             vm.map(DATA_VA, mem, writable=trial != 7)
             st = WaveState(W, 16, W, 0, vm)
-            st.sregs[EXEC_LO] = M32 if trial != 9 else 0x7FFFFFFF
+            st.sregs[EXEC_LO] = exec_bits
+            st.sregs[EXEC_LO, 0] = M32 if trial % 5 == 1 else exec_bits
             st.vregs[:] = vregs0
             st.sregs[0], st.sregs[1] = DATA_VA & M32, DATA_VA >> 32
+            if trial == 13:
+                st.sregs[0, -1] += 4                          # one wave's SADDR differs
             try:
-                fn(st, slice(0, W))
+                fn(st, sel)
                 err = None
             except MemoryFault as e:
                 err = str(e)
@@ -531,12 +540,14 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
 @pytest.mark.parametrize("text", [
     "ds_load_b32 v8, v5", "ds_load_b64 v[8:9], v5 offset:8", "ds_load_b128 v[8:11], v5 offset:16",
     "ds_load_2addr_b32 v[8:9], v5 offset0:3 offset1:1", "ds_load_2addr_stride64_b64 v[8:11], v5 offset1:1",
-    "ds_store_b32 v5, v6 offset:4", "ds_store_b64 v5, v[6:7]", "ds_store_b96 v5, v[8:10] offset:12"])
+    "ds_store_b32 v5, v6 offset:4", "ds_store_b64 v5, v[6:7]", "ds_store_b96 v5, v[8:10] offset:12",
+    "ds_store_b128 v5, v[8:11] offset:32", "ds_store_2addr_b32 v5, v6, v7 offset0:5 offset1:2",
+    "ds_store_2addr_stride64_b64 v5, v[6:7], v[8:9] offset1:1", "ds_storexchg_2addr_rtn_b32 v[10:11], v5, v6, v7"])
 def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
-    """LDS dword accesses by groups whose every lane is active take a shorter path
-    (lds.DENSE_FAST): it must leave the registers and LDS the general path leaves, for slices and
-    scattered waves of several workgroups, and hand over unaligned, out-of-range and partial-EXEC
-    accesses (and allocations that are not whole dwords) to it."""
+    """LDS dword accesses take a shorter path (lds.DENSE_FAST, lanesets.py): it must leave the
+    registers and LDS the general path leaves, for whole and partial EXEC, slices and scattered
+    waves of several workgroups, and hand over unaligned and out-of-range accesses (and
+    allocations that are not whole dwords) to it."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
     from drivers.emu.amd.shader import lds
@@ -545,13 +556,14 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
     ins, _ = decode(assemble(text), 0)
     fn = lds.build_ds(ins, 0, 16)
     rng = np.random.default_rng(len(text))
-    for trial in range(16):
+    for trial in range(24):
         W = int(rng.integers(1, 9))
         lds_bytes = [2048, 1024, 2046, 4096][trial % 4]
         sel = slice(1, W) if trial % 2 else np.sort(rng.choice(W, max(1, W // 2), replace=False))
         if trial % 2 and W == 1:
             sel = slice(0, 1)
-        offs = rng.integers(0, 256, W * 32) * 4
+        offs = rng.integers(0, 256, W * 32) * (16 if trial % 3 == 0 else 4)   # (16: b128 rows)
+        offs %= lds_bytes - 160
         if trial % 8 == 3:
             offs[7] += 2                                   # one unaligned lane
         if trial % 8 == 5:
@@ -568,7 +580,8 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
                 lds0 = rng.integers(0, 256, st.lds.shape, dtype=np.uint8)
             st.lds[:] = lds0
             st.vregs[:] = vregs0
-            st.sregs[EXEC_LO] = 0xFFFFFFFF if trial % 8 != 6 else 0xFFFF0FFF
+            st.sregs[EXEC_LO] = [0xFFFFFFFF, 0xFFFF0FFF, 0x80000001, 0xFFFFFFFF, 0][trial % 5]
+            st.sregs[EXEC_LO, 0] = 0xFFFFFFFF
             fn(st, sel)
             outcomes.append((st.vregs.copy(), st.lds.copy()))
         (v1, l1), (v2, l2) = outcomes
@@ -607,3 +620,61 @@ def test_barrier_waits_for_waves_arriving_on_three_paths():
     slots = [100, 101, 2, 3]
     for w in range(4):
         assert st.vgpr[w, 5].tolist() == [slots[(w + 1) % 4]] * 32, w
+
+
+@pytest.mark.parametrize("text", [
+    "scratch_load_b32 v8, v5, off", "scratch_load_b128 v[8:11], v5, off offset:16",
+    "scratch_store_b32 v5, v6, off offset:4", "scratch_store_b128 off, v[8:11], off offset:32",
+    "scratch_load_b64 v[8:9], off, off offset:8", "scratch_store_b64 v5, v[6:7], off"])
+def test_scratch_short_path_matches_the_general_one(monkeypatch, text):
+    """SCRATCH dword accesses take a shorter path (memory.DENSE_FAST, lanesets.py: each lane's
+    private segment worked out once per group): it must leave the registers and memory the
+    general path leaves, for whole and partial EXEC, slices and scattered waves, and fall back
+    to it (faults included) for unaligned offsets, offsets past a lane's segment, a scratch
+    mapping that moved (a later launch) and a read-only one."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    private = 128
+    for trial in range(16):
+        W = int(rng.integers(1, 6))
+        sel = slice(0, W) if trial % 3 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        offs = rng.integers(0, private // 16 - 1, W * 32) * (16 if trial % 2 else 4)
+        if trial == 5:
+            offs[9] += 2                                   # one unaligned lane
+        if trial == 7:
+            offs[-1] = private - 4                         # past the segment for wide accesses
+        if trial == 9:
+            offs[0] = private                              # past every segment
+        mem0 = rng.integers(0, 256, 0x8000, dtype=np.uint8)
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[5] = offs.reshape(W, 32)
+        exec_bits = [M32, 0x7FFFFFF0, 0x00010001, M32][trial % 4]
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(DATA_VA, mem, writable=trial != 11)
+            st = WaveState(W, 16, W, 0, vm)
+            st.private_size = private
+            st.scratch_base[:] = DATA_VA + 0x100 + np.arange(W, dtype=np.uint64) * (32 * private)
+            st.sregs[EXEC_LO] = exec_bits
+            st.vregs[:] = vregs0
+            errs = []
+            for launch in range(2):
+                if launch:                                 # a later launch: scratch elsewhere
+                    st.scratch_base += np.uint64(0x40)
+                try:
+                    fn(st, sel)
+                    errs.append(None)
+                except MemoryFault as e:
+                    errs.append(str(e))
+            outcomes.append((errs, mem, st.vregs.copy()))
+        (e1, m1, v1), (e2, m2, v2) = outcomes
+        assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(v1, v2), (trial, e1, e2)
