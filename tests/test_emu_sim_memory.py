@@ -483,12 +483,17 @@ def test_overlapping_multi_dword_stores_land_in_lane_order(where, stride, exec_m
     "global_load_b32 v8, v[5:6], off", "global_load_b64 v[8:9], v[5:6], off offset:-8",
     "global_load_b128 v[8:11], v7, s[0:1] offset:16", "global_store_b32 v[5:6], v4, off offset:16",
     "global_store_b96 v7, v[8:10], s[0:1]", "global_store_b64 v[5:6], v[8:9], off",
-    "global_load_b128 v[8:11], v[5:6], off", "global_store_b128 v7, v[8:11], s[0:1] offset:-16"])
+    "global_load_b128 v[8:11], v[5:6], off", "global_store_b128 v7, v[8:11], s[0:1] offset:-16",
+    "global_load_i8 v8, v[5:6], off offset:3", "global_load_u16 v8, v7, s[0:1] offset:2",
+    "global_load_i16 v8, v[5:6], off", "global_load_u8 v8, v7, s[0:1]",
+    "global_store_b8 v[5:6], v8, off offset:1", "global_store_d16_hi_b16 v7, v8, s[0:1] offset:-2",
+    "global_store_b16 v7, v8, s[0:1]"])
 def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
-    """GLOBAL dword accesses take a shorter path (memory.DENSE_FAST, lanesets.py): it must leave
-    the registers and memory the general path leaves, for whole and partial EXEC, slices and
-    scattered waves, and fall back to it (faults included) for unaligned addresses, addresses
-    past the mapping or below it, a read-only mapping, and SGPR bases that differ by wave."""
+    """GLOBAL dword, short and byte accesses take a shorter path (memory.DENSE_FAST, lanesets.py):
+    it must leave the registers and memory the general path leaves, for whole and partial EXEC,
+    slices and scattered waves, and fall back to it (faults included) for unaligned addresses,
+    addresses past the mapping or below it, a read-only mapping, and SGPR bases that differ by
+    wave."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
     from drivers.emu.amd.shader import memory
@@ -501,7 +506,7 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
     va0 = DATA_VA + 0x1000
     for trial in range(24):
         W = int(rng.integers(1, 7))
-        stride = [4, 16, 2, -4, 0, 32][trial % 6]          # -4: lanes descending; 2: unaligned
+        stride = [4, 16, 2, -4, 0, 1][trial % 6]           # -4: lanes descending; 2, 1: unaligned
         lanes = np.arange(W * 32, dtype=np.int64)
         addrs = (va0 + 0x800 + lanes * stride).astype(np.uint64)
         if trial in (5, 17):

@@ -69,13 +69,14 @@ def lanes_of(st, ls, sel, reg):
     return st.vregs[reg].reshape(-1)[ls.flat]
 
 
-def _checked(off, lim):
-    """(offsets >> 2) as intp (N,) when every offset is dword-aligned and at most ``lim``, and
-    the OR of the offsets (their common alignment), else (None, 0)."""
+def _checked(off, lim, shift=2):
+    """(offsets >> shift) as intp (N,) when every offset is a multiple of 1 << shift (the
+    element size) and at most ``lim``, and the OR of the offsets (their common alignment),
+    else (None, 0)."""
     bits = int(np.bitwise_or.reduce(off, axis=None))
-    if bits & 3 or bits > lim and int(off.max()) > lim:
+    if bits & ((1 << shift) - 1) or bits > lim and int(off.max()) > lim:
         return None, 0
-    return (off >> 2).astype(INTP).reshape(-1), bits
+    return (off >> shift if shift else off).astype(INTP).reshape(-1), bits
 
 
 # accesses of 2 and 4 dwords aligned to their size: rows of the memory viewed as (-1, k), one
@@ -228,9 +229,10 @@ def _scratch_bases(st, ls, sel, offset):
 
 # -- GLOBAL ----------------------------------------------------------------------------------
 
-def global_words(st, ls, sel, addr, saddr, offset, nbytes, write):
-    """(dwords of a mapping, intp (N,) index of each accessing lane's access, the OR of their
-    byte offsets into the mapping) for GLOBAL addresses VADDR (a VGPR pair) or SADDR (an SGPR pair) + VADDR (one VGPR), + ``offset``, when
+def global_words(st, ls, sel, addr, saddr, offset, nbytes, write, element=np.uint32):
+    """(a mapping's memory as ``element`` (of 1, 2 or 4 bytes), intp (N,) index of each
+    accessing lane's access, the OR of their byte offsets into the mapping) for GLOBAL
+    addresses VADDR (a VGPR pair) or SADDR (an SGPR pair) + VADDR (one VGPR), + ``offset``, when
     the upper address dwords (or the SADDR) are the same for every lane, else None."""
     lo = lanes_of(st, ls, sel, addr)
     if saddr is None:
@@ -247,23 +249,27 @@ def global_words(st, ls, sel, addr, saddr, offset, nbytes, write):
     r = st.vm.lookup(base + lo.item(0))
     if r is None or write and not r.writable:
         return None
-    words = r.mem.view(np.uint32)
+    words = r.mem.view(element)
+    shift = _SHIFTS[words.itemsize]
     limit = r.end - r.start - nbytes
     gap = base - r.start                               # VA - mapping start = lo + gap
     if gap >= 0:
         # lo <= limit - gap: then no sum passes 2**32 (limit is a mapping's size)
-        if gap & 3:
+        if gap & ((1 << shift) - 1):
             return None
-        w, bits = _checked(lo, limit - gap)
+        w, bits = _checked(lo, limit - gap, shift)
         if w is None:
             return None
         if gap:
-            w += gap >> 2
+            w += gap >> shift
         return words, w, bits | gap
     # the mapping starts above base: lo - (-gap), where a lane below the mapping wraps to a
     # value above 2**32 - (-gap), past the limit when the mapping is smaller than that
-    if -gap & 3 or limit - gap >= 1 << 32:
+    if -gap & ((1 << shift) - 1) or limit - gap >= 1 << 32:
         return None
     rel = lo - np.uint32(-gap)
-    w, bits = _checked(rel, limit)
+    w, bits = _checked(rel, limit, shift)
     return None if w is None else (words, w, bits)
+
+
+_SHIFTS = {1: 0, 2: 1, 4: 2}

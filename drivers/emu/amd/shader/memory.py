@@ -13,7 +13,7 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .lanesets import global_words, lane_set, put_words, scratch_words, store_words
+from .lanesets import global_words, lane_set, lanes_of, put_words, scratch_words, store_words
 from .vmaccess import element_offsets, gather, gather_words, locate, scatter, scatter_words, word_offsets
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
@@ -213,16 +213,23 @@ def build_flat(ins, pc, vgprs):
         words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
         # a byte or short widened into the whole VGPR: one element per lane, read as its type
         element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
+        short_element = element is not None and seg == "GLOBAL"
 
         def load(st, sel):
-            if words and short is not None and DENSE_FAST:
+            if short is not None and DENSE_FAST and (words or short_element):
                 ls = lane_set(st, sel)
                 if ls is None:
                     return
-                loc = short(st, ls, sel, nbytes, False)
-                if loc is not None:
-                    put_words(st, ls, sel, vdst, words, *loc)
-                    return
+                if words:
+                    loc = short(st, ls, sel, nbytes, False)
+                    if loc is not None:
+                        put_words(st, ls, sel, vdst, words, *loc)
+                        return
+                else:                      # one element per lane: the assignment widens it
+                    loc = short(st, ls, sel, nbytes, False, element)
+                    if loc is not None:
+                        put_words(st, ls, sel, vdst, 1, loc[0], loc[1])
+                        return
             acc = active_lanes(st, sel)
             if acc is None:
                 return
@@ -254,16 +261,24 @@ def build_flat(ins, pc, vgprs):
         element = np.uint8 if nbytes == 1 else np.uint16 if nbytes == 2 else None
         if seg == "FLAT":
             element = None
+        short_element = element is not None and seg == "GLOBAL"
 
         def store(st, sel):
-            if words and short is not None and DENSE_FAST:
+            if short is not None and DENSE_FAST and (words or short_element):
                 ls = lane_set(st, sel)
                 if ls is None:
                     return
-                loc = short(st, ls, sel, nbytes, True)
-                if loc is not None:
-                    store_words(st, ls, sel, data, words, *loc)
-                    return
+                if words:
+                    loc = short(st, ls, sel, nbytes, True)
+                    if loc is not None:
+                        store_words(st, ls, sel, data, words, *loc)
+                        return
+                else:                      # the low byte / short of each lane (d16_hi: of bits 16+)
+                    loc = short(st, ls, sel, nbytes, True, element)
+                    if loc is not None:
+                        d = lanes_of(st, ls, sel, data).reshape(-1)
+                        loc[0][loc[1]] = (d >> U32(16)) if shift else d
+                        return
             acc = active_lanes(st, sel)
             if acc is None:
                 return
@@ -365,7 +380,8 @@ def _short_words_fn(seg, ops, offset):
     a = addr.value if addr is not None and addr.kind == "vgpr" else None
     s = saddr.value if saddr is not None and saddr.kind == "sgpr" else None
     if seg == "GLOBAL" and a is not None:
-        return lambda st, ls, sel, nbytes, write: global_words(st, ls, sel, a, s, offset, nbytes, write)
+        return lambda st, ls, sel, nbytes, write, element=U32: global_words(st, ls, sel, a, s, offset, nbytes,
+                                                                             write, element)
     if seg == "SCRATCH" and s is None:
         return lambda st, ls, sel, nbytes, write: scratch_words(st, ls, sel, a, offset, nbytes, write)
     return None
