@@ -79,20 +79,6 @@ def _checked(off, lim, shift=2):
     return (off >> shift if shift else off).astype(INTP).reshape(-1), bits
 
 
-# accesses of 2 and 4 dwords aligned to their size: rows of the memory viewed as (-1, k), one
-# row per lane (a row gather or store costs less than k dwords per lane)
-_ROWS = {2: (7, 1), 4: (15, 2)}
-
-
-def _rows(words, k, align, w):
-    """(the memory as (-1, k) rows, each lane's row) when every access is a k-dword aligned
-    row (``align``: the OR of the accesses' byte offsets into ``words``), else (None, None)."""
-    row = _ROWS.get(k)
-    if row is None or align & row[0] or words.shape[0] % k:
-        return None, None
-    return words.reshape(-1, k), w >> row[1]
-
-
 def put_words(st, ls, sel, reg, k, words, w, align=3):
     """VGPRs reg..reg+k-1 of the accessing lanes = ``words[w + j]`` (``w`` checked)."""
     if k == 1:
@@ -101,22 +87,18 @@ def put_words(st, ls, sel, reg, k, words, w, align=3):
         else:
             st.vregs[reg].reshape(-1)[ls.flat] = words[w]
         return
-    rows, i = _rows(words, k, align, w)
-    got = rows[i].T if rows is not None else words[_STEPS[k] + w]      # (k, N): register-major
-    if ls.flat is None:
-        st.vregs[reg:reg + k, sel] = got.reshape(k, ls.n, WAVE32)
-    else:
-        st.vregs[reg:reg + k].reshape(k, -1)[:, ls.flat] = got
+    put_steps(st, ls, sel, reg, _STEPS[k], words, w)
 
 
 def put_steps(st, ls, sel, reg, steps, words, w):
     """VGPR reg + j of the accessing lanes = ``words[w + steps[j]]`` (steps (m, 1) intp)."""
     m = steps.shape[0]
-    got = words[steps + w]
+    got = words[steps + w]                                   # (m, N): register-major
     if ls.flat is None:
         st.vregs[reg:reg + m, sel] = got.reshape(m, ls.n, WAVE32)
-    else:
-        st.vregs[reg:reg + m].reshape(m, -1)[:, ls.flat] = got
+    else:                                     # (one register at a time: [:, flat] costs more)
+        for j in range(m):
+            st.vregs[reg + j].reshape(-1)[ls.flat] = got[j]
 
 
 def store_words(st, ls, sel, reg, k, words, w, align=3):
@@ -128,10 +110,11 @@ def store_words(st, ls, sel, reg, k, words, w, align=3):
     if ls.flat is None:
         values = st.vregs[reg:reg + k, sel].reshape(k, -1)
     else:
-        values = st.vregs[reg:reg + k].reshape(k, -1)[:, ls.flat]
-    rows, i = _rows(words, k, align, w)
-    if rows is not None:                     # whole rows, assigned in lane order
-        rows[i] = values.T
+        values = np.take(st.vregs[reg:reg + k].reshape(k, -1), ls.flat, axis=1)
+    if k in (2, 4) and not align & (4 * k - 1):
+        # aligned to their size, two accesses either are one or do not meet: register after
+        # register, the highest lane of each address still lands last
+        words[_STEPS[k] + w] = values
     else:
         words[write_index(w, k)] = values.T.reshape(-1)
 
