@@ -683,3 +683,60 @@ def test_scratch_short_path_matches_the_general_one(monkeypatch, text):
             outcomes.append((errs, mem, st.vregs.copy()))
         (e1, m1, v1), (e2, m2, v2) = outcomes
         assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(v1, v2), (trial, e1, e2)
+
+
+@pytest.mark.parametrize("text", [
+    "ds_add_u32 v5, v6", "ds_add_rtn_u32 v8, v5, v6 offset:8", "ds_max_rtn_i32 v8, v5, v6",
+    "ds_cmpstore_rtn_b32 v8, v5, v6, v7", "ds_min_u32 v5, v6 offset:4",
+    "global_atomic_add_u32 v[2:3], v6, off", "global_atomic_add_u32 v8, v[2:3], v6, off glc",
+    "global_atomic_cmpswap_b32 v8, v4, v[6:7], s[0:1] glc", "global_atomic_xor_b32 v4, v6, s[0:1] offset:-4"])
+def test_short_atomics_match_the_general_path(monkeypatch, text):
+    """32-bit atomics of LDS and GLOBAL take the short path's addressing (memory.DENSE_FAST,
+    lds.DENSE_FAST): lanes sharing an address, partial EXEC and scattered waves must leave the
+    memory and registers (the values before) the general path leaves; unaligned and
+    out-of-range lanes hand over to it."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import lds, memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    is_lds = text.startswith("ds_")
+    fn = lds.build_ds(ins, 0, 16) if is_lds else memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    for trial in range(12):
+        W = int(rng.integers(1, 5))
+        sel = slice(0, W) if trial % 3 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        offs = rng.integers(0, [4, 64, 1][trial % 3] + 3, W * 32) * 4       # many lanes share a dword
+        if trial == 4:
+            offs[5] += 1                                   # one unaligned lane
+        if trial == 7:
+            offs[-1] = 0x2000                              # past the LDS / the mapping
+        vregs0 = rng.integers(0, 8, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        va = (DATA_VA + offs).astype(np.uint64)
+        vregs0[5] = offs.reshape(W, 32)
+        vregs0[4] = offs.reshape(W, 32)
+        vregs0[2] = (va & M32).astype(np.uint32).reshape(W, 32)
+        vregs0[3] = (va >> np.uint64(32)).astype(np.uint32).reshape(W, 32)
+        mem0 = rng.integers(0, 8, 0x1000, dtype=np.uint32)
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(lds, "DENSE_FAST", fast)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(DATA_VA, mem.view(np.uint8))
+            st = WaveState(W, 16, 2, 0x1000, vm)
+            st.wg[:] = np.arange(W) % 2
+            st.lds32[:0x800] = mem0[:0x800]
+            st.vregs[:] = vregs0
+            st.sregs[0], st.sregs[1] = DATA_VA & M32, DATA_VA >> 32
+            st.sregs[EXEC_LO] = [M32, 0x0F0F00FF, M32, 0x80000001][trial % 4]
+            try:
+                fn(st, sel)
+                err = None
+            except MemoryFault as e:
+                err = str(e)
+            outcomes.append((err, mem, st.lds.copy(), st.vregs.copy()))
+        (e1, m1, l1, v1), (e2, m2, l2, v2) = outcomes
+        assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(l1, l2) and np.array_equal(v1, v2), trial

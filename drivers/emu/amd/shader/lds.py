@@ -11,10 +11,10 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
-from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
-                     store_bytes, take_into, to_lanes, write_lane_values)
 from .lanesets import lane_set, lds_words, put_steps, put_words
 from .lanesets import store_words as put_lds
+from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
+                     short_atomic, store_bytes, take_into, to_lanes, write_lane_values)
 from .state import M0, WAVE32
 from .vmaccess import lane_major, read_index, write_index
 
@@ -265,6 +265,14 @@ def build_ds(ins, pc, vgprs):
     vdst = ops["vdst"].value if "vdst" in ops else None
 
     def atomic(st, sel):
+        if k == 1 and DENSE_FAST:
+            ls = lane_set(st, sel)
+            if ls is None:
+                return
+            w, _ = lds_words(st, ls, sel, addr, offset, 4)
+            if w is not None:
+                short_atomic(st, ls, sel, st.lds32, w, name, d0, d1, vdst)
+                return
         acc = active_lanes(st, sel)
         if acc is None:
             return

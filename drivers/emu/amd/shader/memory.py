@@ -304,6 +304,14 @@ def build_flat(ins, pc, vgprs):
         has_cmp = name in ("cmpswap", "cmpswap_f")
 
         def atomic(st, sel):
+            if k == 1 and seg == "GLOBAL" and short is not None and DENSE_FAST:
+                ls = lane_set(st, sel)
+                if ls is None:
+                    return
+                loc = short(st, ls, sel, 4, True)
+                if loc is not None:
+                    short_atomic(st, ls, sel, loc[0], loc[1], name, data, data + 1 if has_cmp else None, vdst)
+                    return
             acc = address(st, sel, 4 * k, True)
             if acc is None:
                 return
@@ -341,6 +349,24 @@ def _atomic(st, acc, seg, name, src, cmp):
         off = (acc.addrs[shared] - U64(SHARED_APERTURE)).astype(I64)
         old[shared] = lds_atomic(st, acc.rows[shared], off, name, src[shared], pick(cmp, shared))
     return old
+
+
+def short_atomic(st, ls, sel, words, w, name, data, cmp, vdst):
+    """32-bit atomics of the accessing lanes of a LaneSet at ``words[w]`` (checked), as the
+    general paths apply them (atomics.apply, or at once when order-free and nothing returns);
+    the values before go to VGPR ``vdst`` (None: not returned)."""
+    src = lanes_of(st, ls, sel, data).reshape(-1)
+    if vdst is None and order_free(name):
+        apply_at_once(words, w, name, src)
+        return
+    cmp = lanes_of(st, ls, sel, cmp).reshape(-1) if cmp is not None else None
+    old = atomics.apply(words, w, name, src, cmp)
+    if vdst is None:
+        return
+    if ls.flat is None:
+        st.vregs[vdst, sel] = old.reshape(ls.n, WAVE32)
+    else:
+        st.vregs[vdst].reshape(-1)[ls.flat] = old
 
 
 def global_atomic(vm, addrs, name, src, cmp):
