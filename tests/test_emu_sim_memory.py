@@ -740,3 +740,63 @@ def test_short_atomics_match_the_general_path(monkeypatch, text):
             outcomes.append((err, mem, st.lds.copy(), st.vregs.copy()))
         (e1, m1, l1, v1), (e2, m2, l2, v2) = outcomes
         assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(l1, l2) and np.array_equal(v1, v2), trial
+
+
+@pytest.mark.parametrize("text", ["ds_bpermute_b32 v8, v5, v6", "ds_bpermute_b32 v8, v5, v6 offset:4",
+                                  "ds_permute_b32 v8, v5, v6 offset:8"])
+def test_permute_short_path_matches_the_general_one(monkeypatch, text):
+    """ds_bpermute_b32 with every lane on is one gather (lds.DENSE_FAST): the lane each lane reads
+    must be the general path's (bits 2..6 of ADDR + offset, wrapping at 2**32), for slices and
+    scattered waves; partial EXEC keeps the general path."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import lds
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+
+    ins, _ = decode(assemble(text), 0)
+    fn = lds.build_ds(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    for trial in range(8):
+        W = int(rng.integers(1, 6))
+        sel = slice(0, W) if trial % 2 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        if trial % 4 == 1:
+            vregs0[5] = np.uint32(0xFFFFFFFC)                   # wraps with the offset
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(lds, "DENSE_FAST", fast)
+            st = WaveState(W, 16, W, 0, None)
+            st.vregs[:] = vregs0
+            st.sregs[EXEC_LO] = M32 if trial < 6 else 0xFFFF00FF
+            fn(st, sel)
+            outcomes.append(st.vregs.copy())
+        assert np.array_equal(outcomes[0], outcomes[1]), trial
+        if text.startswith("ds_bpermute") and trial < 6:             # and the ISA's answer
+            rows = np.arange(W)[sel]
+            src = (vregs0[5, rows].astype(np.int64) + ins.modifiers.get("offset0", 0) + 256 *
+                   ins.modifiers.get("offset1", 0)) >> 2 & 31
+            want = np.take_along_axis(vregs0[6, rows], src, axis=1)
+            assert np.array_equal(outcomes[0][8, rows], want), trial
+
+
+def test_readfirstlane_reads_the_lowest_exec_lane_of_each_wave():
+    """v_readfirstlane_b32 (its closure): the lowest lane with EXEC set of each wave, lane 0
+    when EXEC is empty, for slices and scattered waves."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader.program import Program  # noqa: F401 (the builders' imports)
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.amd.shader.vector import build_cross_lane
+
+    ins, _ = decode(assemble("v_readfirstlane_b32 s7, v5"), 0)
+    fn = build_cross_lane(ins, 0, 16)
+    execs = np.array([0x80000000, 0, 0x00010100, 1, M32, 0x6], np.uint32)
+    st = WaveState(6, 16, 6, 0, None)
+    st.vregs[5] = np.arange(6 * 32, dtype=np.uint32).reshape(6, 32) * 3
+    st.sregs[EXEC_LO] = execs
+    for sel in (slice(0, 6), np.array([1, 2, 5])):
+        st.sregs[7] = 0
+        fn(st, sel)
+        rows = np.arange(6)[sel]
+        first = [31, 0, 8, 0, 0, 1]
+        assert st.sregs[7, rows].tolist() == [3 * (32 * w + first[w]) for w in rows]

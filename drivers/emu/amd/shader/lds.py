@@ -15,7 +15,7 @@ from .lanesets import lane_set, lds_words, put_steps, put_words
 from .lanesets import store_words as put_lds
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
                      short_atomic, store_bytes, take_into, to_lanes, write_lane_values)
-from .state import M0, WAVE32
+from .state import EXEC_LO, M0, WAVE32
 from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
@@ -361,11 +361,26 @@ def _build_2addr(m, ops, o0, o1):
     return store2
 
 
+_ROW_BASES = {}             # group size -> uint32 (w, 1): where each wave's lanes start in its (w * 32,) lanes
+
+
 def _build_permute(m, ops, offset):
     vdst, addr, data = ops["vdst"].value, ops["addr"].value, ops["data0"].value
     backward = m == "ds_bpermute_b32"
 
     def permute(st, sel):
+        if backward and DENSE_FAST:
+            ex = st.sregs[EXEC_LO, sel].tobytes()
+            if ex == b"\xff" * len(ex):
+                # every lane on: each lane's source lane in its wave, one gather (the lane
+                # number is bits 2..6 of the 32-bit sum, which carries past bit 31 cannot change)
+                a = st.vregs[addr, sel]
+                lane = ((a + U32(offset) if offset else a) >> 2) & U32(WAVE32 - 1)
+                rows = _ROW_BASES.get(lane.shape[0])
+                if rows is None:
+                    rows = _ROW_BASES[lane.shape[0]] = np.arange(0, lane.size, WAVE32, dtype=U32)[:, None]
+                st.vregs[vdst, sel] = st.vregs[data, sel].reshape(-1)[(lane | rows).astype(np.intp)].reshape(lane.shape)
+                return
         mask = st.exec_mask(sel)
         lane_sel = ((st.vgpr[sel, addr].astype(I64) + offset) >> 2) & (WAVE32 - 1)
         src = np.where(mask, st.vgpr[sel, data], U32(0))
