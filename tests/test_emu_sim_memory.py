@@ -800,3 +800,51 @@ def test_readfirstlane_reads_the_lowest_exec_lane_of_each_wave():
         rows = np.arange(6)[sel]
         first = [31, 0, 8, 0, 0, 1]
         assert st.sregs[7, rows].tolist() == [3 * (32 * w + first[w]) for w in rows]
+
+
+@pytest.mark.parametrize("text", ["global_load_b32 v8, v[5:6], off offset:-4", "global_store_b64 v[5:6], v[8:9], off",
+                                  "global_load_u16 v8, v[5:6], off offset:2", "global_store_b32 v7, v8, s[0:1] offset:4",
+                                  "global_load_b64 v[8:9], v7, s[0:1]"])
+def test_short_global_path_with_a_base_per_lane(monkeypatch, text):
+    """Lanes of one access whose VGPR pairs differ in the upper dword (a buffer across a 4 GiB
+    boundary), or whose waves' SADDR differ (each wave's own record), take the short path with a
+    VA per lane, never the general one: the registers and memory it leaves are the general
+    path's, whole and partial EXEC."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    start = (1 << 32) - 0x1000
+    general = memory.active_lanes
+    for trial in range(4):
+        W = 3
+        # across 2**32; the last trial below it, with the mapping 4 GiB from a negative offset's base
+        first = 0xE00 if trial < 3 else 0x10
+        addrs = (start + first + np.arange(W * 32, dtype=np.int64) * 8 * (1 + trial % 2)).astype(np.uint64)
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[5] = (addrs & M32).astype(np.uint32).reshape(W, 32)
+        vregs0[6] = (addrs >> np.uint64(32)).astype(np.uint32).reshape(W, 32)
+        assert len(set(vregs0[6].reshape(-1).tolist())) == (2 if trial < 3 else 1)
+        vregs0[7] = (np.arange(32, dtype=np.uint32) * 4 * (1 + trial % 2))[None, :]
+        mem0 = rng.integers(0, 256, 0x2000, dtype=np.uint8)
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "active_lanes", general if not fast else None)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(start, mem)
+            st = WaveState(W, 16, W, 0, vm)
+            st.sregs[EXEC_LO] = M32 if trial < 2 else 0x0FF0F00F
+            bases = start + np.arange(W, dtype=np.uint64) * np.uint64(0x300)      # one per wave
+            st.sregs[0], st.sregs[1] = (bases & M32).astype(np.uint32), (bases >> np.uint64(32)).astype(np.uint32)
+            st.vregs[:] = vregs0
+            fn(st, slice(0, W))
+            outcomes.append((mem, st.vregs.copy()))
+        (m1, v1), (m2, v2) = outcomes
+        assert np.array_equal(m1, m2) and np.array_equal(v1, v2), trial
+        assert not np.array_equal(m1, mem0) or not np.array_equal(v1, vregs0)

@@ -219,14 +219,23 @@ def global_words(st, ls, sel, addr, saddr, offset, nbytes, write, element=np.uin
     the upper address dwords (or the SADDR) are the same for every lane, else None."""
     lo = lanes_of(st, ls, sel, addr)
     if saddr is None:
-        hb = lanes_of(st, ls, sel, addr + 1).tobytes()
+        hi = lanes_of(st, ls, sel, addr + 1)
+        hb = hi.tobytes()
         if hb != hb[:4] * (len(hb) >> 2):
-            return None
+            va = np.empty(lo.shape + (2,), np.uint32)            # each lane's pair as uint64
+            va[..., 0], va[..., 1] = lo, hi
+            return _va_words(st, va.view(np.uint64).reshape(-1), offset, nbytes, write, element)
         base = int.from_bytes(hb[:4], "little") << 32
     else:
         sl, sh = st.sregs[saddr, sel].tobytes(), st.sregs[saddr + 1, sel].tobytes()
         if sl != sl[:4] * (len(sl) >> 2) or sh != sh[:4] * (len(sh) >> 2):
-            return None
+            # a base per wave (each wave's own record): each lane's wave's
+            bases = np.ascontiguousarray(st.sregs[saddr:saddr + 2].T).view(np.uint64)[:, 0]
+            if ls.flat is None:
+                va = np.add(bases[sel][:, None], lo, dtype=np.uint64).reshape(-1)
+            else:
+                va = np.add(bases[ls.flat >> 5], lo, dtype=np.uint64)
+            return _va_words(st, va, offset, nbytes, write, element)
         base = int.from_bytes(sl[:4], "little") | int.from_bytes(sh[:4], "little") << 32
     base += offset                                    # every lane's VA is base + lo (uint32)
     r = st.vm.lookup(base + lo.item(0))
@@ -236,23 +245,37 @@ def global_words(st, ls, sel, addr, saddr, offset, nbytes, write, element=np.uin
     shift = _SHIFTS[words.itemsize]
     limit = r.end - r.start - nbytes
     gap = base - r.start                               # VA - mapping start = lo + gap
-    if gap >= 0:
+    if gap >= 0 and not gap & ((1 << shift) - 1):
         # lo <= limit - gap: then no sum passes 2**32 (limit is a mapping's size)
-        if gap & ((1 << shift) - 1):
-            return None
         w, bits = _checked(lo, limit - gap, shift)
         if w is None:
             return None
         if gap:
             w += gap >> shift
         return words, w, bits | gap
-    # the mapping starts above base: lo - (-gap), where a lane below the mapping wraps to a
-    # value above 2**32 - (-gap), past the limit when the mapping is smaller than that
-    if -gap & ((1 << shift) - 1) or limit - gap >= 1 << 32:
-        return None
-    rel = lo - np.uint32(-gap)
-    w, bits = _checked(rel, limit, shift)
-    return None if w is None else (words, w, bits)
+    if gap < 0 and not -gap & ((1 << shift) - 1) and limit - gap < 1 << 32:
+        # the mapping starts above base: lo - (-gap), where a lane below the mapping wraps to
+        # a value above 2**32 - (-gap), past the limit when the mapping is smaller than that
+        w, bits = _checked(lo - np.uint32(-gap), limit, shift)
+        return None if w is None else (words, w, bits)
+    # (a mapping reaching across 4 GiB of base, a base not aligned to the element)
+    va = np.add(lo, np.uint64(base & 0xFFFFFFFFFFFFFFFF), dtype=np.uint64).reshape(-1)
+    return _va_words(st, va, 0, nbytes, write, element)
 
 
 _SHIFTS = {1: 0, 2: 1, 4: 2}
+
+
+def _va_words(st, va, offset, nbytes, write, element):
+    """global_words of lanes whose VAs (uint64 (N,), our own array) are not one base plus a
+    uint32: the general path's steps (offset added modulo 2**64, the mapping of the first lane's
+    VA, offsets from it wrapping below it), without its LaneAccess."""
+    if offset:
+        va += np.uint64(offset & 0xFFFFFFFFFFFFFFFF)
+    r = st.vm.lookup(int(va[0]))
+    if r is None or write and not r.writable:
+        return None
+    va -= np.uint64(r.start)
+    words = r.mem.view(element)
+    w, bits = _checked(va, r.end - r.start - nbytes, _SHIFTS[words.itemsize])
+    return None if w is None else (words, w, bits)
