@@ -523,6 +523,7 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
         outcomes = []
         for fast in (True, False):
             monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
             vm, mem = GpuVM(), mem0.copy()
             vm.map(DATA_VA, mem, writable=trial != 7)
             st = WaveState(W, 16, W, 0, vm)
@@ -664,6 +665,7 @@ def test_scratch_short_path_matches_the_general_one(monkeypatch, text):
         outcomes = []
         for fast in (True, False):
             monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
             vm, mem = GpuVM(), mem0.copy()
             vm.map(DATA_VA, mem, writable=trial != 11)
             st = WaveState(W, 16, W, 0, vm)
@@ -723,6 +725,7 @@ def test_short_atomics_match_the_general_path(monkeypatch, text):
         outcomes = []
         for fast in (True, False):
             monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
             monkeypatch.setattr(lds, "DENSE_FAST", fast)
             vm, mem = GpuVM(), mem0.copy()
             vm.map(DATA_VA, mem.view(np.uint8))
@@ -835,6 +838,7 @@ def test_short_global_path_with_a_base_per_lane(monkeypatch, text):
         outcomes = []
         for fast in (True, False):
             monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
             monkeypatch.setattr(memory, "active_lanes", general if not fast else None)
             vm, mem = GpuVM(), mem0.copy()
             vm.map(start, mem)
@@ -848,3 +852,36 @@ def test_short_global_path_with_a_base_per_lane(monkeypatch, text):
         (m1, v1), (m2, v2) = outcomes
         assert np.array_equal(m1, m2) and np.array_equal(v1, v2), trial
         assert not np.array_equal(m1, mem0) or not np.array_equal(v1, vregs0)
+
+
+def test_short_path_is_tried_again_after_handing_over(monkeypatch):
+    """An access the short path hands over (an unaligned lane) takes the general path for the
+    next memory.RETRY calls of its instruction, then the short path again; results are the
+    general path's throughout."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble("global_load_b32 v8, v7, s[0:1]"), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    general = []
+    real = memory.active_lanes
+    monkeypatch.setattr(memory, "active_lanes", lambda st, sel: general.append(1) or real(st, sel))
+    monkeypatch.setattr(memory, "RETRY", 3)
+    vm = GpuVM()
+    mem = np.arange(0x1000, dtype=np.uint32)
+    vm.map(DATA_VA, mem.view(np.uint8))
+    st = WaveState(1, 16, 1, 0, vm)
+    st.sregs[EXEC_LO], st.sregs[0], st.sregs[1] = M32, DATA_VA, 0
+    paths = []
+    for call in range(6):
+        st.vregs[7] = LANES * 4 + (2 if call == 0 else 0)       # the first call unaligned
+        del general[:]
+        fn(st, slice(0, 1))
+        paths.append(len(general))
+        want = (np.frombuffer(mem.tobytes(), np.uint8)[(st.vregs[7, 0][:, None] + np.arange(4)).astype(np.intp)]
+                .copy().view(np.uint32)[:, 0])
+        assert st.vgpr[0, 8].tolist() == want.tolist()
+    assert paths == [1, 1, 1, 1, 0, 0]

@@ -215,8 +215,12 @@ def build_flat(ins, pc, vgprs):
         element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
         short_element = element is not None and seg == "GLOBAL"
 
+        skip = [0]
+
         def load(st, sel):
-            if short is not None and DENSE_FAST and (words or short_element):
+            if skip[0]:
+                skip[0] -= 1
+            elif short is not None and DENSE_FAST and (words or short_element):
                 ls = lane_set(st, sel)
                 if ls is None:
                     return
@@ -230,6 +234,7 @@ def build_flat(ins, pc, vgprs):
                     if loc is not None:
                         put_words(st, ls, sel, vdst, 1, loc[0], loc[1])
                         return
+                skip[0] = RETRY
             acc = active_lanes(st, sel)
             if acc is None:
                 return
@@ -263,8 +268,12 @@ def build_flat(ins, pc, vgprs):
             element = None
         short_element = element is not None and seg == "GLOBAL"
 
+        skip = [0]
+
         def store(st, sel):
-            if short is not None and DENSE_FAST and (words or short_element):
+            if skip[0]:
+                skip[0] -= 1
+            elif short is not None and DENSE_FAST and (words or short_element):
                 ls = lane_set(st, sel)
                 if ls is None:
                     return
@@ -279,6 +288,7 @@ def build_flat(ins, pc, vgprs):
                         d = lanes_of(st, ls, sel, data).reshape(-1)
                         loc[0][loc[1]] = (d >> U32(16)) if shift else d
                         return
+                skip[0] = RETRY
             acc = active_lanes(st, sel)
             if acc is None:
                 return
@@ -396,6 +406,9 @@ def global_atomic(vm, addrs, name, src, cmp):
 
 
 DENSE_FAST = True          # lanesets.py's short paths (tests compare them with the general one)
+# An instruction whose lanes the short path handed over (unaligned, typically: that is a
+# property of the code) takes the general path for this many calls before trying it again.
+RETRY = 16
 
 
 def _short_words_fn(seg, ops, offset):
