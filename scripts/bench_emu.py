@@ -266,14 +266,22 @@ def report(ours, refs, sets, names, unit="wave"):
                 continue
             if r[1] != count:
                 raise SystemExit(f"{name}: {count} wave-instructions here, {r[1]} on {label}")
-            ratios[label].append(r[2] / sec)
+            ratios[label].append((r[2] / sec, waves))
             line += f" {r[2] * 1e3:12.2f} {r[2] / sec:6.2f}"
         print(line)
-    for label, rs in ratios.items():
+    for label, pairs in ratios.items():
+        rs = [x for x, _ in pairs]
         if rs:
-            gm = math.exp(sum(math.log(x) for x in rs) / len(rs))
-            print(f"  vs {label}: geometric mean {gm:.2f}x, min {min(rs):.2f}x, max {max(rs):.2f}x "
+            print(f"  vs {label}: geometric mean {_geomean(rs):.2f}x, min {min(rs):.2f}x, max {max(rs):.2f}x "
                   f"over {len(rs)} kernels")
+        mid = [x for x, w in pairs if 8 <= w <= 32]      # (small dispatches: 8-32 waves each)
+        if mid and len(mid) < len(rs):
+            print(f"  vs {label}, dispatches of 8-32 {unit}s: geometric mean {_geomean(mid):.2f}x, "
+                  f"min {min(mid):.2f}x over {len(mid)} kernels")
+
+
+def _geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
 def measure_sass(names, repeat):
