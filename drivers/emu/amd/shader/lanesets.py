@@ -21,6 +21,7 @@ from .state import EXEC_LO, LANE_BITS, WAVE32
 from .vmaccess import write_index
 
 INTP = np.intp
+_OR, _MAX = np.bitwise_or.reduce, np.maximum.reduce
 _STEPS = {k: np.arange(k, dtype=INTP)[:, None] for k in (2, 3, 4)}       # (k, 1) dword steps
 _KEEP = 4096                    # LaneSets kept per WaveState
 
@@ -73,10 +74,11 @@ def _checked(off, lim, shift=2):
     """(offsets >> shift) as intp (N,) when every offset is a multiple of 1 << shift (the
     element size) and at most ``lim``, and the OR of the offsets (their common alignment),
     else (None, 0)."""
-    bits = int(np.bitwise_or.reduce(off, axis=None))
-    if bits & ((1 << shift) - 1) or bits > lim and int(off.max()) > lim:
+    off = off.reshape(-1)                     # (a 1-D reduction costs less than axis=None)
+    bits = int(_OR(off))
+    if bits & ((1 << shift) - 1) or bits > lim and int(_MAX(off)) > lim:
         return None, 0
-    return (off >> shift if shift else off).astype(INTP).reshape(-1), bits
+    return (off >> shift if shift else off).astype(INTP), bits
 
 
 def put_words(st, ls, sel, reg, k, words, w, align=3):
