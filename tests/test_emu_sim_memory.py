@@ -496,7 +496,7 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
     wave."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
-    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader import lanesets, memory
     from drivers.emu.amd.shader.state import EXEC_LO, WaveState
     from drivers.emu.vm import GpuVM
 
@@ -505,6 +505,7 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
     rng = np.random.default_rng(len(text))
     va0 = DATA_VA + 0x1000
     for trial in range(24):
+        monkeypatch.setattr(lanesets, "_TAKE_INTO", 64 if trial % 2 else 8192)   # (as for big groups)
         W = int(rng.integers(1, 7))
         stride = [4, 16, 2, -4, 0, 1][trial % 6]           # -4: lanes descending; 2, 1: unaligned
         lanes = np.arange(W * 32, dtype=np.int64)
@@ -556,7 +557,7 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
     allocations that are not whole dwords) to it."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
-    from drivers.emu.amd.shader import lds
+    from drivers.emu.amd.shader import lanesets, lds
     from drivers.emu.amd.shader.state import EXEC_LO, WaveState
 
     ins, _ = decode(assemble(text), 0)
@@ -578,6 +579,8 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
         vregs0[5] = offs.reshape(W, 32)
         lds0 = None
         outcomes = []
+        # big groups gather straight into each register: from 64 lanes in odd trials
+        monkeypatch.setattr(lanesets, "_TAKE_INTO", 64 if trial % 2 else 8192)
         for fast in (True, False):
             monkeypatch.setattr(lds, "DENSE_FAST", fast)
             st = WaveState(W, 16, 3, lds_bytes, None)

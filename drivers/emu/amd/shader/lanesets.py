@@ -81,13 +81,20 @@ def _checked(off, lim, shift=2):
     return (off >> shift if shift else off).astype(INTP), bits
 
 
+# From this many lanes of a slice of waves, a gather goes straight into each register (np.take
+# into it: a fixed cost more per call, but one pass over the lanes less).
+_TAKE_INTO = 8192
+
+
 def put_words(st, ls, sel, reg, k, words, w, align=3):
     """VGPRs reg..reg+k-1 of the accessing lanes = ``words[w + j]`` (``w`` checked)."""
     if k == 1:
-        if ls.flat is None:
-            st.vregs[reg, sel] = words[w].reshape(ls.n, WAVE32)
-        else:
+        if ls.flat is not None:
             st.vregs[reg].reshape(-1)[ls.flat] = words[w]
+        elif w.shape[0] >= _TAKE_INTO and type(sel) is slice and words.dtype == np.uint32:
+            np.take(words, w, out=st.vregs[reg, sel].reshape(-1), mode="clip")
+        else:
+            st.vregs[reg, sel] = words[w].reshape(ls.n, WAVE32)
         return
     put_steps(st, ls, sel, reg, _STEPS[k], words, w)
 
@@ -95,6 +102,10 @@ def put_words(st, ls, sel, reg, k, words, w, align=3):
 def put_steps(st, ls, sel, reg, steps, words, w):
     """VGPR reg + j of the accessing lanes = ``words[w + steps[j]]`` (steps (m, 1) intp)."""
     m = steps.shape[0]
+    if ls.flat is None and w.shape[0] >= _TAKE_INTO and type(sel) is slice:
+        for j, step in enumerate(steps[:, 0].tolist()):        # (``w`` is checked: clip is never used)
+            np.take(words, w + step if step else w, out=st.vregs[reg + j, sel].reshape(-1), mode="clip")
+        return
     got = words[steps + w]                                   # (m, N): register-major
     if ls.flat is None:
         st.vregs[reg:reg + m, sel] = got.reshape(m, ls.n, WAVE32)
