@@ -1,4 +1,7 @@
-"""The short path of dword accesses (GLOBAL, SCRATCH, LDS): few numpy steps per instruction.
+"""The short path of GLOBAL, SCRATCH and LDS accesses: few numpy steps per instruction.
+
+Dword accesses of the three, byte and short accesses of GLOBAL and 32-bit atomics of GLOBAL
+and LDS (their callers: memory.py, lds.py) take it for any EXEC.
 
 A group calls an access's closure once for all its waves, and which lanes access depends only
 on its waves and their EXEC bits, which repeat (every lane on, the halves of a branch, the
@@ -39,7 +42,7 @@ def lane_set(st, sel):
     """The LaneSet of the waves ``sel`` under their EXEC, or None when no lane is active."""
     ex = st.sregs[EXEC_LO, sel]
     bits = ex.tobytes()
-    key = (sel.start, sel.stop, bits) if type(sel) is slice else (sel.tobytes(), bits)
+    key = (sel.start, sel.stop, sel.step, bits) if type(sel) is slice else (sel.tobytes(), bits)
     sets = st.lane_sets
     got = sets.get(key, False)
     if got is False:
@@ -53,10 +56,7 @@ def lane_set(st, sel):
             if flat.size == 0:
                 got = None
             else:
-                if type(sel) is slice:
-                    flat += (sel.start or 0) * WAVE32
-                else:
-                    flat = (sel[flat >> 5] << 5) | (flat & (WAVE32 - 1))
+                flat = (st.wave_ids[sel][flat >> 5] << 5) | (flat & (WAVE32 - 1))
                 flat.flags.writeable = False
                 got = LaneSet(n, flat)
         sets[key] = got
@@ -86,12 +86,17 @@ def _checked(off, lim, shift=2):
 _TAKE_INTO = 8192
 
 
-def put_words(st, ls, sel, reg, k, words, w, align=3):
+def _contiguous(sel):
+    """Waves whose lanes of one register are one block (np.take can write into it)."""
+    return type(sel) is slice and sel.step in (None, 1)
+
+
+def put_words(st, ls, sel, reg, k, words, w):
     """VGPRs reg..reg+k-1 of the accessing lanes = ``words[w + j]`` (``w`` checked)."""
     if k == 1:
         if ls.flat is not None:
             st.vregs[reg].reshape(-1)[ls.flat] = words[w]
-        elif w.shape[0] >= _TAKE_INTO and type(sel) is slice and words.dtype == np.uint32:
+        elif w.shape[0] >= _TAKE_INTO and _contiguous(sel) and words.dtype == np.uint32:
             np.take(words, w, out=st.vregs[reg, sel].reshape(-1), mode="clip")
         else:
             st.vregs[reg, sel] = words[w].reshape(ls.n, WAVE32)
@@ -102,7 +107,7 @@ def put_words(st, ls, sel, reg, k, words, w, align=3):
 def put_steps(st, ls, sel, reg, steps, words, w):
     """VGPR reg + j of the accessing lanes = ``words[w + steps[j]]`` (steps (m, 1) intp)."""
     m = steps.shape[0]
-    if ls.flat is None and w.shape[0] >= _TAKE_INTO and type(sel) is slice:
+    if ls.flat is None and w.shape[0] >= _TAKE_INTO and _contiguous(sel):
         for j, step in enumerate(steps[:, 0].tolist()):        # (``w`` is checked: clip is never used)
             np.take(words, w + step if step else w, out=st.vregs[reg + j, sel].reshape(-1), mode="clip")
         return
@@ -147,11 +152,8 @@ def lds_words(st, ls, sel, addr, offset, nbytes):
         every = _lane_word_bases(st)
         if ls.flat is not None:
             base = every[ls.flat]
-        elif type(sel) is slice:
-            start, stop, _ = sel.indices(st.W)
-            base = every[start * WAVE32:stop * WAVE32].copy()
         else:
-            base = every.reshape(-1, WAVE32)[sel].reshape(-1)
+            base = np.array(every.reshape(-1, WAVE32)[sel].reshape(-1))
         base += offset >> 2
         base.flags.writeable = False
         ls.lds[offset] = base

@@ -199,9 +199,9 @@ def build_ds(ins, pc, vgprs):
                     ls = lane_set(st, sel)
                     if ls is None:
                         return
-                    w, align = lds_words(st, ls, sel, addr, offset, nbytes)
+                    w, _ = lds_words(st, ls, sel, addr, offset, nbytes)
                     if w is not None:
-                        put_words(st, ls, sel, vdst, k, st.lds32, w, align)
+                        put_words(st, ls, sel, vdst, k, st.lds32, w)
                         return
                 acc = active_lanes(st, sel)
                 if acc is not None:

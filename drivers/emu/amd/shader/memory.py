@@ -227,7 +227,7 @@ def build_flat(ins, pc, vgprs):
                 if words:
                     loc = short(st, ls, sel, nbytes, False)
                     if loc is not None:
-                        put_words(st, ls, sel, vdst, words, *loc)
+                        put_words(st, ls, sel, vdst, words, loc[0], loc[1])
                         return
                 else:                      # one element per lane: the assignment widens it
                     loc = short(st, ls, sel, nbytes, False, element)
