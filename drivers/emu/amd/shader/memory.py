@@ -215,7 +215,7 @@ def build_flat(ins, pc, vgprs):
         element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
         short_element = element is not None and seg == "GLOBAL"
 
-        skip = [0]
+        skip = [0]                     # calls left on the general path (see RETRY)
 
         def load(st, sel):
             if skip[0]:
@@ -268,7 +268,7 @@ def build_flat(ins, pc, vgprs):
             element = None
         short_element = element is not None and seg == "GLOBAL"
 
-        skip = [0]
+        skip = [0]                     # calls left on the general path (see RETRY)
 
         def store(st, sel):
             if skip[0]:
@@ -412,9 +412,10 @@ RETRY = 16
 
 
 def _short_words_fn(seg, ops, offset):
-    """Dword accesses of GLOBAL (VADDR pair, or SADDR + VADDR) and SCRATCH (VADDR) in few steps
-    (lanesets.py): ``fn(st, lane_set, sel, nbytes, write)`` -> (dwords, index of each lane) or
-    None, when the general path decides (faults included).  None for other addressing."""
+    """Accesses of GLOBAL (VADDR pair, or SADDR + VADDR; dwords or, given ``element``, bytes and
+    shorts) and SCRATCH (VADDR or none; dwords) in few steps (lanesets.py):
+    ``fn(st, lane_set, sel, nbytes, write)`` -> (memory, index of each lane, their alignment),
+    or None when the general path decides (faults included).  None for other addressing."""
     addr, saddr = ops.get("addr"), ops.get("saddr")
     a = addr.value if addr is not None and addr.kind == "vgpr" else None
     s = saddr.value if saddr is not None and saddr.kind == "sgpr" else None
