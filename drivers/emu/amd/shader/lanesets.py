@@ -83,7 +83,7 @@ def _checked(off, lim, shift=2):
 
 # From this many lanes of a slice of waves, a gather goes straight into each register (np.take
 # into it: a fixed cost more per call, but one pass over the lanes less).
-_TAKE_INTO = 8192
+_TAKE_INTO = 4096
 
 
 def _contiguous(sel):
@@ -146,22 +146,36 @@ def lds_words(st, ls, sel, addr, offset, nbytes):
     lim = st.lds_bytes - nbytes - offset                # the largest VGPR value that fits
     if lim < 0 or offset & 3 or st.lds_bytes & 3:
         return None, 0
-    base = ls.lds.get(offset)
-    if base is None:
-        from .lds import _lane_word_bases
-        every = _lane_word_bases(st)
-        if ls.flat is not None:
-            base = every[ls.flat]
-        else:
-            base = np.array(every.reshape(-1, WAVE32)[sel].reshape(-1))
-        base += offset >> 2
-        base.flags.writeable = False
-        ls.lds[offset] = base
+    ent = ls.lds.get(offset)
+    if ent is None:
+        ent = ls.lds[offset] = _lds_bases(st, ls, sel, offset)
+    base, add = ent
     w, bits = _checked(lanes_of(st, ls, sel, addr), lim)
     if w is None:
         return None, 0
     w += base
+    if add:
+        w += add
     return w, bits | offset | st.lds_bytes
+
+
+def _lds_bases(st, ls, sel, offset):
+    """(intp (N,), a number): each accessing lane's workgroup LDS dword plus the offset's dwords
+    are their sum.  The offset is folded into a copy of the bases, but for big groups of a slice:
+    their bases are a view of the batch's, shared by every offset (copies of half a megabyte per
+    offset would crowd the caches the gathers need)."""
+    from .lds import _lane_word_bases
+    every = _lane_word_bases(st)
+    if ls.flat is not None:
+        base = every[ls.flat]
+    else:
+        base = every.reshape(-1, WAVE32)[sel].reshape(-1)
+        if base.shape[0] >= _TAKE_INTO and _contiguous(sel):
+            return base, offset >> 2                   # (a read-only view)
+        base = np.array(base)
+    base += offset >> 2
+    base.flags.writeable = False
+    return base, 0
 
 
 # -- SCRATCH ---------------------------------------------------------------------------------
