@@ -69,3 +69,49 @@ def test_integer_ops_with_constants_worked_out_match_the_library():
     # the library is still called for a selector naming a sign or constant byte, the fields of
     # width 0 (32 and 0: S2[4:0]) and a field whose offset is in a register
     assert source.count(" = op") == 2 * 4
+
+
+COUNT_BODY = """
+  v_clz_i32_u32_e32 v10, v2
+  v_clz_i32_u32_e32 v11, s6
+  v_ctz_i32_b32_e32 v12, v3
+  v_ctz_i32_b32_e32 v13, 0
+  v_alignbit_b32 v14, v2, v3, 25
+  v_alignbit_b32 v15, v2, v2, v4
+  v_alignbit_b32 v16, s6, v3, 0
+  v_clz_i32_u32_e32 v17, 0
+  v_min3_u32 v18, v2, v3, v4
+  v_max3_i32 v19, v2, s6, v4
+  v_med3_u32 v20, v2, v3, 0x80000000
+  v_minmax_i32 v21, v3, v4, -5
+  v_maxmin_u32 v22, s6, v2, v3
+  v_min3_i32 v23, v4, v2, v3
+  v_max3_u32 v24, v4, 7, v2
+  v_maxmin_i32 v25, v2, v4, v3
+  global_store_b128 v1, v[10:13], s[4:5]
+  global_store_b128 v1, v[14:17], s[4:5] offset:16
+  global_store_b128 v1, v[18:21], s[4:5] offset:32
+  global_store_b128 v1, v[22:25], s[4:5] offset:48
+"""
+
+
+def test_bit_counts_alignbit_and_min_max_written_out_match_the_library():
+    """v_clz_i32_u32 and v_ctz_i32_b32 (-1 for zero), v_alignbit_b32 (a constant and a
+    register count past 31) and the three-operand signed and unsigned min / max / med3 on zero,
+    single bits, sign bits and random bits."""
+    co = lane_ops_kernel(COUNT_BODY)
+    rng = np.random.default_rng(19)
+    edges = np.array([0, 1, 2, 3, 0x80000000, 0xFFFFFFFF, 0x00010000, 0x7FFFFFFF, 0x40000000, 33, 63, 32], np.uint32)
+
+    def make_args():
+        inputs = rng.integers(0, 2**32, 4 * 32 * 4, dtype=np.uint64).astype(np.uint32)
+        inputs[::2] = rng.choice(edges, inputs[::2].shape)
+        inputs[1::8] >>= rng.integers(0, 32, inputs[1::8].shape).astype(np.uint32)
+        return [np.zeros(4 * 0x1000 // 4, np.uint32), inputs]
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = block_source(on)
+    assert "np.frexp(V[2, sel]" in source and "np.negative(V[3, sel])" in source
+    assert source.count(" = op") == 0

@@ -40,7 +40,8 @@ import numpy as np
 
 from .block_runtime import HELPERS, constant
 from .block_ints import BIT_OPS, bit_op, folded
-from .block_float import HELPERS as FLOAT_HELPERS, UNARY
+from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, double_op, float_compare
+from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_salu, scc_dead
@@ -349,6 +350,12 @@ def _emit_valu(e, op, tag):
     if compare is not None:
         e.emit(f"m{v} = {compare}")
         return _mask_lines(e, op, v, _full_lanes(op))
+    fast = float_compare(e, op)
+    if fast is not None and fast[0] is None:                # depends on no MODE field
+        e.emit(f"m{v} = {fast[1]}")
+        return _mask_lines(e, op, v)
+    if fast is not None:
+        return _flagged(e, op, v, fast[0], f"m{v} = {fast[1]}")
     post = wide_integer(e, op, v)
     if post is not None:
         return post
@@ -368,11 +375,20 @@ def _emit_valu(e, op, tag):
     post = _inline_wide(e, op, v)
     if post is not None:
         return post
-    fast = _float_fast(e, op) or _f32_unary(e, op)
+    fast = _float_fast(e, op) or _f32_unary(e, op) or half_op(e, op) or double_op(e, op)
     if fast is None:
         return _emit_call(e, op, v)
     flag, expr = fast
-    e.emit(f"if {flag}: d{v} = {expr}")
+    if flag is None:                  # depends on no MODE field
+        e.emit(f"d{v} = {expr}")
+        return _write_lines(op.vdst, f"d{v}")
+    return _flagged(e, op, v, flag, f"d{v} = {expr}")
+
+
+def _flagged(e, op, v, flag, line):
+    """``line`` (the result written out) where the per-MODE ``flag`` holds, else the library's
+    call; returns the lines that write the results."""
+    e.emit(f"if {flag}: {line}")
     e.emit("else:")
     mark = len(e.lines)
     e.branch = True
@@ -517,7 +533,7 @@ def _float_fast(e, op):
     if "{ctx}" in form:
         ctx = _plain_ctx(e, op)
     flag = e.slot(lambda fm, n, lane: _f64_plain(fm)) if wide else e.slot(lambda fm, n, lane: _f32_plain(fm))
-    if not (neg | abs_) and op.mnemonic in ("v_max_f32", "v_min_f32") and _same_vgpr(op):
+    if not (neg | abs_) and op.mnemonic in ("v_max_f32", "v_min_f32", "v_max_f64", "v_min_f64") and _same_vgpr(op):
         # max(x, x) / min(x, x): clang's canonicalize; the library's choice between two equal
         # operands is x itself, a signalling NaN quieted in IEEE mode
         return flag, f"CANON({ctx}, {args[0]})"
@@ -537,7 +553,7 @@ def _float_fast(e, op):
 
 def _f32_unary(e, op):
     """(the per-MODE flag, the expression of the result bits) of an f32 conversion, rounding
-    or transcendental of block_float.UNARY without modifiers, or None."""
+    or transcendental of block_float.UNARY without modifiers, or None (no flag: MODELESS)."""
     form = UNARY.get(op.mnemonic)
     if form is None or op.dst_bits != 32 or op.op.mask_in or op.op.mask_out or not _library_op(op):
         return None
@@ -545,14 +561,15 @@ def _f32_unary(e, op):
     if args is None:
         return None
     e.globals.update(FLOAT_HELPERS)
-    return e.slot(lambda fm, n, lane: _f32_plain(fm)), form.format(*args)
+    flag = None if op.mnemonic in MODELESS else e.slot(lambda fm, n, lane: _f32_plain(fm))
+    return flag, form.format(*args)
 
 
 def _float_globals(e):
     if "FMA" not in e.globals:
         from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=_canonical32)
+                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=canonical)
 
 
 def _plain_ctx(e, op):
@@ -566,20 +583,6 @@ def _plain_ctx(e, op):
 def _same_vgpr(op):
     a, b = op.sources[:2]
     return a.kind == b.kind == "vgpr" and a.value == b.value
-
-
-_ABS32, _INF32, _QUIET32 = U32(0x7FFFFFFF), U32(0x7F800000), U32(0x400000)
-
-
-def _canonical32(ctx, x):
-    """v_max_f32 / v_min_f32 of x and x (f32 bits) in a MODE that keeps denormals: x, with its
-    signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
-    if not ctx.mode.ieee:
-        return x
-    nan = np.bitwise_and(x, _ABS32) > _INF32
-    if not nan.any():
-        return x
-    return np.where(nan, np.bitwise_or(x, _QUIET32), x)
 
 
 def _wide_sources(e, op):

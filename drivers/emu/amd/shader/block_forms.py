@@ -59,6 +59,13 @@ EXPRESSIONS = {
     "v_min_i32": "np.minimum({a}.view(I32), {b}.view(I32)).view(U32)",
     "v_med3_i32": "np.maximum(np.minimum({a}.view(I32), {b}.view(I32)), np.minimum(np.maximum("
                   "{a}.view(I32), {b}.view(I32)), {c}.view(I32))).view(U32)",
+    "v_min3_i32": "np.minimum(np.minimum({a}.view(I32), {b}.view(I32)), {c}.view(I32)).view(U32)",
+    "v_max3_i32": "np.maximum(np.maximum({a}.view(I32), {b}.view(I32)), {c}.view(I32)).view(U32)",
+    "v_minmax_i32": "np.maximum(np.minimum({a}.view(I32), {b}.view(I32)), {c}.view(I32)).view(U32)",
+    "v_maxmin_i32": "np.minimum(np.maximum({a}.view(I32), {b}.view(I32)), {c}.view(I32)).view(U32)",
+    "v_min3_u32": "np.minimum(np.minimum({a}, {b}), {c})", "v_max3_u32": "np.maximum(np.maximum({a}, {b}), {c})",
+    "v_med3_u32": "np.maximum(np.minimum({a}, {b}), np.minimum(np.maximum({a}, {b}), {c}))",
+    "v_minmax_u32": "np.maximum(np.minimum({a}, {b}), {c})", "v_maxmin_u32": "np.minimum(np.maximum({a}, {b}), {c})",
     "v_mul_u32_u24": "np.multiply(np.bitwise_and({a}, U32(0xFFFFFF)), np.bitwise_and({b}, U32(0xFFFFFF)))",
     "v_mul_i32_i24": "np.multiply(np.right_shift(np.left_shift({a}, U32(8)).view(I32), I32(8)), "
                      "np.right_shift(np.left_shift({b}, U32(8)).view(I32), I32(8))).view(U32)",

@@ -1,9 +1,10 @@
 """32-bit integer VALU ops of a compiled block with what is constant worked out when the block is
 compiled (see block.py): a constant shift count or bit field folded into the expression, and bit
 ops the VALU library computes through wider integers or byte tables (v_bfe_i32 of a constant
-field, v_bcnt_u32_b32, v_bfrev_b32, v_perm_b32 of a constant selector) written as a few uint32
-operations giving the same bits.  ``e`` is block.py's emitter, ``args`` the sources as the block
-reads them (VGPR slices, SGPR columns, constants' lanes)."""
+field, v_bcnt_u32_b32, v_bfrev_b32, v_perm_b32 of a constant selector, v_clz_i32_u32,
+v_ctz_i32_b32, v_alignbit_b32) written as a few uint32 operations giving the same bits.  ``e``
+is block.py's emitter, ``args`` the sources as the block reads them (VGPR slices, SGPR columns,
+constants' lanes)."""
 import numpy as np
 
 from .operands import constant_value
@@ -33,7 +34,8 @@ def folded(e, op, form, args):
     return expr
 
 
-BIT_OPS = frozenset(("v_bfe_i32", "v_bcnt_u32_b32", "v_bfrev_b32", "v_perm_b32"))
+BIT_OPS = frozenset(("v_bfe_i32", "v_bcnt_u32_b32", "v_bfrev_b32", "v_perm_b32", "v_clz_i32_u32", "v_ctz_i32_b32",
+                     "v_alignbit_b32"))
 
 
 def bit_op(e, op, sources):
@@ -55,6 +57,21 @@ def bit_op(e, op, sources):
                 f"{e.name(I32(up + offset), 'cst')}).view(U32)")
     if m == "v_bcnt_u32_b32" and hasattr(np, "bitwise_count"):
         return f"np.add(np.bitwise_count({args[0]}), {args[1]}, dtype=U32)"
+    if m == "v_clz_i32_u32":
+        # 32 less the exponent frexp gives the value (exact in float64, 0 for zero: 32 -> -1)
+        e.globals["NONE_IS_M1"] = none_is_minus_one
+        return f"NONE_IS_M1(np.subtract(U32(32), np.frexp({args[0]}.astype(np.float64))[1].astype(U32)))"
+    if m == "v_ctz_i32_b32" and hasattr(np, "bitwise_count"):
+        # the bits below the lowest set one, counted (all 32 for zero: -> -1)
+        e.globals["NONE_IS_M1"] = none_is_minus_one
+        return (f"NONE_IS_M1(np.bitwise_count(np.subtract(np.bitwise_and({args[0]}, np.negative({args[0]})), "
+                f"U32(1))).astype(U32))")
+    if m == "v_alignbit_b32":
+        # {S0, S1} as one 64-bit value shifted right by S2[4:0], its low dword
+        count = f"np.bitwise_and({args[2]}, U32(31)).astype(np.uint64)" if 2 not in consts \
+            else e.name(np.uint64(consts[2] & 31), "cst")
+        return (f"np.right_shift(np.bitwise_or(np.left_shift({args[0]}.astype(np.uint64), np.uint64(32)), "
+                f"{args[1]}.astype(np.uint64)), {count}).astype(U32)")
     if m == "v_bfrev_b32":
         e.globals["BFREV"] = bfrev
         return f"BFREV({args[0]})"
@@ -65,6 +82,11 @@ def bit_op(e, op, sources):
             return f"{args[1]}.byteswap()"
         return f"PERM({args[0]}, {args[1]}, {e.name(np.array(picks, np.intp), 'cst')})"
     return None
+
+
+def none_is_minus_one(v):
+    """A bit count v in [0, 32] (uint32), with 32 (no bit found) made -1: v | -(v >> 5)."""
+    return np.bitwise_or(v, np.negative(np.right_shift(v, U32(5))))
 
 
 def bfrev(x):

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from . import fp_round
-from .fp import F16, F32, F64, round_to_odd_sum, exponent, fma64, fma_exact, is_denorm
+from .fp import F16, F32, F64, round_to_odd_sum, exponent, fma64, fma64_quiet, fma_exact, is_denorm
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -35,11 +35,14 @@ def _div_scale(kind):
     scale_odd = _odd_ranges(fmt, (1, 2 * fmt.bias - 2), (tiny + 1, fmt.emax - 1), (2 - fmt.bias, gap - 1))
 
     def scaled(ctx, s0, n):
-        with np.errstate(all="ignore"):
-            if fmt is F64:
-                return fp_round.ldexp64(ctx, s0, np.full(s0.shape, n))
-            # exact in float64, rounded once under MODE
-            return fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), n), fp_round.round_mode(ctx, fmt))
+        # (run's caller has silenced numpy's warnings)
+        rm = fp_round.round_mode(ctx, fmt)
+        if fmt is F64:
+            if rm == fp_round.ROUND_NEAREST_EVEN:
+                return np.ldexp(s0, n)                    # fp_round.ldexp64's own result there
+            return fp_round.ldexp64(ctx, s0, np.full(s0.shape, n))
+        # exact in float64, rounded once under MODE
+        return fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), n), rm)
 
     @op("v_div_scale_" + fmt.name, (bits, bits, bits), bits, mask_out=True)
     def run(ctx, srcs, old):
@@ -48,7 +51,7 @@ def _div_scale(kind):
         if odd is not None:
             d, vcc = s0.copy(), np.zeros(s0.shape, bool)
             if odd.size:
-                _scale_lanes(ctx, fmt, s0, s1, s2, odd, d, vcc, scaled, gap, tiny, smallest_normal)
+                _scale_lanes(ctx, fmt, s0, s1, s2, odd, d, vcc, scaled, scale, gap, tiny, smallest_normal)
             return kind.write(ctx, old, d, quiet_nans=False), vcc
         e1, e2 = exponent(fmt, s1), exponent(fmt, s2)
         up, down = scaled(ctx, s0, scale), scaled(ctx, s0, -scale)
@@ -160,7 +163,7 @@ def _lane_values(fmt, idx, *xs):
     return out
 
 
-def _scale_lanes(ctx, fmt, s0, s1, s2, idx, d, vcc, scaled, gap, tiny, smallest_normal):
+def _scale_lanes(ctx, fmt, s0, s1, s2, idx, d, vcc, scaled, scale, gap, tiny, smallest_normal):
     """v_div_scale's cases (the pseudocode's order, as in ``run``'s general path) lane by lane on
     the flat lanes ``idx``, written into d and vcc."""
     (f0, _), (f1, b1), (f2, b2) = _lane_values(fmt, idx, s0, s1, s2)
@@ -192,7 +195,7 @@ def _scale_lanes(ctx, fmt, s0, s1, s2, idx, d, vcc, scaled, gap, tiny, smallest_
             continue
         if value in (1, -1):
             lane = s0.reshape(-1)[k:k + 1]
-            value = scaled(ctx, lane, value * _SCALE[fmt][0])[0]
+            value = scaled(ctx, lane, value * scale)[0]
         if value is not None:
             flat_d[k] = value
         flat_vcc[k] = flag
@@ -210,7 +213,7 @@ def _div_fmas(kind):
         if fmt is F64 and rm == fp_round.ROUND_NEAREST_EVEN:
             k = np.count_nonzero(ctx.mask)
             if not k:
-                return kind.write(ctx, old, fma64(a, b, c))     # no lane post-scales
+                return kind.write(ctx, old, fma64_quiet(a, b, c))     # no lane post-scales
             if k <= _FEW:
                 return kind.write(ctx, old, _fmas_lanes(a, b, c, ctx.mask, scale))
         post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
@@ -230,8 +233,8 @@ def _fmas_lanes(a, b, c, mask, scale):
     """v_div_fmas_f64 under round-to-nearest-even with a few post-scaled lanes: the fma, and on
     the lanes of ``mask`` the fma times 2**(+-scale) (fma64_scaled's rule, lane by lane: a
     finite result that lands below 2**-1020 or overflows is rounded once from the exact
-    value)."""
-    r = fma64(a, b, c)
+    value).  The caller has silenced numpy's warnings."""
+    r = fma64_quiet(a, b, c)
     if type(r) is not np.ndarray or not r.flags.c_contiguous or not r.flags.writeable:
         r = np.array(r, np.float64)
     flat = r.reshape(-1)

@@ -228,7 +228,7 @@ def fmin(ctx, fmt, a, b):
     r = np.minimum(a, b)
     if not np.count_nonzero(np.isnan(r)):        # numpy's minimum propagates a NaN operand
         # equal values have equal bits except zeros; two zeros give a zero result
-        return _signed_zeros(fmt, a, b, r, False) if np.count_nonzero(r == 0) else r
+        return _signed_zeros(fmt, a, b, r, False) if np.count_nonzero(r) != r.size else r
     sa = np.signbit(a)
     lt = (a < b) | ((a == b) & sa)               # -0 is below +0
     return _nan_pick(ctx, fmt, a, b, np.where(lt, a, b))
@@ -237,7 +237,7 @@ def fmin(ctx, fmt, a, b):
 def fmax(ctx, fmt, a, b):
     r = np.maximum(a, b)
     if not np.count_nonzero(np.isnan(r)):
-        return _signed_zeros(fmt, a, b, r, True) if np.count_nonzero(r == 0) else r
+        return _signed_zeros(fmt, a, b, r, True) if np.count_nonzero(r) != r.size else r
     sb = np.signbit(b)
     ge = (a > b) | ((a == b) & ~(np.signbit(a) & ~sb))
     return _nan_pick(ctx, fmt, a, b, np.where(ge, a, b))
@@ -254,9 +254,13 @@ def fmed3(ctx, fmt, a, b, c):
         # zero)
         i, j = per_wave[:2]
         x = xs[3 - i - j]
-        if _ordinary(xs[i], xs[j]) and not np.count_nonzero(np.isnan(x)):
-            p, q = xs[i][:, :1], xs[j][:, :1]
-            return np.minimum(np.maximum(x, np.minimum(p, q)), np.maximum(p, q))
+        p, q = xs[i][:, :1], xs[j][:, :1]
+        lo, hi = np.minimum(p, q), np.maximum(p, q)
+        # neither bound a NaN or a zero: their product is a number other than zero (one that
+        # underflows only sends the op to the general path)
+        if np.count_nonzero(np.greater(np.abs(np.multiply(lo, hi)), 0)) == lo.size \
+                and not np.count_nonzero(np.isnan(x)):
+            return np.minimum(np.maximum(x, lo), hi)
     if _ordinary(a, b, c):
         # the median is symmetric: two operands that are one value each (a clamp's bounds) make
         # it a clip of the third between them
@@ -340,6 +344,7 @@ def fma_narrow(fmt, a, b, c):
         limits = _FMA_LIMITS[fmt.name] = _fma_limits(fmt)
     low, tie_bits, half, tiny, min_normal = limits
     p = np.multiply(a, b, dtype=np.float64)
+    c = c.astype(np.float64)                      # exact; numpy's loops on one dtype are the fast ones
     s = np.add(p, c)
     u = s.view(U64)
     r = s.astype(fmt.dtype)
@@ -352,7 +357,7 @@ def fma_narrow(fmt, a, b, c):
     # the sum is exact iff subtracting either addend gives the other back: the difference with
     # the larger one is exact (Fast2Sum), so an inexact sum fails that test (no float64 sum of
     # f32 / f16 products overflows or loses bits below the normal range)
-    lanes &= ~(np.equal(np.subtract(s, p), c) & np.equal(np.subtract(s, c), p))
+    lanes &= np.not_equal(np.subtract(s, p), c) | np.not_equal(np.subtract(s, c), p)
     k = np.count_nonzero(lanes)
     if not k:
         return r

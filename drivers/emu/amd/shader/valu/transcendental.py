@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .fp import F32, flush, quiet
+from .fp import F32, flush
 from .kinds import K16, K32, K64
 from .registry import op
 
@@ -24,12 +24,16 @@ def _sin_cos(x64, want_cos):
     f = x64 - np.round(x64)                  # exact: revolutions in [-0.5, 0.5]
     q = np.round(f * 4)                      # quadrant
     t = (f - q / 4) * (2 * np.pi)            # |t| <= pi/4
-    q = q.astype(np.int64) + (1 if want_cos else 0)
+    q = q.astype(np.int64)
+    if want_cos:
+        q += 1
     s, c = np.sin(t), np.cos(t)
-    # quadrant q mod 4 (two's complement): 0 sin, 1 cos, 2 -sin, 3 -cos
+    # quadrant q mod 4 (two's complement): 0 sin, 1 cos, 2 -sin, 3 -cos (the sign bit flipped)
     r = np.where(q & 1, c, s)
-    r = np.where(q & 2, -r, r)
-    r = np.where(r == 0, 0.0, r)             # exact zeros of whole/half turns are +0
+    q &= 2
+    q <<= 62
+    r = np.bitwise_xor(r.view(np.int64), q).view(np.float64)
+    r += 0.0                                 # exact zeros of whole/half turns are +0
     if not want_cos:
         r = np.where(x64 == 0, x64, r)       # sin(+-0) = +-0
     return r
@@ -48,26 +52,48 @@ _FN = {
 }
 
 
-_ABS32, _NORMAL32, _PAST_NORMAL32 = np.uint32(0x7FFFFFFF), np.uint32(0x800000), np.uint32(0x7F000001)
+# The f32 forms that flush denormals whatever MODE says, without modifiers: their operand read
+# and result finish are the flushes alone (and NaN quieting), so they depend on no MODE field.
+# Each is that computation with the steps that cannot change its bits left out: a NaN result
+# is already quiet (the float64 round trip quiets a signalling NaN), exp2 of a denormal is 1.0
+# as exp2 of zero is (the input flush changes nothing), and log2, sqrt and 1/sqrt of an f32 are
+# never denormal (no result flush).  Compiled blocks call them too (block_float.UNARY).
+_MIN_NORMAL32 = np.float32(2.0 ** -126)
+
+
+def exp32(x):
+    r = np.exp2(x.astype(np.float64)).astype(np.float32)
+    small = r < _MIN_NORMAL32          # exp2 is never negative: a denormal result becomes +0
+    return np.where(small, np.float32(0), r) if np.count_nonzero(small) else r
+
+
+def log32(x):
+    return np.log2(flush(F32, x).astype(np.float64)).astype(np.float32)
+
+
+def sqrt32(x):
+    return np.sqrt(flush(F32, x).astype(np.float64)).astype(np.float32)
+
+
+def rsq32(x):
+    return _FN["rsq"](flush(F32, x).astype(np.float64)).astype(np.float32)
+
+
+def rcp32(x):
+    return flush(F32, np.divide(1.0, flush(F32, x).astype(np.float64)).astype(np.float32))
+
+
+PLAIN32 = {"exp": exp32, "log": log32, "sqrt": sqrt32, "rsq": rsq32, "rcp": rcp32, "rcp_iflag": rcp32}
 
 
 def _transcendental(kind, name, f, always_flush):
     bits = kind.reg_bits
-    plain32 = kind is K32 and always_flush
+    plain32 = PLAIN32.get(name[2:-4]) if kind is K32 else None
 
     @op(name, (bits,), bits)
     def run(ctx, srcs, old):
-        if plain32 and not (ctx.neg or ctx.abs or ctx.omod or ctx.clamp):
-            # the f32 forms that flush denormals whatever MODE says, without modifiers: the
-            # operand read and the result finish are the flushes alone (and NaN quieting),
-            # skipped for results with no zero, denormal or NaN lane (one unsigned compare)
-            x = flush(F32, np.asarray(srcs[0], np.uint32).view(np.float32))
-            r = f(x.astype(np.float64)).astype(np.float32)
-            odd = np.bitwise_and(r.view(np.uint32), _ABS32)
-            odd -= _NORMAL32
-            if np.count_nonzero(np.greater_equal(odd, _PAST_NORMAL32)):
-                r = quiet(F32, flush(F32, r))
-            return r.view(np.uint32)
+        if plain32 is not None and not (ctx.neg or ctx.abs or ctx.omod or ctx.clamp):
+            return plain32(np.asarray(srcs[0], np.uint32).view(np.float32)).view(np.uint32)
         x = kind.read(ctx, srcs, 0)
         if always_flush:
             x = flush(kind.fmt, x)
