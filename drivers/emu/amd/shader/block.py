@@ -44,7 +44,8 @@ from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, d
 from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
-from .block_salu import emit_salu, scc_dead
+from .block_salu import emit_branch, emit_readfirstlane, emit_salu, scc_dead
+from .block_views import index_function, slice_function
 from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -63,8 +64,23 @@ COUNTER_READERS = frozenset(("s_getreg_b32", "s_sendmsg_rtn_b32", "s_sendmsg_rtn
 class Block:
     """One compiled block: ``fn(st, sel, n, C)`` runs it for the ``n`` waves ``sel``; ``C`` is
     ``prepared(mode, n)``.  ``count`` instructions, ``vector`` of them lane operations."""
-    __slots__ = ("pc", "pcs", "fn", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
-                 "_lines", "_prepare", "_prepared", "_code")
+    __slots__ = ("pc", "pcs", "fn", "fs", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
+                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin", "fx", "_code_x", "_gathered",
+                 "_calls")
+
+    def slice_fn(self):
+        """``fs(st, sel, n, C, R)`` for a group that is a slice of the batch (block_views.py)."""
+        if self.fs is None:
+            self.fs, self._origin = slice_function(self)
+            self._code_s = self.fs.__code__
+        return self.fs
+
+    def index_fn(self):
+        """``fx(st, sel, n, C)`` for a group given by wave indices (block_views.py)."""
+        if self.fx is None:
+            self.fx, self._gathered = index_function(self)      # (_gathered: its lines' origins)
+            self._code_x = self.fx.__code__
+        return self.fx
 
     def prepared(self, mode, n, env):
         key = (mode, n)
@@ -82,8 +98,12 @@ class Block:
         the block's frame is not in it)."""
         line = None
         while tb is not None:
-            if tb.tb_frame.f_code is self._code:
+            if tb.tb_frame.f_code is self._code or tb.tb_frame.f_code is self._code_x and not self._gathered:
                 line = tb.tb_lineno
+            elif tb.tb_frame.f_code is self._code_x:
+                line = self._gathered[tb.tb_lineno - 1]
+            elif tb.tb_frame.f_code is self._code_s:
+                line = self._origin[tb.tb_lineno - 1]
             tb = tb.tb_next
         if line is None:
             return None
@@ -126,6 +146,7 @@ class _Emitter:
         self.wide_pending = []
         self.branch = False        # emitting inside one branch of a conditional
         self.fused, self.fused_ops, self.fused_second = {}, {}, set()    # fma pairs (block_wide)
+        self.calls = {}            # name of a closure called on a line of its own -> its Step
 
     def need_em(self):
         """Make ``em`` current before code that writes under EXEC."""
@@ -189,9 +210,12 @@ def compile_block(program, pc):
     b._lines, b._prepare, b._prepared = starts, e.prepare, {}
     code = compile(b.source, f"<block 0x{pc:x}>", "exec")
     namespace = e.globals
+    b._globals = dict(namespace)
     exec(code, namespace)
     b.fn = namespace["block"]
     b._code = b.fn.__code__
+    b.fs = b._code_s = b.fx = b._code_x = None
+    b._gathered, b._calls = None, e.calls
     return b
 
 
@@ -261,6 +285,8 @@ def _emit_step(e, s, i):
     if fn is None or fused_step(e, s, i):
         return                                            # ordering only: costs nothing
     if s.sets_pc or s.ends:
+        if emit_branch(e, s):
+            return
         e.emit(f"st.pc[sel] = {s.next_pc - s.size}")
         e.emit(f"return {e.name(fn, 'f')}(st, sel)")
         return
@@ -281,7 +307,7 @@ def _emit_step(e, s, i):
         _commit(e, px + py)
         wide_written(e, (fn.x, fn.y))
         return
-    if ins.mnemonic == "v_readfirstlane_b32" and _emit_readfirstlane(e, ins, fn):
+    if ins.mnemonic == "v_readfirstlane_b32" and emit_readfirstlane(e, ins, fn):
         return
     e.fwd.clear()              # anything else may write SGPRs: masks are read from them again
     fam = ins.family
@@ -289,23 +315,10 @@ def _emit_step(e, s, i):
         if _writes_exec(ins):
             e.em_valid = False
         return
+    e.calls[e.name(fn, 'f')] = s
     e.emit(f"{e.name(fn, 'f')}(st, sel)")
     if _writes_exec(ins) or (isinstance(fn, VectorOp) and fn.mask_dst == EXEC_LO):
         e.em_valid = False
-
-
-def _emit_readfirstlane(e, ins, fn):
-    """v_readfirstlane_b32 of a VGPR into an SGPR: with every lane on, lane 0 of each wave; under
-    a partial EXEC the instruction's own closure.  False for other operands."""
-    dst, src = ins.operands
-    if dst.kind != "sgpr" or dst.value >= SGPR_CODES or dst.value in (NULL, EXEC_LO, EXEC_HI) \
-            or src.kind != "vgpr":
-        return False
-    e.need_em()
-    e.fwd.pop(dst.value, None)
-    e.emit(f"if em is None: S[{dst.value}, sel] = V[{src.value}, sel][:, 0]")
-    e.emit(f"else: {e.name(fn, 'f')}(st, sel)")
-    return True
 
 
 def _commit(e, lines):

@@ -40,8 +40,19 @@ def _unpack(bits):
 
 def _exec_mask(ex, full):
     """None when every lane is active (``full``: the bytes of an all-ones EXEC for the group),
-    else the lanes as bool (w, 32)."""
-    return None if ex.tobytes() == full else _unpack(ex)
+    else the lanes as bool (w, 32) (_unpack, its cache looked up with the same bytes)."""
+    key = ex.tobytes()
+    if key == full:
+        return None
+    if ex.shape[0] > _CACHED_WAVES:
+        return (ex[:, None] & LANE_BITS) != 0
+    m = _UNPACKED.get(key)
+    if m is None:
+        if len(_UNPACKED) >= 4096:
+            _UNPACKED.clear()
+        m = _UNPACKED[key] = (ex[:, None] & LANE_BITS) != 0
+        m.flags.writeable = False
+    return m
 
 
 def _join(V, r, sel):
@@ -108,8 +119,8 @@ def _mask(mask, n, em):
     return mask if em is None else mask & em
 
 
-def _pack_bits(mask):
-    return np.packbits(mask, bitorder="little").view(U32)
+def _pack_bits(mask, packbits=np.packbits):
+    return packbits(mask, None, "little").view(U32)          # (positional: numpy parses them faster)
 
 
 def _pack(mask, n, em):
@@ -118,7 +129,22 @@ def _pack(mask, n, em):
         mask = np.broadcast_to(np.asarray(mask, bool), (n, WAVE32))
     if em is not None:
         mask = mask & em
-    return np.packbits(mask, bitorder="little").view(U32)
+    return np.packbits(mask, None, "little").view(U32)
+
+
+def _branch(st, pc, taken, target, nxt, n):
+    """A conditional branch of the ``n`` waves whose PCs are the view ``pc`` (control.py's
+    cbranch): ``taken`` bool (n,)."""
+    k = np.count_nonzero(taken)
+    if k == n:
+        pc[...] = target
+        return target
+    if not k:
+        pc[...] = nxt
+        return nxt
+    pc[...] = np.where(taken, target, nxt)
+    st.split = (taken, target, nxt)           # the executor's next two groups (executor.py)
+    return None
 
 
 def constant(v, n):
@@ -134,4 +160,4 @@ def readonly(a):
 HELPERS = {"np": np, "U32": U32, "U64": U64, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
             "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64F": _put64_forward,
             "PUT64S": _put64_s,
-            "PACK": _pack, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
+            "PACK": _pack, "BR": _branch, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}

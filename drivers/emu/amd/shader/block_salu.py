@@ -1,15 +1,16 @@
-"""The SALU part of a compiled block (see block.py): the table-driven scalar ops of scalar.py
-(SOP1, SOP2, SOPC, SOPK and the 32-bit saveexec / wrexec forms) written out as calls of their
-table functions on the block's SGPR slices, SCC updated in place; s_mov_b32, s_cselect_b32, the
-32-bit logic ops, shifts, adds, subs, multiplies and min / max as their numpy expressions (the
-tables' own arithmetic, a constant shift count folded).  An SCC result that a later instruction
-of the block overwrites before anything can read it is not written (``scc_dead``); the SCC a
-block leaves behind is always exact.  ``e`` is block.py's emitter."""
+"""The SALU part of a compiled block (see block.py), its branches and v_readfirstlane_b32 into an
+SGPR: the table-driven scalar ops of scalar.py (SOP1, SOP2, SOPC, SOPK and the 32-bit saveexec /
+wrexec forms) written out as calls of their table functions on the block's SGPR slices, SCC
+updated in place; s_mov_b32, s_cselect_b32, the 32-bit logic ops, shifts, adds, subs, multiplies
+and min / max as their numpy expressions (the tables' own arithmetic, a constant shift count
+folded). An SCC result that a later instruction of the block overwrites before anything can read
+it is not written (``scc_dead``); the SCC a block leaves behind is always exact. ``e`` is
+block.py's emitter."""
 import numpy as np
 
 from .block_runtime import readonly
 from .operands import constant_value
-from .state import EXEC_LO, NULL, SGPR_CODES
+from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO
 
 U32, U64 = np.uint32, np.uint64
 
@@ -111,11 +112,14 @@ def emit_salu(e, ins, dead_scc=False):
             return True
         _, _, cond, typ = m.split("_")
         cmp = e.name(salu._CMP[cond], "s")
+        # the immediate as lanes of the group (numpy converts a scalar operand slowly)
         if typ == "i32":
             e.globals["S32"] = salu._s32
-            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), I32({simm}))")
+            k = e.slot(lambda fm, n, lane, v=simm: readonly(np.full(n, v, np.int32)))
+            e.emit(f"SCC[sel] = {cmp}(S32(S[{dst.value}, sel]), {k})")
         else:
-            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], U32({imm}))")
+            k = e.slot(lambda fm, n, lane, v=imm: readonly(np.full(n, v, U32)))
+            e.emit(f"SCC[sel] = {cmp}(S[{dst.value}, sel], {k})")
         return True
     if ins.family == "SOP1" and m.endswith("_b32") and ("saveexec" in m or "wrexec" in m):
         # EXEC = f(S0, EXEC); SCC = EXEC != 0; D = the old EXEC (saveexec) or the new (wrexec)
@@ -180,8 +184,8 @@ def _emit_sop2(e, ins, dead_scc):
         if s1.kind in ("const", "literal"):
             n = e.name(U32(int(constant_value(s1, 32, m)) & 31), "shift")
         else:
-            e.emit(f"n = np.bitwise_and({b}, U32(31))")
-            n = "n"
+            e.emit(f"sn = np.bitwise_and({b}, U32(31))")
+            n = "sn"                  # (not n: the block's wave count)
     result, scc = _SOP2_FORMS[m]
     if m in _SOP2_FIRST:
         e.emit(_SOP2_FIRST[m].format(a=a, b=b))
@@ -270,3 +274,42 @@ def scc_dead(steps, inline):
         elif writes:
             overwritten = True
     return dead
+
+
+# the condition of each conditional branch (control._COND), as the block reads it
+_BRANCH_CONDITIONS = {"s_cbranch_scc0": "SCC[sel] == 0", "s_cbranch_scc1": "SCC[sel] != 0",
+                      "s_cbranch_vccz": f"S[{VCC_LO}, sel] == 0", "s_cbranch_vccnz": f"S[{VCC_LO}, sel] != 0",
+                      "s_cbranch_execz": f"S[{EXEC_LO}, sel] == 0", "s_cbranch_execnz": f"S[{EXEC_LO}, sel] != 0"}
+
+
+def emit_branch(e, s):
+    """s_branch and the conditional branches written out (control.py's closures): a group of
+    a slice of the batch writes its PCs through the kept view (block_views.py), an index-array
+    group calls the closure.  False for anything else."""
+    from .control import _simm16
+    m = s.ins.mnemonic
+    target = s.next_pc + 4 * _simm16(s.ins)
+    if m == "s_branch":
+        e.emit(f"st.pc[sel] = {target}")
+        e.emit(f"return {target}")
+        return True
+    cond = _BRANCH_CONDITIONS.get(m)
+    if cond is None:
+        return False
+    e.emit(f"if IX: st.pc[sel] = {s.next_pc - s.size}; return {e.name(s.body, 'f')}(st, sel)")
+    e.emit(f"return BR(st, st.pc[sel], {cond}, {target}, {s.next_pc}, n)")
+    return True
+
+
+def emit_readfirstlane(e, ins, fn):
+    """v_readfirstlane_b32 of a VGPR into an SGPR: with every lane on, lane 0 of each wave; under
+    a partial EXEC the instruction's own closure.  False for other operands."""
+    dst, src = ins.operands
+    if dst.kind != "sgpr" or dst.value >= SGPR_CODES or dst.value in (NULL, EXEC_LO, EXEC_HI) \
+            or src.kind != "vgpr":
+        return False
+    e.need_em()
+    e.fwd.pop(dst.value, None)
+    e.emit(f"if em is None: S[{dst.value}, sel] = V[{src.value}, sel][:, 0]")
+    e.emit(f"else: {e.name(fn, 'f')}(st, sel)")
+    return True

@@ -17,6 +17,7 @@ from drivers.emu.amd.gpu import debug_level, log
 
 from .launch import TEMPLATE_WORKGROUPS, Template, build_state, check_dispatch, lds_allocation, vgpr_count, \
     workgroup_table
+from .block_views import register_views
 from .program import Program
 from .state import LANE_IDS, WAVE32
 from .waits import WaveStates
@@ -327,6 +328,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
             if not same:                          # the rest of the waves at pc run later
                 whole, others = False, pc
         entry, stepping = ws, False
+        views = register_views(st, sel) if blocks and type(sel) is slice else None
         while True:
             if blocks and st.mode_uniform and not stepping:
                 block = compiled.get(pc) or program.block(pc)
@@ -340,7 +342,11 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     st.wave_instructions = base + cost
                     st.lane_ops = lanes + n * WAVE32 * block.vector
                     try:
-                        target = block.fn(st, sel, n, block.prepared(int(st.mode[0]), n, env))
+                        if views is None:
+                            target = (block.fx or block.index_fn())(st, sel, n, block.prepared(int(st.mode[0]), n, env))
+                        else:
+                            target = (block.fs or block.slice_fn())(
+                                st, sel, n, block.prepared(int(st.mode[0]), n, env), views)
                     except BaseException as e:
                         i = block.failed_at(e.__traceback__)
                         i = block.count - 1 if i is None else i

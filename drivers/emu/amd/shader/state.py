@@ -56,6 +56,7 @@ class WaveState:
         for name, start, end, dtype, shape in _arena_layout(waves):
             setattr(self, name, arena[start:end].view(dtype).reshape(shape))
         self.vregs = np.zeros((vgprs, waves, WAVE32), np.uint32)
+        self.views = {}                                    # block_views.py: register views per slice
         self.sgpr = self.sregs.T
         self.vgpr = self.vregs.transpose(1, 0, 2)
         self.lds_bytes = lds_bytes
