@@ -520,7 +520,7 @@ join:
     assert on.last.wave_instructions == off.last.wave_instructions
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = block_source(on)
-    for form in ("FMA64X2(q2.view(F64)", "np.bitwise_xor(q2, U64(9223372036854775808)).view(F64), q4.view(F64), C[",
+    for form in ("FMA64N(q2.view(F64)", "np.bitwise_xor(q2, U64(9223372036854775808)).view(F64), q4.view(F64), C[",
                  "np.bitwise_and(q4, U64(9223372036854775807))", "FMAX(C[", "FMIN(C[",
                  "CANON(C[", "np.bitwise_xor(V[2, sel], U32(2147483648))", "else:\n        ra = op"):
         assert form in source, form

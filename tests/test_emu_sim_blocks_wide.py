@@ -200,4 +200,56 @@ def test_independent_f64_fmas_run_as_one_call():
     assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
     source = block_source(on)
     # the pairs (10, 12), (16, the first 18) and (24, 26) after the MODE change; 14 reads 10
-    assert source.count("FMA64X2(") == 3 and "FMA64(q10.view(F64)" in source
+    assert source.count("FMA64N(") == 3 and "FMA64(q10.view(F64)" in source
+
+
+def test_runs_of_independent_f64_fmas_run_as_one_call():
+    """A run of v_fma_f64 ops, each reading nothing an earlier one of the run writes and all
+    writing different pairs, runs as one fma call over all of them, whether a later one
+    overwrites a pair an earlier one reads (it reads it first) or not; a reader of the run's
+    results starts the next run.  Edge values among ordinary lanes, against the per-instruction
+    path."""
+    co = code_object(assemble("""
+  s_load_b128 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 5, v0
+  s_lshl_b32 s8, s2, 10
+  v_add_nc_u32_e32 v1, s8, v1
+  global_load_b128 v[2:5], v1, s[6:7]
+  global_load_b128 v[6:9], v1, s[6:7] offset:16
+  v_lshlrev_b32_e32 v41, 7, v0
+  s_lshl_b32 s8, s2, 12
+  v_add_nc_u32_e32 v41, s8, v41
+  s_waitcnt vmcnt(0)
+  v_fma_f64 v[10:11], v[2:3], v[4:5], v[6:7]
+  v_fma_f64 v[12:13], -v[4:5], v[8:9], 1.0
+  s_delay_alu instid0(VALU_DEP_1)
+  v_fma_f64 v[14:15], v[6:7], |v[2:3]|, v[8:9]
+  v_fma_f64 v[2:3], v[8:9], v[8:9], v[4:5]
+  v_fma_f64 v[16:17], v[10:11], v[12:13], v[14:15]
+  v_fma_f64 v[18:19], v[2:3], v[4:5], 0.5
+  v_fma_f64 v[20:21], v[6:7], v[8:9], v[4:5]
+  global_store_b128 v41, v[10:13], s[4:5]
+  global_store_b128 v41, v[14:17], s[4:5] offset:16
+  global_store_b128 v41, v[18:21], s[4:5] offset:32
+  global_store_b64 v41, v[2:3], s[4:5] offset:48
+  s_endpgm
+"""), args=PTR + PTR, vgprs=48)
+    rng = np.random.default_rng(13)
+    edges = np.array([0x7FF8000000000001, 0x7FF0000000000001, 0xFFF8000000000123, 0x7FF0000000000000,
+                      0, 1 << 63, 1, 0x7FEFFFFFFFFFFFFF, 0x0010000000000000, 0x3FF0000000000000], np.uint64)
+
+    def make_args():
+        values = (rng.standard_normal(4 * 32 * 4) * 2.0 ** rng.integers(-600, 600, 4 * 32 * 4)).view(np.uint64)
+        pick = rng.random(values.shape) < 0.08
+        values = np.where(pick, rng.choice(edges, values.shape), values)
+        return [np.zeros(4 * 32 * 32, np.uint32), values]
+    (on, a, err_on), (off, b, err_off) = both_paths(co, (4, 1, 1), (32, 1, 1), same_inputs(rng, make_args))
+    assert err_on is None and err_off is None
+    assert a[0].any() and a[0].tobytes() == b[0].tobytes()
+    assert np.array_equal(on.states[-1].vregs, off.states[-1].vregs)
+    source = block_source(on)
+    # (10, 12, 14, 2) and (16, 18, 20): 16 reads 10, 12 and 14, 18 reads the new v[2:3]
+    calls = [line for line in source.splitlines() if "FMA64N(" in line]
+    assert len(calls) == 2 and [c.count(".view(F64)") for c in calls] == [12, 9], calls
+    assert "FMA64(" not in source

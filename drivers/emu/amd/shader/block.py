@@ -46,7 +46,7 @@ from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESS
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_branch, emit_readfirstlane, emit_salu, scc_dead
 from .block_views import index_function, slice_function
-from .block_wide import fma_pairs, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
+from .block_wide import fma_groups, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
 from .vector import DualOp, VectorOp
@@ -145,7 +145,7 @@ class _Emitter:
         self.wide = {}             # VGPR pair -> state of its uint64 local (block_wide.py)
         self.wide_pending = []
         self.branch = False        # emitting inside one branch of a conditional
-        self.fused, self.fused_ops, self.fused_second = {}, {}, set()    # fma pairs (block_wide)
+        self.fused, self.fused_ops, self.fused_second = {}, {}, set()    # fma groups (block_wide)
         self.calls = {}            # name of a closure called on a line of its own -> its Step
 
     def need_em(self):
@@ -181,7 +181,7 @@ def compile_block(program, pc):
             break
     e = _Emitter(program.env)
     e.dead, e.unread = _dead_mask_writes(steps)
-    e.fused = fma_pairs(steps)
+    e.fused = fma_groups(steps)
     e.fused_ops = {j: steps[j].body for j in e.fused.values()}
     e.scc_dead = scc_dead(steps, lambda s: _inline_valu(s) is not None)
     starts = []
@@ -580,9 +580,9 @@ def _f32_unary(e, op):
 
 def _float_globals(e):
     if "FMA" not in e.globals:
-        from .valu.fp import F32, F64, fma64_pair, fma64_quiet, fma_narrow, fmax, fmed3, fmin
+        from .valu.fp import F32, F64, fma64_group, fma64_quiet, fma_narrow, fmax, fmed3, fmin
         e.globals.update(FMA=fma_narrow, FMAX=fmax, FMIN=fmin, FMED3=fmed3, F32F=F32, F32=np.float32,
-                         FMA64=fma64_quiet, FMA64X2=fma64_pair, F64F=F64, F64=np.float64, CANON=canonical)
+                         FMA64=fma64_quiet, FMA64N=fma64_group, F64F=F64, F64=np.float64, CANON=canonical)
 
 
 def _plain_ctx(e, op):

@@ -112,22 +112,23 @@ def wide_integer(e, op, v):
     return [put64_line(e, op.vdst, f"d{v}")]
 
 
-# -- two independent f64 fmas in one call ------------------------------------------------------
-def fma_pairs(steps):
-    """{i: j} for steps i < j that are v_fma_f64 ops with nothing but ordering-only steps between,
-    where j reads no register i writes and the two write different registers: their written-out
-    fmas run as one call over both (the Newton steps of a division and of a square root that
-    compilers interleave)."""
-    pairs, prev = {}, None
+# -- independent f64 fmas in one call -----------------------------------------------------------
+def fma_groups(steps):
+    """Runs of v_fma_f64 ops with nothing but ordering-only steps between, each reading no register
+    an earlier one of its run writes, all writing different registers: their written-out fmas run
+    as one call over all of them (the Newton steps of a division and of a square root that
+    compilers interleave).  A run is a chain {i: j, j: k, ...} from each member to the next."""
+    chain, run = {}, []
     for i, s in enumerate(steps):
         if s.body is None:
             continue
         fusable = _fusable(s.body)
-        if fusable and prev is not None and _independent(steps[prev].body, s.body):
-            pairs[prev], prev = i, None
+        if fusable and run and all(_independent(steps[k].body, s.body) for k in run):
+            chain[run[-1]] = i
+            run.append(i)
             continue
-        prev = i if fusable else None
-    return pairs
+        run = [i] if fusable else []
+    return chain
 
 
 def _fusable(op):
@@ -144,29 +145,33 @@ def _independent(x, y):
 
 
 def fused_step(e, s, i):
-    """Emit step i with its partner when it is the first of an fma pair (True), or nothing when
-    it is the second (True: emitted with the first); False for any other step."""
+    """Emit step i with the rest of its run when it is the first of an fma run (True), or nothing
+    when it is a later member (True: emitted with the first); False for any other step."""
     if i in e.fused_second:
         return True
     j = e.fused.get(i)
     if j is None:
         return False
     from .block import _commit, _emit_call, _f64_plain, _float_globals
-    x, y = s.body, e.fused_ops[j]
+    run = [s.body]
+    while j is not None:
+        run.append(e.fused_ops[j])
+        e.fused_second.add(j)
+        j = e.fused.get(j)
+    names = ["a", "b"] + [f"b{k}" for k in range(2, len(run))]
     e.need_em()
     _float_globals(e)
-    args = _fma_args(e, x) + _fma_args(e, y)
+    args = [a for op in run for a in _fma_args(e, op)]
     flag = e.slot(lambda fm, n, lane: _f64_plain(fm))
-    e.emit(f"if {flag}: da, db = FMA64X2({', '.join(args)})")
+    e.emit(f"if {flag}: {', '.join('d' + v for v in names)} = FMA64N({', '.join(args)})")
     e.emit("else:")
     mark = len(e.lines)
     e.branch = True
-    post = _emit_call(e, x, "a") + _emit_call(e, y, "b")
+    post = [line for op, v in zip(run, names) for line in _emit_call(e, op, v)]
     e.branch = False
     e.lines[mark:] = ["    " + line for line in e.lines[mark:]]
     _commit(e, post)
-    wide_written(e, (x, y))
-    e.fused_second.add(j)
+    wide_written(e, run)
     return True
 
 

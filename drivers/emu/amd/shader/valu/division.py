@@ -40,7 +40,7 @@ def _div_scale(kind):
         if fmt is F64:
             if rm == fp_round.ROUND_NEAREST_EVEN:
                 return np.ldexp(s0, n)                    # fp_round.ldexp64's own result there
-            return fp_round.ldexp64(ctx, s0, np.full(s0.shape, n))
+            return fp_round.ldexp64(ctx, s0, np.broadcast_to(n, s0.shape))
         # exact in float64, rounded once under MODE
         return fp_round.narrow(fmt, np.ldexp(s0.astype(np.float64), n), rm)
 
@@ -117,10 +117,27 @@ _FEW = 8           # up to this many odd lanes are decided one by one
 
 def _odd_ranges(fmt, r1, r2, rdiff):
     """The constants of ``_odd_lanes``: unsigned range tests of the exponent fields of S1, S2
-    and their difference (each (lo, hi), inclusive)."""
-    u = fmt.utype
-    return tuple(u(v % (1 << fmt.width)) for v in (r1[0], r1[1] - r1[0], r2[0], r2[1] - r2[0],
-                                                   -rdiff[0], rdiff[1] - rdiff[0]))
+    and their difference (each (lo, hi), inclusive), on the fields as they sit in the top 16 bits
+    of a float (times ``unit``, the field's lowest bit there), as 0-d uint16 arrays (numpy
+    converts a scalar operand on every call).  The difference of two fields wraps around 2**16:
+    checked here to leave no value of it on the wrong side of the test."""
+    unit = 1 << (fmt.mant - (fmt.width - 16))
+    lo, hi = rdiff
+    d = np.arange(-fmt.emax, fmt.emax + 1)
+    assert np.array_equal((d - lo) * unit % (1 << 16) <= (hi - lo) * unit, (d >= lo) & (d <= hi))
+    assert max(r1[1], r2[1]) * unit < (1 << 16) and min(r1[0], r2[0]) >= 0
+    return tuple(np.array(v * unit % (1 << 16), np.uint16)
+                 for v in (r1[0], r1[1] - r1[0], r2[0], r2[1] - r2[0], -lo, hi - lo))
+
+
+def _top16(fmt, x):
+    """The top 16 bits of float lanes (sign, exponent field, leading mantissa bits) as uint16: a
+    view of them where the lanes are contiguous."""
+    b = fmt.bits(x)
+    if b.ndim and b.strides[-1] == b.itemsize:
+        k = fmt.width // 16
+        return b.view(np.uint16)[..., k - 1::k] if np.little_endian else b.view(np.uint16)[..., ::k]
+    return np.right_shift(b, fmt.utype(fmt.width - 16)).astype(np.uint16)
 
 
 def _odd_lanes(fmt, s1, s2, ranges, also=None):
@@ -131,11 +148,9 @@ def _odd_lanes(fmt, s1, s2, ranges, also=None):
     if fmt is F16:
         return None
     lo1, span1, lo2, span2, off, span = ranges
-    shift, mask = fmt.utype(fmt.mant), fmt.utype(fmt.emax)
-    e1 = np.right_shift(fmt.bits(s1), shift)
-    e1 &= mask
-    e2 = np.right_shift(fmt.bits(s2), shift)
-    e2 &= mask
+    field = _FIELD[fmt]
+    e1 = np.bitwise_and(_top16(fmt, s1), field)
+    e2 = np.bitwise_and(_top16(fmt, s2), field)
     odd = np.subtract(e2, e1)
     odd += off
     odd = np.greater(odd, span)
@@ -152,6 +167,8 @@ def _odd_lanes(fmt, s1, s2, ranges, also=None):
 
 
 _NO_LANES = np.empty(0, np.intp)
+# the exponent field in the top 16 bits of a float
+_FIELD = {f: np.array(f.emax << (f.mant - (f.width - 16)), np.uint16) for f in (F32, F64)}
 
 
 def _lane_values(fmt, idx, *xs):
@@ -170,6 +187,7 @@ def _scale_lanes(ctx, fmt, s0, s1, s2, idx, d, vcc, scaled, scale, gap, tiny, sm
     shift, emax = fmt.mant, fmt.emax
     below = lambda v: v != 0 and abs(v) < smallest_normal      # noqa: E731
     flat_d, flat_vcc = d.reshape(-1), vcc.reshape(-1)
+    at, by = [], []                 # lanes whose D is S0 scaled, by 2**(+-scale): one call for all
     for k, x0, x1, x2, u1, u2 in zip(idx.tolist(), f0, f1, f2, b1, b2):
         e1, e2 = u1 >> shift & emax, u2 >> shift & emax
         near_max = e2 - e1 >= gap
@@ -194,11 +212,13 @@ def _scale_lanes(ctx, fmt, s0, s1, s2, idx, d, vcc, scaled, scale, gap, tiny, sm
         else:
             continue
         if value in (1, -1):
-            lane = s0.reshape(-1)[k:k + 1]
-            value = scaled(ctx, lane, value * scale)[0]
-        if value is not None:
+            at.append(k)
+            by.append(value * scale)
+        elif value is not None:
             flat_d[k] = value
         flat_vcc[k] = flag
+    if at:
+        flat_d[at] = scaled(ctx, s0.reshape(-1)[at], np.array(by))
 
 
 def _div_fmas(kind):
@@ -212,10 +232,11 @@ def _div_fmas(kind):
         rm = fp_round.round_mode(ctx, fmt)
         if fmt is F64 and rm == fp_round.ROUND_NEAREST_EVEN:
             k = np.count_nonzero(ctx.mask)
+            # the fma and its scaling by a power of two are IEEE arithmetic: no signalling NaN
             if not k:
-                return kind.write(ctx, old, fma64_quiet(a, b, c))     # no lane post-scales
+                return kind.write(ctx, old, fma64_quiet(a, b, c), arithmetic=True)   # no post-scale
             if k <= _FEW:
-                return kind.write(ctx, old, _fmas_lanes(a, b, c, ctx.mask, scale))
+                return kind.write(ctx, old, _fmas_lanes(a, b, c, ctx.mask, scale), arithmetic=True)
         post = np.where(ctx.mask, np.where(exponent(fmt, c) > fmt.bias, scale, -scale), 0)
         if fmt is F64:
             r = fma64_scaled(a, b, c, post, rm)
@@ -281,9 +302,8 @@ def _div_fixup(kind):
             r |= np.bitwise_and(np.bitwise_xor(u(s1), u(s2)), fmt.u_sign)
             if not odd.size:
                 return kind.write(ctx, old, r.view(fmt.dtype), quiet_nans=False)
-            special = np.zeros(r.shape, bool)
-            _fixup_lanes(fmt, s0, s1, s2, odd, r, special, default_nan, bound)
-            return kind.write(ctx, old, r.view(fmt.dtype), quiet_nans=special)
+            _fixup_lanes(fmt, s0, s1, s2, odd, r, default_nan, bound)
+            return kind.write(ctx, old, r.view(fmt.dtype), quiet_nans=False)
         neg = np.signbit(s1) ^ np.signbit(s2)
         signed = lambda v: np.where(neg, -fmt.dtype(v), fmt.dtype(v))
         inf1, inf2 = np.isinf(s1), np.isinf(s2)
@@ -304,21 +324,22 @@ def _div_fixup(kind):
     return run
 
 
-def _fixup_lanes(fmt, s0, s1, s2, idx, r, special, default_nan, under):
+def _fixup_lanes(fmt, s0, s1, s2, idx, r, default_nan, under):
     """v_div_fixup's cases (in ``run``'s order) lane by lane on the flat lanes ``idx`` of the
-    result bits r (holding the default case), marking the lanes a case took in ``special``."""
+    result bits r (holding the default case); a NaN operand a case returns is quieted here (the
+    array path quiets the lanes a case took when it writes the result)."""
     (_, b0), (f1, b1), (f2, b2) = _lane_values(fmt, idx, s0, s1, s2)
     shift, emax, sign = fmt.mant, fmt.emax, fmt.sign
-    inf, nan = fmt.exp_mask, int(default_nan.view(fmt.utype))
-    flat_r, flat_special = r.reshape(-1), special.reshape(-1)
+    inf, nan, quiet = fmt.exp_mask, int(default_nan.view(fmt.utype)), fmt.quiet_bit
+    flat_r = r.reshape(-1)
     for k, x1, x2, u0, u1, u2 in zip(idx.tolist(), f1, f2, b0, b1, b2):
         neg = (u1 ^ u2) & sign
         e0, e1, e2 = u0 >> shift & emax, u1 >> shift & emax, u2 >> shift & emax
         inf1, inf2 = math.isinf(x1), math.isinf(x2)
         if math.isnan(x2):
-            value = u2
+            value = u2 | quiet
         elif math.isnan(x1):
-            value = u1
+            value = u1 | quiet
         elif x1 == 0 and x2 == 0 or inf1 and inf2:
             value = nan
         elif x1 == 0 or inf2:
@@ -330,7 +351,6 @@ def _fixup_lanes(fmt, s0, s1, s2, idx, r, special, default_nan, under):
         else:
             continue
         flat_r[k] = value
-        flat_special[k] = True
 
 
 for _k in (K32, K64):

@@ -417,12 +417,16 @@ def fma_exact(a, b, c, scale=0):
         return float("inf") if num > 0 else float("-inf")
 
 
+# The constants of _fma64_core are 0-d arrays: numpy converts a scalar operand on every call,
+# which costs a small array's ufunc call about half as much again.
+_u64 = lambda v: np.array(v, U64)                                                 # noqa: E731
 # a double's bits rounded to its upper 26 significant bits: + half of the 27 dropped, then cut
 # (a carry into the exponent is the next binade's first value)
-_SPLIT_HALF, _SPLIT_CUT = np.uint64(1 << 26), np.uint64(((1 << 64) - 1) ^ ((1 << 27) - 1))
+_SPLIT_HALF, _SPLIT_CUT = _u64(1 << 26), _u64(((1 << 64) - 1) ^ ((1 << 27) - 1))
 # |p| in [2**-900, 2**1000] as bits: |p| - 2**-900 as integers does not exceed the span
-_TINY_BITS = np.uint64(np.float64(2.0 ** -900).view(U64))
-_PRODUCT_SPAN = np.uint64(int(np.float64(2.0 ** 1000).view(U64)) - int(_TINY_BITS))
+_TINY_BITS = _u64(np.float64(2.0 ** -900).view(U64))
+_PRODUCT_SPAN = _u64(int(np.float64(2.0 ** 1000).view(U64)) - int(_TINY_BITS))
+_ABS64_0, _SIGN_SHIFT, _ZERO64 = _u64(0x7FFFFFFFFFFFFFFF), _u64(63), np.array(0.0)
 
 
 def _fma64_core(a, b, c):
@@ -436,7 +440,7 @@ def _fma64_core(a, b, c):
     error terms are exact (a sum landing there is c + p exactly, Sterbenz).  A split rounding to
     infinity (|a| near the largest double), an infinite or NaN addend and a sum that overflows
     all make the result infinite or NaN.  Other lanes hold garbage.  The caller silences
-    numpy's warnings."""
+    numpy's warnings.  Every temporary is written in place once its value is used up."""
     p = np.multiply(a, b)
     ah = np.add(a.view(U64), _SPLIT_HALF)
     ah &= _SPLIT_CUT
@@ -458,32 +462,30 @@ def _fma64_core(a, b, c):
     bb = np.subtract(th, p)
     tl = np.subtract(th, bb)
     np.subtract(p, tl, out=tl)
-    bb = np.subtract(c, bb)
+    np.subtract(c, bb, out=bb)
     tl += bb
     s = np.add(tl, pl)                             # TwoSum(tl, pl), s rounded to odd
     bb = np.subtract(s, tl)
     err = np.subtract(s, bb)
     np.subtract(tl, err, out=err)
-    bb = np.subtract(pl, bb)
+    np.subtract(pl, bb, out=bb)
     err += bb
     # round to odd without a select: an inexact s is truncated toward zero (one unit of
-    # magnitude less where err points the other way) and its last bit set
-    inexact = np.not_equal(err, 0).astype(U64)
+    # magnitude less where err points the other way) and its last bit set (uint64 with bool
+    # operands: the bools count as 0 and 1)
     sb = s.view(U64)
     down = np.bitwise_xor(sb, err.view(U64))
     down >>= _SIGN_SHIFT
+    inexact = np.not_equal(err, _ZERO64)
     down &= inexact
-    sb = np.subtract(sb, down)
+    sb -= down
     sb |= inexact
-    r = np.add(th, sb.view(np.float64))
-    ok = np.bitwise_and(p.view(U64), _ABS64)
+    r = np.add(th, s)
+    ok = np.bitwise_and(p.view(U64), _ABS64_0)
     ok -= _TINY_BITS
     ok = np.less_equal(ok, _PRODUCT_SPAN)
     ok &= np.isfinite(r)
     return th, r, ok
-
-
-_SIGN_SHIFT = np.uint64(63)
 
 
 def fma64(a, b, c):
@@ -517,17 +519,19 @@ def fma64_quiet(a, b, c):
     return r
 
 
-def fma64_pair(a1, b1, c1, a2, b2, c2):
-    """Two independent fma64_quiet as the bits of each result: one call over both when every
-    operand is a contiguous array of one shape (numpy then runs the same loops on the same
-    layouts, so each lane, and the NaN an operation on two NaNs picks, is what it is alone)."""
-    xs = (a1, b1, c1, a2, b2, c2)
-    if all(type(x) is np.ndarray and x.flags.c_contiguous and x.shape == a1.shape for x in xs) and a1.ndim:
-        n = a1.shape[0]
-        r = fma64_quiet(np.concatenate((a1, a2)), np.concatenate((b1, b2)), np.concatenate((c1, c2)))
+def fma64_group(*xs):
+    """Independent fma64_quiet of (a, b, c) triples (xs holds them one after the other), as the
+    bits of each result: one call over all of them when every operand is a contiguous array of
+    one shape (numpy then runs the same loops on the same layouts, so each lane, and the NaN an
+    operation on two NaNs picks, is what it is alone)."""
+    first, n = xs[0], len(xs) // 3
+    if first.ndim and all(type(x) is np.ndarray and x.flags.c_contiguous and x.shape == first.shape
+                          for x in xs):
+        m = first.shape[0]
+        r = fma64_quiet(np.concatenate(xs[0::3]), np.concatenate(xs[1::3]), np.concatenate(xs[2::3]))
         r = r.view(U64)
-        return r[:n], r[n:]
-    return fma64_quiet(a1, b1, c1).view(U64), fma64_quiet(a2, b2, c2).view(U64)
+        return tuple(r[k * m:(k + 1) * m] for k in range(n))
+    return tuple(fma64_quiet(*xs[3 * k:3 * k + 3]).view(U64) for k in range(n))
 
 
 _FEW_LANES = 8      # up to this many lanes off the error-free path are done one by one
