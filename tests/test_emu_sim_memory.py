@@ -482,14 +482,21 @@ def test_overlapping_multi_dword_stores_land_in_lane_order(where, stride, exec_m
 @pytest.mark.parametrize("text", [
     "global_load_b32 v8, v[5:6], off", "global_load_b64 v[8:9], v[5:6], off offset:-8",
     "global_load_b128 v[8:11], v7, s[0:1] offset:16", "global_store_b32 v[5:6], v4, off offset:16",
-    "global_store_b96 v7, v[8:10], s[0:1]", "global_store_b64 v[5:6], v[8:9], off"])
+    "global_store_b96 v7, v[8:10], s[0:1]", "global_store_b64 v[5:6], v[8:9], off",
+    "global_load_b128 v[8:11], v[5:6], off", "global_store_b128 v7, v[8:11], s[0:1] offset:-16",
+    "global_load_i8 v8, v[5:6], off offset:3", "global_load_u16 v8, v7, s[0:1] offset:2",
+    "global_load_i16 v8, v[5:6], off", "global_load_u8 v8, v7, s[0:1]",
+    "global_store_b8 v[5:6], v8, off offset:1", "global_store_d16_hi_b16 v7, v8, s[0:1] offset:-2",
+    "global_store_b16 v7, v8, s[0:1]"])
 def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
-    """GLOBAL dword accesses by whole waves take a shorter path (memory.DENSE_FAST): it must leave
-    the registers and memory the general path leaves, and fall back to it (faults included)
-    for unaligned addresses, addresses past the mapping, a read-only mapping and partial EXEC."""
+    """GLOBAL dword, short and byte accesses take a shorter path (memory.DENSE_FAST, lanesets.py):
+    it must leave the registers and memory the general path leaves, for whole and partial EXEC,
+    slices and scattered waves, and fall back to it (faults included) for unaligned addresses,
+    addresses past the mapping or below it, a read-only mapping, and SGPR bases that differ by
+    wave."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
-    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader import lanesets, memory
     from drivers.emu.amd.shader.state import EXEC_LO, WaveState
     from drivers.emu.vm import GpuVM
 
@@ -497,13 +504,18 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
     fn = memory.build_flat(ins, 0, 16)
     rng = np.random.default_rng(len(text))
     va0 = DATA_VA + 0x1000
-    for trial in range(12):
+    for trial in range(24):
+        monkeypatch.setattr(lanesets, "_TAKE_INTO", 64 if trial % 2 else 8192)   # (as for big groups)
         W = int(rng.integers(1, 7))
-        stride = [4, 16, 2, -4][trial % 4]                  # -4: lanes descending; 2: unaligned
+        stride = [4, 16, 2, -4, 0, 1][trial % 6]           # -4: lanes descending; 2, 1: unaligned
         lanes = np.arange(W * 32, dtype=np.int64)
         addrs = (va0 + 0x800 + lanes * stride).astype(np.uint64)
-        if trial == 5:
+        if trial in (5, 17):
             addrs[-1] = np.uint64(DATA_VA + 0x3000 - 4)      # past the 0x3000-byte mapping
+        if trial == 11:
+            addrs[3] = np.uint64(DATA_VA - 16)               # below it
+        sel = slice(0, W) if trial % 3 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        exec_bits = [M32, 0x7FFFFFFF, 0x0000FFF0, 0][trial % 4] if trial >= 8 else M32
         mem0 = rng.integers(0, 256, 0x3000, dtype=np.uint8)
         vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
         vregs0[5] = (addrs & M32).astype(np.uint32).reshape(W, 32)
@@ -512,14 +524,18 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
         outcomes = []
         for fast in (True, False):
             monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
             vm, mem = GpuVM(), mem0.copy()
             vm.map(DATA_VA, mem, writable=trial != 7)
             st = WaveState(W, 16, W, 0, vm)
-            st.sregs[EXEC_LO] = M32 if trial != 9 else 0x7FFFFFFF
+            st.sregs[EXEC_LO] = exec_bits
+            st.sregs[EXEC_LO, 0] = M32 if trial % 5 == 1 else exec_bits
             st.vregs[:] = vregs0
             st.sregs[0], st.sregs[1] = DATA_VA & M32, DATA_VA >> 32
+            if trial == 13:
+                st.sregs[0, -1] += 4                          # one wave's SADDR differs
             try:
-                fn(st, slice(0, W))
+                fn(st, sel)
                 err = None
             except MemoryFault as e:
                 err = str(e)
@@ -531,27 +547,30 @@ def test_whole_wave_global_path_matches_the_general_one(monkeypatch, text):
 @pytest.mark.parametrize("text", [
     "ds_load_b32 v8, v5", "ds_load_b64 v[8:9], v5 offset:8", "ds_load_b128 v[8:11], v5 offset:16",
     "ds_load_2addr_b32 v[8:9], v5 offset0:3 offset1:1", "ds_load_2addr_stride64_b64 v[8:11], v5 offset1:1",
-    "ds_store_b32 v5, v6 offset:4", "ds_store_b64 v5, v[6:7]", "ds_store_b96 v5, v[8:10] offset:12"])
+    "ds_store_b32 v5, v6 offset:4", "ds_store_b64 v5, v[6:7]", "ds_store_b96 v5, v[8:10] offset:12",
+    "ds_store_b128 v5, v[8:11] offset:32", "ds_store_2addr_b32 v5, v6, v7 offset0:5 offset1:2",
+    "ds_store_2addr_stride64_b64 v5, v[6:7], v[8:9] offset1:1", "ds_storexchg_2addr_rtn_b32 v[10:11], v5, v6, v7"])
 def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
-    """LDS dword accesses by groups whose every lane is active take a shorter path
-    (lds.DENSE_FAST): it must leave the registers and LDS the general path leaves, for slices and
-    scattered waves of several workgroups, and hand over unaligned, out-of-range and partial-EXEC
-    accesses (and allocations that are not whole dwords) to it."""
+    """LDS dword accesses take a shorter path (lds.DENSE_FAST, lanesets.py): it must leave the
+    registers and LDS the general path leaves, for whole and partial EXEC, slices and scattered
+    waves of several workgroups, and hand over unaligned and out-of-range accesses (and
+    allocations that are not whole dwords) to it."""
     from assembler.rdna3 import assemble
     from assembler.rdna3.decoder import decode
-    from drivers.emu.amd.shader import lds
+    from drivers.emu.amd.shader import lanesets, lds
     from drivers.emu.amd.shader.state import EXEC_LO, WaveState
 
     ins, _ = decode(assemble(text), 0)
     fn = lds.build_ds(ins, 0, 16)
     rng = np.random.default_rng(len(text))
-    for trial in range(16):
+    for trial in range(24):
         W = int(rng.integers(1, 9))
         lds_bytes = [2048, 1024, 2046, 4096][trial % 4]
         sel = slice(1, W) if trial % 2 else np.sort(rng.choice(W, max(1, W // 2), replace=False))
         if trial % 2 and W == 1:
             sel = slice(0, 1)
-        offs = rng.integers(0, 256, W * 32) * 4
+        offs = rng.integers(0, 256, W * 32) * (16 if trial % 3 == 0 else 4)   # (16: b128 rows)
+        offs %= lds_bytes - 160
         if trial % 8 == 3:
             offs[7] += 2                                   # one unaligned lane
         if trial % 8 == 5:
@@ -560,6 +579,8 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
         vregs0[5] = offs.reshape(W, 32)
         lds0 = None
         outcomes = []
+        # big groups gather straight into each register: from 64 lanes in odd trials
+        monkeypatch.setattr(lanesets, "_TAKE_INTO", 64 if trial % 2 else 8192)
         for fast in (True, False):
             monkeypatch.setattr(lds, "DENSE_FAST", fast)
             st = WaveState(W, 16, 3, lds_bytes, None)
@@ -568,7 +589,8 @@ def test_whole_wave_lds_path_matches_the_general_one(monkeypatch, text):
                 lds0 = rng.integers(0, 256, st.lds.shape, dtype=np.uint8)
             st.lds[:] = lds0
             st.vregs[:] = vregs0
-            st.sregs[EXEC_LO] = 0xFFFFFFFF if trial % 8 != 6 else 0xFFFF0FFF
+            st.sregs[EXEC_LO] = [0xFFFFFFFF, 0xFFFF0FFF, 0x80000001, 0xFFFFFFFF, 0][trial % 5]
+            st.sregs[EXEC_LO, 0] = 0xFFFFFFFF
             fn(st, sel)
             outcomes.append((st.vregs.copy(), st.lds.copy()))
         (v1, l1), (v2, l2) = outcomes
@@ -607,3 +629,262 @@ def test_barrier_waits_for_waves_arriving_on_three_paths():
     slots = [100, 101, 2, 3]
     for w in range(4):
         assert st.vgpr[w, 5].tolist() == [slots[(w + 1) % 4]] * 32, w
+
+
+@pytest.mark.parametrize("text", [
+    "scratch_load_b32 v8, v5, off", "scratch_load_b128 v[8:11], v5, off offset:16",
+    "scratch_store_b32 v5, v6, off offset:4", "scratch_store_b128 off, v[8:11], off offset:32",
+    "scratch_load_b64 v[8:9], off, off offset:8", "scratch_store_b64 v5, v[6:7], off"])
+def test_scratch_short_path_matches_the_general_one(monkeypatch, text):
+    """SCRATCH dword accesses take a shorter path (memory.DENSE_FAST, lanesets.py: each lane's
+    private segment worked out once per group): it must leave the registers and memory the
+    general path leaves, for whole and partial EXEC, slices and scattered waves, and fall back
+    to it (faults included) for unaligned offsets, offsets past a lane's segment, a scratch
+    mapping that moved (a later launch) and a read-only one."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    private = 128
+    for trial in range(16):
+        W = int(rng.integers(1, 6))
+        sel = slice(0, W) if trial % 3 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        offs = rng.integers(0, private // 16 - 1, W * 32) * (16 if trial % 2 else 4)
+        if trial == 5:
+            offs[9] += 2                                   # one unaligned lane
+        if trial == 7:
+            offs[-1] = private - 4                         # past the segment for wide accesses
+        if trial == 9:
+            offs[0] = private                              # past every segment
+        mem0 = rng.integers(0, 256, 0x8000, dtype=np.uint8)
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[5] = offs.reshape(W, 32)
+        exec_bits = [M32, 0x7FFFFFF0, 0x00010001, M32][trial % 4]
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(DATA_VA, mem, writable=trial != 11)
+            st = WaveState(W, 16, W, 0, vm)
+            st.private_size = private
+            st.scratch_base[:] = DATA_VA + 0x100 + np.arange(W, dtype=np.uint64) * (32 * private)
+            st.sregs[EXEC_LO] = exec_bits
+            st.vregs[:] = vregs0
+            errs = []
+            for launch in range(2):
+                if launch:                                 # a later launch: scratch elsewhere
+                    st.scratch_base += np.uint64(0x40)
+                try:
+                    fn(st, sel)
+                    errs.append(None)
+                except MemoryFault as e:
+                    errs.append(str(e))
+            outcomes.append((errs, mem, st.vregs.copy()))
+        (e1, m1, v1), (e2, m2, v2) = outcomes
+        assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(v1, v2), (trial, e1, e2)
+
+
+@pytest.mark.parametrize("text", [
+    "ds_add_u32 v5, v6", "ds_add_rtn_u32 v8, v5, v6 offset:8", "ds_max_rtn_i32 v8, v5, v6",
+    "ds_cmpstore_rtn_b32 v8, v5, v6, v7", "ds_min_u32 v5, v6 offset:4",
+    "global_atomic_add_u32 v[2:3], v6, off", "global_atomic_add_u32 v8, v[2:3], v6, off glc",
+    "global_atomic_cmpswap_b32 v8, v4, v[6:7], s[0:1] glc", "global_atomic_xor_b32 v4, v6, s[0:1] offset:-4"])
+def test_short_atomics_match_the_general_path(monkeypatch, text):
+    """32-bit atomics of LDS and GLOBAL take the short path's addressing (memory.DENSE_FAST,
+    lds.DENSE_FAST): lanes sharing an address, partial EXEC and scattered waves must leave the
+    memory and registers (the values before) the general path leaves; unaligned and
+    out-of-range lanes hand over to it."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import lds, memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    is_lds = text.startswith("ds_")
+    fn = lds.build_ds(ins, 0, 16) if is_lds else memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    for trial in range(12):
+        W = int(rng.integers(1, 5))
+        sel = slice(0, W) if trial % 3 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        offs = rng.integers(0, [4, 64, 1][trial % 3] + 3, W * 32) * 4       # many lanes share a dword
+        if trial == 4:
+            offs[5] += 1                                   # one unaligned lane
+        if trial == 7:
+            offs[-1] = 0x2000                              # past the LDS / the mapping
+        vregs0 = rng.integers(0, 8, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        va = (DATA_VA + offs).astype(np.uint64)
+        vregs0[5] = offs.reshape(W, 32)
+        vregs0[4] = offs.reshape(W, 32)
+        vregs0[2] = (va & M32).astype(np.uint32).reshape(W, 32)
+        vregs0[3] = (va >> np.uint64(32)).astype(np.uint32).reshape(W, 32)
+        mem0 = rng.integers(0, 8, 0x1000, dtype=np.uint32)
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
+            monkeypatch.setattr(lds, "DENSE_FAST", fast)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(DATA_VA, mem.view(np.uint8))
+            st = WaveState(W, 16, 2, 0x1000, vm)
+            st.wg[:] = np.arange(W) % 2
+            st.lds32[:0x800] = mem0[:0x800]
+            st.vregs[:] = vregs0
+            st.sregs[0], st.sregs[1] = DATA_VA & M32, DATA_VA >> 32
+            st.sregs[EXEC_LO] = [M32, 0x0F0F00FF, M32, 0x80000001][trial % 4]
+            try:
+                fn(st, sel)
+                err = None
+            except MemoryFault as e:
+                err = str(e)
+            outcomes.append((err, mem, st.lds.copy(), st.vregs.copy()))
+        (e1, m1, l1, v1), (e2, m2, l2, v2) = outcomes
+        assert e1 == e2 and np.array_equal(m1, m2) and np.array_equal(l1, l2) and np.array_equal(v1, v2), trial
+
+
+@pytest.mark.parametrize("text", ["ds_bpermute_b32 v8, v5, v6", "ds_bpermute_b32 v8, v5, v6 offset:4",
+                                  "ds_permute_b32 v8, v5, v6 offset:8"])
+def test_permute_short_path_matches_the_general_one(monkeypatch, text):
+    """ds_bpermute_b32 with every lane on is one gather (lds.DENSE_FAST): the lane each lane reads
+    must be the general path's (bits 2..6 of ADDR + offset, wrapping at 2**32), for slices and
+    scattered waves; partial EXEC keeps the general path."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import lds
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+
+    ins, _ = decode(assemble(text), 0)
+    fn = lds.build_ds(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    for trial in range(8):
+        W = int(rng.integers(1, 6))
+        sel = slice(0, W) if trial % 2 else np.sort(rng.choice(W, max(1, W - 1), replace=False))
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        if trial % 4 == 1:
+            vregs0[5] = np.uint32(0xFFFFFFFC)                   # wraps with the offset
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(lds, "DENSE_FAST", fast)
+            st = WaveState(W, 16, W, 0, None)
+            st.vregs[:] = vregs0
+            st.sregs[EXEC_LO] = M32 if trial < 6 else 0xFFFF00FF
+            fn(st, sel)
+            outcomes.append(st.vregs.copy())
+        assert np.array_equal(outcomes[0], outcomes[1]), trial
+        if text.startswith("ds_bpermute") and trial < 6:             # and the ISA's answer
+            rows = np.arange(W)[sel]
+            src = (vregs0[5, rows].astype(np.int64) + ins.modifiers.get("offset0", 0) + 256 *
+                   ins.modifiers.get("offset1", 0)) >> 2 & 31
+            want = np.take_along_axis(vregs0[6, rows], src, axis=1)
+            assert np.array_equal(outcomes[0][8, rows], want), trial
+
+
+def test_readfirstlane_reads_the_lowest_exec_lane_of_each_wave():
+    """v_readfirstlane_b32 (its closure): the lowest lane with EXEC set of each wave, lane 0
+    when EXEC is empty, for slices and scattered waves."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader.program import Program  # noqa: F401 (the builders' imports)
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.amd.shader.vector import build_cross_lane
+
+    ins, _ = decode(assemble("v_readfirstlane_b32 s7, v5"), 0)
+    fn = build_cross_lane(ins, 0, 16)
+    execs = np.array([0x80000000, 0, 0x00010100, 1, M32, 0x6], np.uint32)
+    st = WaveState(6, 16, 6, 0, None)
+    st.vregs[5] = np.arange(6 * 32, dtype=np.uint32).reshape(6, 32) * 3
+    st.sregs[EXEC_LO] = execs
+    for sel in (slice(0, 6), np.array([1, 2, 5])):
+        st.sregs[7] = 0
+        fn(st, sel)
+        rows = np.arange(6)[sel]
+        first = [31, 0, 8, 0, 0, 1]
+        assert st.sregs[7, rows].tolist() == [3 * (32 * w + first[w]) for w in rows]
+
+
+@pytest.mark.parametrize("text", ["global_load_b32 v8, v[5:6], off offset:-4", "global_store_b64 v[5:6], v[8:9], off",
+                                  "global_load_u16 v8, v[5:6], off offset:2", "global_store_b32 v7, v8, s[0:1] offset:4",
+                                  "global_load_b64 v[8:9], v7, s[0:1]"])
+def test_short_global_path_with_a_base_per_lane(monkeypatch, text):
+    """Lanes of one access whose VGPR pairs differ in the upper dword (a buffer across a 4 GiB
+    boundary), or whose waves' SADDR differ (each wave's own record), take the short path with a
+    VA per lane, never the general one: the registers and memory it leaves are the general
+    path's, whole and partial EXEC."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble(text), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    rng = np.random.default_rng(len(text))
+    start = (1 << 32) - 0x1000
+    general = memory.active_lanes
+    for trial in range(4):
+        W = 3
+        # across 2**32; the last trial below it, with the mapping 4 GiB from a negative offset's base
+        first = 0xE00 if trial < 3 else 0x10
+        addrs = (start + first + np.arange(W * 32, dtype=np.int64) * 8 * (1 + trial % 2)).astype(np.uint64)
+        vregs0 = rng.integers(0, 1 << 32, (16, W, 32), dtype=np.uint64).astype(np.uint32)
+        vregs0[5] = (addrs & M32).astype(np.uint32).reshape(W, 32)
+        vregs0[6] = (addrs >> np.uint64(32)).astype(np.uint32).reshape(W, 32)
+        assert len(set(vregs0[6].reshape(-1).tolist())) == (2 if trial < 3 else 1)
+        vregs0[7] = (np.arange(32, dtype=np.uint32) * 4 * (1 + trial % 2))[None, :]
+        mem0 = rng.integers(0, 256, 0x2000, dtype=np.uint8)
+        outcomes = []
+        for fast in (True, False):
+            monkeypatch.setattr(memory, "DENSE_FAST", fast)
+            monkeypatch.setattr(memory, "RETRY", 0)
+            monkeypatch.setattr(memory, "active_lanes", general if not fast else None)
+            vm, mem = GpuVM(), mem0.copy()
+            vm.map(start, mem)
+            st = WaveState(W, 16, W, 0, vm)
+            st.sregs[EXEC_LO] = M32 if trial < 2 else 0x0FF0F00F
+            bases = start + np.arange(W, dtype=np.uint64) * np.uint64(0x300)      # one per wave
+            st.sregs[0], st.sregs[1] = (bases & M32).astype(np.uint32), (bases >> np.uint64(32)).astype(np.uint32)
+            st.vregs[:] = vregs0
+            fn(st, slice(0, W))
+            outcomes.append((mem, st.vregs.copy()))
+        (m1, v1), (m2, v2) = outcomes
+        assert np.array_equal(m1, m2) and np.array_equal(v1, v2), trial
+        assert not np.array_equal(m1, mem0) or not np.array_equal(v1, vregs0)
+
+
+def test_short_path_is_tried_again_after_handing_over(monkeypatch):
+    """An access the short path hands over (an unaligned lane) takes the general path for the
+    next memory.RETRY calls of its instruction, then the short path again; results are the
+    general path's throughout."""
+    from assembler.rdna3 import assemble
+    from assembler.rdna3.decoder import decode
+    from drivers.emu.amd.shader import memory
+    from drivers.emu.amd.shader.state import EXEC_LO, WaveState
+    from drivers.emu.vm import GpuVM
+
+    ins, _ = decode(assemble("global_load_b32 v8, v7, s[0:1]"), 0)
+    fn = memory.build_flat(ins, 0, 16)
+    general = []
+    real = memory.active_lanes
+    monkeypatch.setattr(memory, "active_lanes", lambda st, sel: general.append(1) or real(st, sel))
+    monkeypatch.setattr(memory, "RETRY", 3)
+    vm = GpuVM()
+    mem = np.arange(0x1000, dtype=np.uint32)
+    vm.map(DATA_VA, mem.view(np.uint8))
+    st = WaveState(1, 16, 1, 0, vm)
+    st.sregs[EXEC_LO], st.sregs[0], st.sregs[1] = M32, DATA_VA, 0
+    paths = []
+    for call in range(6):
+        st.vregs[7] = LANES * 4 + (2 if call == 0 else 0)       # the first call unaligned
+        del general[:]
+        fn(st, slice(0, 1))
+        paths.append(len(general))
+        want = (np.frombuffer(mem.tobytes(), np.uint8)[(st.vregs[7, 0][:, None] + np.arange(4)).astype(np.intp)]
+                .copy().view(np.uint32)[:, 0])
+        assert st.vgpr[0, 8].tolist() == want.tolist()
+    assert paths == [1, 1, 1, 1, 0, 0]

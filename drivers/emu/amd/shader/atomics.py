@@ -135,6 +135,17 @@ def apply(mem, index, name, src, cmp):
         old = mem[index]
         mem[index] = f(old, src, cmp).astype(mem.dtype, copy=False)
         return old
+    if distinct == 1 and n <= 32 and name in ("cmpswap", "cmpstore"):
+        # a wave's lanes at one lock or counter: their compares in turn, on ints
+        loc = int(index[0])
+        v = int(mem[loc])
+        before = []
+        for s, c in zip(src.tolist(), cmp.tolist()):
+            before.append(v)
+            if v == c:
+                v = s
+        mem[loc] = v
+        return np.array(before, mem.dtype)
     if distinct == 1:                                  # every lane at one location, in lane order
         uniq, counts, order = index[:1], np.array([n]), np.arange(n)
     else:

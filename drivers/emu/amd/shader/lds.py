@@ -11,9 +11,11 @@ import numpy as np
 from drivers.emu.faults import IllegalInstruction
 
 from . import atomics
+from .lanesets import lane_set, lds_words, put_steps, put_words
+from .lanesets import store_words as put_lds
 from .memory import (LOAD_KINDS, STORE_KINDS, active_lanes, apply_at_once, lane_regs, lane_values, order_free,
-                     store_bytes, take_into, to_lanes, write_lane_values)
-from .state import M0, WAVE32
+                     short_atomic, store_bytes, take_into, to_lanes, write_lane_values)
+from .state import EXEC_LO, M0, WAVE32
 from .vmaccess import lane_major, read_index, write_index
 
 U32, I64 = np.uint32, np.int64
@@ -74,42 +76,7 @@ def _lane_words(st, acc):
     return base.reshape(-1, WAVE32)[sel].reshape(-1)
 
 
-DENSE_FAST = True          # the path below for whole waves (tests compare it with the general one)
-
-
-def whole_wave_words(st, sel, addr, offset, nbytes):
-    """Dword indices into ``st.lds32`` of an access at VGPR ``addr`` + ``offset`` by a group
-    whose every lane is active (the usual case; the caller checks EXEC), checked as
-    lds_word_index checks them; None for any other access (the general path decides).  Fewer
-    steps than the general path: the offsets summed, bounded and based as one (w * 32,) array."""
-    last = st.lds_bytes - nbytes                      # the highest offset an access may start at
-    if last < 0 or st.lds_bytes & 3:
-        return None
-    off = st.vregs[addr, sel]
-    off = (off + np.uint32(offset) if offset else off).reshape(-1)     # the 32-bit adder wraps
-    bits = int(np.bitwise_or.reduce(off))
-    if bits & 3 or bits > last and int(off.max()) > last:
-        return None
-    w = (off >> np.uint32(2)).astype(np.intp)
-    base = _lane_word_bases(st)
-    if type(sel) is slice:
-        start, stop, _ = sel.indices(st.W)
-        w += base[start * WAVE32:stop * WAVE32]
-    else:
-        w += base.reshape(-1, WAVE32)[sel].reshape(-1)
-    return w
-
-
-def _take_rows(st, sel, w, vdst, steps):
-    """VGPR vdst + j of every lane of the group = ``st.lds32[w + steps[j]]`` (``w`` checked)."""
-    words = st.lds32
-    if type(sel) is not slice:              # scattered waves: one gather, one register-major write
-        m = len(steps)
-        idx = np.asarray(steps, np.intp)[:, None] + w if m > 1 else w
-        st.vregs[vdst:vdst + m, sel] = np.take(words, idx).reshape(m, -1, WAVE32)
-        return
-    for j, step in enumerate(steps):
-        np.take(words, w + step if step else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
+DENSE_FAST = True          # lanesets.py's short paths (tests compare them with the general one)
 
 
 def lds_read_words(st, acc, off, k):
@@ -228,13 +195,16 @@ def build_ds(ins, pc, vgprs):
             k = nbytes // 4
 
             def load_words(st, sel):
+                if DENSE_FAST:
+                    ls = lane_set(st, sel)
+                    if ls is None:
+                        return
+                    w, _ = lds_words(st, ls, sel, addr, offset, nbytes)
+                    if w is not None:
+                        put_words(st, ls, sel, vdst, k, st.lds32, w)
+                        return
                 acc = active_lanes(st, sel)
                 if acc is not None:
-                    if acc.flat is None and DENSE_FAST:
-                        w = whole_wave_words(st, sel, addr, offset, nbytes)
-                        if w is not None:
-                            _take_rows(st, sel, w, vdst, range(k))
-                            return
                     off = lds_address32(st, acc, addr, offset)
                     w = lds_word_index(st, acc, off, nbytes) if acc.flat is None else None
                     if w is not None and take_into(st.lds32, w, st, acc, vdst, range(nbytes // 4)):
@@ -260,17 +230,16 @@ def build_ds(ins, pc, vgprs):
         k = max(1, nbytes // 4)
         if nbytes % 4 == 0:
             def store_words(st, sel):
+                if DENSE_FAST:
+                    ls = lane_set(st, sel)
+                    if ls is None:
+                        return
+                    w, align = lds_words(st, ls, sel, addr, offset, nbytes)
+                    if w is not None:
+                        put_lds(st, ls, sel, data, k, st.lds32, w, align)
+                        return
                 acc = active_lanes(st, sel)
                 if acc is not None:
-                    if acc.flat is None and DENSE_FAST:
-                        w = whole_wave_words(st, sel, addr, offset, nbytes)
-                        if w is not None:
-                            if k == 1:
-                                st.lds32[w] = st.vregs[data, sel].reshape(-1)
-                            else:
-                                values = st.vregs[data:data + k, sel].reshape(k, -1).T
-                                st.lds32[write_index(w, k)] = lane_major(values)
-                            return
                     off = lds_address32(st, acc, addr, offset)
                     lds_write_words(st, acc, off, lane_values(st, acc, data, k))
             return store_words
@@ -296,6 +265,14 @@ def build_ds(ins, pc, vgprs):
     vdst = ops["vdst"].value if "vdst" in ops else None
 
     def atomic(st, sel):
+        if k == 1 and DENSE_FAST:
+            ls = lane_set(st, sel)
+            if ls is None:
+                return
+            w, _ = lds_words(st, ls, sel, addr, offset, 4)
+            if w is not None:
+                short_atomic(st, ls, sel, st.lds32, w, name, d0, d1, vdst)
+                return
         acc = active_lanes(st, sel)
         if acc is None:
             return
@@ -326,14 +303,17 @@ def _build_2addr(m, ops, o0, o1):
         steps = steps[:, None]                  # (2k, 1): the gather is register-major
 
         def load2(st, sel):
+            if DENSE_FAST:
+                ls = lane_set(st, sel)
+                if ls is None:
+                    return
+                w, _ = lds_words(st, ls, sel, addr, lo, span + 4 * k)
+                if w is not None:
+                    put_steps(st, ls, sel, vdst, steps, st.lds32, w)
+                    return
             acc = active_lanes(st, sel)
             if acc is None:
                 return
-            if acc.flat is None and DENSE_FAST:
-                w = whole_wave_words(st, sel, addr, lo, span + 4 * k)
-                if w is not None:
-                    _take_rows(st, sel, w, vdst, step_list)
-                    return
             base = lane_regs(st, acc, addr)
             # both dwords in one bounds / alignment check when the span between them is checked
             # as one access (no lane then wraps around 2**32 at either offset)
@@ -354,7 +334,20 @@ def _build_2addr(m, ops, o0, o1):
     datas = (ops["data0"].value, ops["data1"].value)
     vdst = ops["vdst"].value if "vdst" in ops else None
 
+    lo, span = min(offs), abs(offs[1] - offs[0])
+    # each data's first dword from the lower offset (the stores stay in order: data0's first)
+    firsts = [(o - lo) >> 2 for o in offs]
+
     def store2(st, sel):
+        if DENSE_FAST and vdst is None:
+            ls = lane_set(st, sel)
+            if ls is None:
+                return
+            w, _ = lds_words(st, ls, sel, addr, lo, span + 4 * k)
+            if w is not None:
+                for first, d in zip(firsts, datas):
+                    put_lds(st, ls, sel, d, k, st.lds32, w + first if first else w)
+                return
         acc = active_lanes(st, sel)
         if acc is None:
             return
@@ -368,11 +361,26 @@ def _build_2addr(m, ops, o0, o1):
     return store2
 
 
+_ROW_BASES = {}             # group size -> uint32 (w, 1): where each wave's lanes start in its (w * 32,) lanes
+
+
 def _build_permute(m, ops, offset):
     vdst, addr, data = ops["vdst"].value, ops["addr"].value, ops["data0"].value
     backward = m == "ds_bpermute_b32"
 
     def permute(st, sel):
+        if backward and DENSE_FAST:
+            ex = st.sregs[EXEC_LO, sel].tobytes()
+            if ex == b"\xff" * len(ex):
+                # every lane on: each lane's source lane in its wave, one gather (the lane
+                # number is bits 2..6 of the 32-bit sum, which carries past bit 31 cannot change)
+                a = st.vregs[addr, sel]
+                lane = ((a + U32(offset) if offset else a) >> 2) & U32(WAVE32 - 1)
+                rows = _ROW_BASES.get(lane.shape[0])
+                if rows is None:
+                    rows = _ROW_BASES[lane.shape[0]] = np.arange(0, lane.size, WAVE32, dtype=U32)[:, None]
+                st.vregs[vdst, sel] = st.vregs[data, sel].reshape(-1)[(lane | rows).astype(np.intp)].reshape(lane.shape)
+                return
         mask = st.exec_mask(sel)
         lane_sel = ((st.vgpr[sel, addr].astype(I64) + offset) >> 2) & (WAVE32 - 1)
         src = np.where(mask, st.vgpr[sel, data], U32(0))

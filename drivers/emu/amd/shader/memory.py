@@ -13,8 +13,8 @@ from drivers.emu.faults import NOT_PRESENT, IllegalInstruction, MemoryFault
 from . import atomics
 from .operands import APERTURE_SIZE, PRIVATE_APERTURE, SHARED_APERTURE
 from .state import EXEC_LO, LANE_BITS, WAVE32
-from .vmaccess import (element_offsets, gather, gather_words, lane_major, locate, scatter, scatter_words,
-                       word_offsets, write_index)
+from .lanesets import global_words, lane_set, lanes_of, put_words, scratch_words, store_words
+from .vmaccess import element_offsets, gather, gather_words, locate, scatter, scatter_words, word_offsets
 
 U32, U64, I64 = np.uint32, np.uint64, np.int64
 
@@ -203,7 +203,7 @@ def build_flat(ins, pc, vgprs):
         if o.kind == "vgpr" and o.value + o.nregs > vgprs:
             raise IllegalInstruction(pc, f"{ins.text}: {o.text} lies beyond the {vgprs} VGPRs the kernel allocates")
     address = _address_fn(seg, ops, offset, what == "addtid_b32")
-    dense = _dense_words_fn(ops, offset) if seg == "GLOBAL" and what != "addtid_b32" else None
+    short = _short_words_fn(seg, ops, offset) if what != "addtid_b32" else None
     if what == "addtid_b32":
         what = "b32"                              # lane L at SADDR + offset + 4 * L
     if kind == "load":
@@ -213,19 +213,31 @@ def build_flat(ins, pc, vgprs):
         words = nbytes // 4 if how == "dwords" and seg != "FLAT" else 0
         # a byte or short widened into the whole VGPR: one element per lane, read as its type
         element = ELEMENT_TYPES.get((nbytes, how)) if seg != "FLAT" else None
+        short_element = element is not None and seg == "GLOBAL"
+
+        skip = [0]                     # calls left on the general path (see RETRY)
 
         def load(st, sel):
+            if skip[0]:
+                skip[0] -= 1
+            elif short is not None and DENSE_FAST and (words or short_element):
+                ls = lane_set(st, sel)
+                if ls is None:
+                    return
+                if words:
+                    loc = short(st, ls, sel, nbytes, False)
+                    if loc is not None:
+                        put_words(st, ls, sel, vdst, words, loc[0], loc[1])
+                        return
+                else:                      # one element per lane: the assignment widens it
+                    loc = short(st, ls, sel, nbytes, False, element)
+                    if loc is not None:
+                        put_words(st, ls, sel, vdst, 1, loc[0], loc[1])
+                        return
+                skip[0] = RETRY
             acc = active_lanes(st, sel)
             if acc is None:
                 return
-            if words and dense is not None and acc.flat is None and type(sel) is slice and DENSE_FAST:
-                loc = dense(st, sel, nbytes, False)
-                if loc is not None:
-                    r, w = loc
-                    mem = r.mem.view(U32)
-                    for j in range(words):
-                        np.take(mem, w + j if j else w, out=st.vregs[vdst + j, sel].reshape(-1), mode="clip")
-                    return
             acc = address(st, sel, nbytes, False, acc)
             if element is not None:
                 r, i = element_offsets(st.vm, acc.addrs, nbytes, False)
@@ -254,21 +266,32 @@ def build_flat(ins, pc, vgprs):
         element = np.uint8 if nbytes == 1 else np.uint16 if nbytes == 2 else None
         if seg == "FLAT":
             element = None
+        short_element = element is not None and seg == "GLOBAL"
+
+        skip = [0]                     # calls left on the general path (see RETRY)
 
         def store(st, sel):
+            if skip[0]:
+                skip[0] -= 1
+            elif short is not None and DENSE_FAST and (words or short_element):
+                ls = lane_set(st, sel)
+                if ls is None:
+                    return
+                if words:
+                    loc = short(st, ls, sel, nbytes, True)
+                    if loc is not None:
+                        store_words(st, ls, sel, data, words, *loc)
+                        return
+                else:                      # the low byte / short of each lane (d16_hi: of bits 16+)
+                    loc = short(st, ls, sel, nbytes, True, element)
+                    if loc is not None:
+                        d = lanes_of(st, ls, sel, data).reshape(-1)
+                        loc[0][loc[1]] = (d >> U32(16)) if shift else d
+                        return
+                skip[0] = RETRY
             acc = active_lanes(st, sel)
             if acc is None:
                 return
-            if words and dense is not None and acc.flat is None and type(sel) is slice and DENSE_FAST:
-                loc = dense(st, sel, nbytes, True)
-                if loc is not None:
-                    r, w = loc
-                    if words == 1:
-                        r.mem.view(U32)[w] = st.vregs[data, sel].reshape(-1)
-                    else:
-                        values = st.vregs[data:data + words, sel].reshape(words, -1).T
-                        r.mem.view(U32)[write_index(w, words)] = lane_major(values)
-                    return
             acc = address(st, sel, nbytes, True, acc)
             if element is not None:
                 r, i = element_offsets(st.vm, acc.addrs, nbytes, True)
@@ -291,6 +314,14 @@ def build_flat(ins, pc, vgprs):
         has_cmp = name in ("cmpswap", "cmpswap_f")
 
         def atomic(st, sel):
+            if k == 1 and seg == "GLOBAL" and short is not None and DENSE_FAST:
+                ls = lane_set(st, sel)
+                if ls is None:
+                    return
+                loc = short(st, ls, sel, 4, True)
+                if loc is not None:
+                    short_atomic(st, ls, sel, loc[0], loc[1], name, data, data + 1 if has_cmp else None, vdst)
+                    return
             acc = address(st, sel, 4 * k, True)
             if acc is None:
                 return
@@ -330,6 +361,24 @@ def _atomic(st, acc, seg, name, src, cmp):
     return old
 
 
+def short_atomic(st, ls, sel, words, w, name, data, cmp, vdst):
+    """32-bit atomics of the accessing lanes of a LaneSet at ``words[w]`` (checked), as the
+    general paths apply them (atomics.apply, or at once when order-free and nothing returns);
+    the values before go to VGPR ``vdst`` (None: not returned)."""
+    src = lanes_of(st, ls, sel, data).reshape(-1)
+    if vdst is None and order_free(name):
+        apply_at_once(words, w, name, src)
+        return
+    cmp = lanes_of(st, ls, sel, cmp).reshape(-1) if cmp is not None else None
+    old = atomics.apply(words, w, name, src, cmp)
+    if vdst is None:
+        return
+    if ls.flat is None:
+        st.vregs[vdst, sel] = old.reshape(ls.n, WAVE32)
+    else:
+        st.vregs[vdst].reshape(-1)[ls.flat] = old
+
+
 def global_atomic(vm, addrs, name, src, cmp):
     """Apply an atomic to memory lane after lane; returns each lane's pre-op value."""
     nbytes = src.dtype.itemsize
@@ -356,43 +405,26 @@ def global_atomic(vm, addrs, name, src, cmp):
     return old_all
 
 
-DENSE_FAST = True          # the path below for whole waves (tests compare it with the general one)
+DENSE_FAST = True          # lanesets.py's short paths (tests compare them with the general one)
+# An instruction whose lanes the short path handed over (unaligned, typically: that is a
+# property of the code) takes the general path for this many calls before trying it again.
+RETRY = 16
 
 
-def _dense_words_fn(ops, offset):
-    """GLOBAL loads and stores of whole dwords by a group of waves that is a slice of the batch
-    with every lane active (the common case; the caller checks EXEC), with fewer steps than the
-    general path: ``fn(st, sel, nbytes, write)`` -> (mapping, dword index of every lane) when
-    every address is dword-aligned and inside the mapping of the first, else None (the general
-    path then decides, faults included)."""
-    a = ops["addr"].value
-    saddr = ops.get("saddr")
+def _short_words_fn(seg, ops, offset):
+    """Accesses of GLOBAL (VADDR pair, or SADDR + VADDR; dwords or, given ``element``, bytes and
+    shorts) and SCRATCH (VADDR or none; dwords) in few steps (lanesets.py):
+    ``fn(st, lane_set, sel, nbytes, write)`` -> (memory, index of each lane, their alignment),
+    or None when the general path decides (faults included).  None for other addressing."""
+    addr, saddr = ops.get("addr"), ops.get("saddr")
+    a = addr.value if addr is not None and addr.kind == "vgpr" else None
     s = saddr.value if saddr is not None and saddr.kind == "sgpr" else None
-    off64 = U64(offset & 0xFFFFFFFFFFFFFFFF)
-
-    def words_at(st, sel, nbytes, write):
-        if s is not None:                       # SADDR (per wave) + VADDR (uint32 per lane)
-            base = np.ascontiguousarray(st.sregs[s:s + 2, sel].T).view(U64)
-            va = st.vregs[a, sel].astype(U64)
-            va += base
-        else:                                   # VADDR pair: both halves interleaved into uint64
-            va = np.empty(st.vregs[a, sel].shape + (2,), np.uint32)
-            va[:, :, 0] = st.vregs[a, sel]
-            va[:, :, 1] = st.vregs[a + 1, sel]
-            va = va.view(U64)
-        va = va.reshape(-1)
-        if offset:
-            va += off64
-        r = st.vm.lookup(int(va[0]))
-        if r is None or write and not r.writable:
-            return None
-        va -= U64(r.start)                     # our own array: offsets in place (wrapping below)
-        bits, limit = int(np.bitwise_or.reduce(va)), r.end - r.start - nbytes
-        if bits & 3 or bits > limit and int(va.max()) > limit:
-            return None
-        va >>= U64(2)
-        return r, va.view(np.intp)
-    return words_at
+    if seg == "GLOBAL" and a is not None:
+        return lambda st, ls, sel, nbytes, write, element=U32: global_words(st, ls, sel, a, s, offset, nbytes,
+                                                                             write, element)
+    if seg == "SCRATCH" and s is None:
+        return lambda st, ls, sel, nbytes, write: scratch_words(st, ls, sel, a, offset, nbytes, write)
+    return None
 
 
 def _address_fn(seg, ops, offset, addtid=False):

@@ -65,6 +65,7 @@ class WaveState:
         self.lds32 = self.lds.view(np.uint32)
         self.scratch_lanes = None                          # lane L's private offset, L * private_size
         self.lds_lane_words = None                         # lds.py: each lane's workgroup LDS base (dwords)
+        self.lane_sets = {}                                # lanesets.py: (waves, EXEC) -> LaneSet
         self.wave_ids = np.arange(waves)
         self.restarted(vm)
 

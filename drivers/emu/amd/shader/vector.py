@@ -230,9 +230,10 @@ def build_cross_lane(ins, pc, vgprs):
 
         def readfirstlane(st, sel):
             values = read(st, sel)
-            ex = st.exec_mask(sel)
-            first = np.where(ex.any(axis=1), ex.argmax(axis=1), 0)   # lane 0 when EXEC is empty
-            w(st, sel, values[np.arange(values.shape[0]), first])
+            # each wave's lowest EXEC bit (x & -x), lane 0 when EXEC is empty: on the few
+            # waves' ints, cheaper than unpacking their lanes
+            first = [max((x & -x).bit_length() - 1, 0) for x in st.sregs[EXEC_LO, sel].tolist()]
+            w(st, sel, values[np.arange(len(first)), first])
         return readfirstlane
     if m == "v_writelane_b32":
         dst, src, lane = ops
