@@ -45,7 +45,7 @@ from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
                           INLINE_OPS, SHIFTS64)
 from .block_salu import emit_branch, emit_readfirstlane, emit_salu, scc_dead
-from .block_views import index_function, slice_function
+from .block_code import Block
 from .block_wide import fma_groups, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
 from .operands import constant_value
 from .state import EXEC_HI, EXEC_LO, NULL, SGPR_CODES, VCC_LO, WAVE32
@@ -59,59 +59,6 @@ MODE_WRITERS = frozenset(("s_setreg_b32", "s_setreg_imm32_b32", "s_round_mode", 
 # read the wave-instruction counter (the timestamp of a GPU without a clock)
 DEST_ROLES = ("sdst", "vdst", "sdata")
 COUNTER_READERS = frozenset(("s_getreg_b32", "s_sendmsg_rtn_b32", "s_sendmsg_rtn_b64"))
-
-
-class Block:
-    """One compiled block: ``fn(st, sel, n, C)`` runs it for the ``n`` waves ``sel``; ``C`` is
-    ``prepared(mode, n)``.  ``count`` instructions, ``vector`` of them lane operations."""
-    __slots__ = ("pc", "pcs", "fn", "fs", "count", "vector", "vector_upto", "next_pc", "sets_pc", "ends", "source",
-                 "_lines", "_prepare", "_prepared", "_code", "_globals", "_code_s", "_origin", "fx", "_code_x", "_gathered",
-                 "_calls")
-
-    def slice_fn(self):
-        """``fs(st, sel, n, C, R)`` for a group that is a slice of the batch (block_views.py)."""
-        if self.fs is None:
-            self.fs, self._origin = slice_function(self)
-            self._code_s = self.fs.__code__
-        return self.fs
-
-    def index_fn(self):
-        """``fx(st, sel, n, C)`` for a group given by wave indices (block_views.py)."""
-        if self.fx is None:
-            self.fx, self._gathered = index_function(self)      # (_gathered: its lines' origins)
-            self._code_x = self.fx.__code__
-        return self.fx
-
-    def prepared(self, mode, n, env):
-        key = (mode, n)
-        c = self._prepared.get(key)
-        if c is None:
-            if len(self._prepared) > 32:
-                self._prepared.clear()
-            fm = env.float_mode(mode)
-            lane = env.lanes(n)
-            c = self._prepared[key] = tuple(make(fm, n, lane) for make in self._prepare)
-        return c
-
-    def failed_at(self, tb):
-        """Index of the instruction whose code raised, from the exception's traceback (None when
-        the block's frame is not in it)."""
-        line = None
-        while tb is not None:
-            if tb.tb_frame.f_code is self._code or tb.tb_frame.f_code is self._code_x and not self._gathered:
-                line = tb.tb_lineno
-            elif tb.tb_frame.f_code is self._code_x:
-                line = self._gathered[tb.tb_lineno - 1]
-            elif tb.tb_frame.f_code is self._code_s:
-                line = self._origin[tb.tb_lineno - 1]
-            tb = tb.tb_next
-        if line is None:
-            return None
-        index = 0
-        for i, first in enumerate(self._lines):
-            if first <= line:
-                index = i
-        return index
 
 
 # -- the compiler -----------------------------------------------------------------------------
@@ -788,7 +735,7 @@ def _inline_expr(e, op):
 
 def _emit_inline_in_place(e, op):
     """An inlined op written straight into its destination register when the group is a slice
-    of the batch (``out=``, masked by ``where=``): no result array, no copy."""
+    of the batch (``out=``; under a partial EXEC the result copied in where EXEC is set)."""
     ufunc, args = _inline_call(e, op)
     d = op.vdst
     if ufunc is None:                                   # a move
@@ -802,4 +749,4 @@ def _emit_inline_in_place(e, op):
         e.emit(f"elif em is None: x = {dest}; x {augmented} {other}")
     else:
         e.emit(f"elif em is None: {call}, out={dest})")
-    e.emit(f"else: {call}, out={dest}, where=em)")
+    e.emit(f"else: CP({dest}, {call}), where=em)")          # (faster than the ufunc's where=)

@@ -9,6 +9,10 @@ from .vector import write_vgpr
 
 U32, U64, I32 = np.uint32, np.uint64, np.int32
 _D64 = np.dtype(U64)
+try:                        # numpy's own C function, without the Python wrapper's dispatch
+    from numpy._core.multiarray import count_nonzero
+except ImportError:         # (numpy 1.x)
+    count_nonzero = np.count_nonzero
 
 def _lanes(x):
     """(w,) -> read-only (w, 32) repeating each wave's value over its lanes (x is not copied:
@@ -135,7 +139,7 @@ def _pack(mask, n, em):
 def _branch(st, pc, taken, target, nxt, n):
     """A conditional branch of the ``n`` waves whose PCs are the view ``pc`` (control.py's
     cbranch): ``taken`` bool (n,)."""
-    k = np.count_nonzero(taken)
+    k = count_nonzero(taken)
     if k == n:
         pc[...] = target
         return target
@@ -145,6 +149,31 @@ def _branch(st, pc, taken, target, nxt, n):
     pc[...] = np.where(taken, target, nxt)
     st.split = (taken, target, nxt)           # the executor's next two groups (executor.py)
     return None
+
+
+def _branch_zero(st, pc, reg, target, nxt, n):
+    """_branch taken where ``reg`` (n,) is 0 (s_cbranch_execz, vccz, scc0): the lanes of the
+    condition are only made when the waves disagree."""
+    k = count_nonzero(reg)
+    if not k:
+        pc.fill(target)
+        return target
+    if k == n:
+        pc.fill(nxt)
+        return nxt
+    return _branch(st, pc, reg == 0, target, nxt, n)
+
+
+def _branch_nonzero(st, pc, reg, target, nxt, n):
+    """_branch taken where ``reg`` (n,) is not 0 (s_cbranch_execnz, vccnz, scc1)."""
+    k = count_nonzero(reg)
+    if k == n:
+        pc.fill(target)
+        return target
+    if not k:
+        pc.fill(nxt)
+        return nxt
+    return _branch(st, pc, reg != 0, target, nxt, n)
 
 
 def constant(v, n):
@@ -160,4 +189,5 @@ def readonly(a):
 HELPERS = {"np": np, "U32": U32, "U64": U64, "I32": I32, "FULL": FULL_EXEC, "LS": _lanes, "UL": _unpack,
             "EM": _exec_mask, "J": _join, "JS": _join_s, "PUT64": _put64, "PUT64F": _put64_forward,
             "PUT64S": _put64_s,
-            "PACK": _pack, "BR": _branch, "MK": _mask, "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}
+            "PACK": _pack, "BR": _branch, "BRZ": _branch_zero, "BRNZ": _branch_nonzero, "MK": _mask,
+            "PK": _pack_bits, "WV": write_vgpr, "CP": np.copyto}

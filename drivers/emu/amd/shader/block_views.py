@@ -28,7 +28,7 @@ import re
 
 import numpy as np
 
-from .block_runtime import _lanes, readonly
+from .block_runtime import _lanes, count_nonzero, readonly
 from .state import WAVE32
 
 _D64 = np.dtype(np.uint64)
@@ -73,6 +73,8 @@ _SCALAR = re.compile(r"\bnp\.(" + "|".join(_UFUNCS[:-1]) + r")\((Vr\d+), (?:U32\
 # ``Scc[...] = r != 0`` of a uint32 SALU result -> ``np.minimum(r, One, out=Scc)`` (One: uint32 ones)
 # an SGPR or SCC compared with 0 -> with uint32 zeros (numpy converts a Python 0 slowly)
 _ZERO_TEST = re.compile(r"\b(Sr\d+|Scc) (==|!=) 0(?![\w.])")
+# a conditional branch on a register being 0 / not 0: the register itself to the branch
+_BRANCH_TEST = re.compile(r"\bBR\(st, Pc, (Sr\d+|Scc) (==|!=) 0, ")
 _SCC_BOOL = re.compile(r"\bScc\[\.\.\.\] = (\w+) != 0(?=;|$)")
 
 
@@ -92,9 +94,10 @@ _RESULT = re.compile(r"^(\s*)(?:if (C\[\d+\]): )?d([a-z]) = (np\.(?:" + "|".join
 def _write_into(lines, origin, bind):
     """A result computed as one ufunc of the block's views and written at once to a VGPR,
     ``dX = np.f(...)`` and its write lines, becomes ``np.f(..., out=the register)`` when every
-    lane is on (and ``where=em`` when not), provided nothing reads ``dX`` afterwards.  A float
-    form (``if C[k]: dX = np.f(...).view(U32)``, the library's call in ``else:``) writes into the
-    register's float32 view when its flag is set and every lane is on."""
+    lane is on (else copied in where EXEC is set: faster than ``where=``), provided nothing reads
+    ``dX`` afterwards.  A float form (``if C[k]: dX = np.f(...).view(U32)``, the library's call
+    in ``else:``) writes into the register's float32 view when its flag is set and every lane is
+    on."""
     out, where = [], []
     i = 0
     while i < len(lines):
@@ -173,7 +176,7 @@ def _rewrite_result(lines, i, bind):
     call = f"{ufunc}({', '.join(split)}"
     if flag is None:
         return [f"{indent}if em is None: {call}, out={w.group(1)}, casting='unsafe')",
-                f"{indent}else: {call}, out={w.group(1)}, where=em, casting='unsafe')"], j + 2 - i
+                f"{indent}else: CP({w.group(1)}, {call}), casting='unsafe', where=em)"], j + 2 - i
     # the float32 result straight into the register's float32 view (a float32 ufunc: a result of
     # another type would not have been the (n, 32) uint32 lanes the write lines take)
     register = bind("f", int(w.group(2)))
@@ -264,9 +267,10 @@ def slice_source(source, names=None):
                            line)
         line = _TYPED.sub(lambda m: bind("f" if m.group(2) == "F32" else "i", int(m.group(1))), line)
         line = _SCALAR.sub(lanes_constant, line)
+        line = _BRANCH_TEST.sub(lambda m: f"{'BRZ' if m.group(2) == '==' else 'BRNZ'}(st, Pc, {m.group(1)}, ", line)
+        line = line.replace("np.where(Scc != 0, ", "CSEL(Scc, ")
         line = _ZERO_TEST.sub(lambda m: f"np.{'equal' if m.group(2) == '==' else 'not_equal'}({m.group(1)}, "
                                         f"{bind('zero')})", line)
-        line = line.replace("np.where(np.not_equal(Scc, Zero), ", "CSEL(Scc, ")
         if "Scc[...] = " in line:
             line = _SCC_BOOL.sub(lambda m: f"np.minimum({m.group(1)}, {bind('one')}, out=Scc)", line)
         if "IX" in re.sub(r"'[^']*'", "", line):
@@ -394,7 +398,7 @@ def gather_source(source, spec, calls=None):
             if writes is None:
                 return None
             closures[m.group(1)] = writes
-        elif state.search(text) and not (text.startswith("return BR(st, Pc, ") or
+        elif state.search(text) and not (text.startswith(("return BR(st, Pc, ", "return BRZ(st, Pc, ", "return BRNZ(st, Pc, ")) or
                                           re.fullmatch(r"return f\d+\(st, sel\)", text)):
             return None
     bound, gather, derived = set(), [], []
@@ -435,7 +439,7 @@ def gather_source(source, spec, calls=None):
             written = _line_writes(line)
             dirty |= written
             everything |= written
-            if text.startswith("return BR("):
+            if text.startswith(("return BR(", "return BRZ(", "return BRNZ(")):
                 dirty.add(("Pc", None))
                 line = f"{indent}taken_ = {text[7:]}; {_scatter(dirty) or 'pass'}; return taken_"
             elif text.startswith("return "):
@@ -514,7 +518,7 @@ def register_views(st, sel):
 def _cselect(scc, a, b):
     """np.where(scc != 0, a, b) of s_cselect: a or b themselves when SCC is uniform (the usual
     case), which the caller copies into the destination."""
-    k = np.count_nonzero(scc)
+    k = count_nonzero(scc)
     if k == scc.shape[0]:
         return a
     return b if not k else np.where(scc != 0, a, b)

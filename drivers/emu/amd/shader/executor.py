@@ -17,9 +17,10 @@ from drivers.emu.amd.gpu import debug_level, log
 
 from .launch import TEMPLATE_WORKGROUPS, Template, build_state, check_dispatch, lds_allocation, vgpr_count, \
     workgroup_table
+from .block_runtime import count_nonzero
 from .block_views import register_views
 from .program import Program
-from .state import LANE_IDS, WAVE32
+from .state import EXEC_LO, LANE_IDS, WAVE32
 from .waits import WaveStates
 
 DEFAULT_BUDGET = 50_000_000          # wave-instructions per dispatch
@@ -327,12 +328,14 @@ def run_waves(st, program, budget, blocks=True, start=None):
             ws, sel, n, same = states.enter(sel, n)
             if not same:                          # the rest of the waves at pc run later
                 whole, others = False, pc
-        entry, stepping = ws, False
+        entry, stepping, riders = ws, False, None
         views = register_views(st, sel) if blocks and type(sel) is slice else None
         while True:
             if blocks and st.mode_uniform and not stepping:
                 block = compiled.get(pc) or program.block(pc)
                 cost = n * block.count
+                if riders is not None:            # (what the waves riding along do not execute)
+                    cost -= riders[0] * riders[1]
                 after = ws.blocks.get(pc) or waits.after_block(ws, block)
                 if after is None:                 # a missing wait in it: one instruction at a time
                     stepping = True
@@ -340,7 +343,7 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     budget[0] -= cost
                     base, lanes = st.wave_instructions, st.lane_ops
                     st.wave_instructions = base + cost
-                    st.lane_ops = lanes + n * WAVE32 * block.vector
+                    st.lane_ops = lanes + WAVE32 * (n * block.vector - (riders[0] * riders[2] if riders else 0))
                     try:
                         if views is None:
                             target = (block.fx or block.index_fn())(st, sel, n, block.prepared(int(st.mode[0]), n, env))
@@ -350,12 +353,27 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     except BaseException as e:
                         i = block.failed_at(e.__traceback__)
                         i = block.count - 1 if i is None else i
-                        st.wave_instructions = base + n * (i + 1)
-                        st.lane_ops = lanes + n * WAVE32 * block.vector_upto[i]
-                        budget[0] += n * (block.count - i - 1)
+                        done, vector = n * (i + 1), n * block.vector_upto[i]
+                        if riders is not None and i < riders[1]:
+                            done -= riders[0] * (i + 1)
+                            vector -= riders[0] * block.vector_upto[i]
+                        elif riders is not None:
+                            done -= riders[0] * riders[1]
+                            vector -= riders[0] * riders[2]
+                        st.wave_instructions = base + done
+                        st.lane_ops = lanes + WAVE32 * vector
+                        budget[0] += cost - done
                         st.pc[sel] = block.pcs[i]
+                        if riders is not None and i < riders[1]:    # (they are still at their target)
+                            rows = np.arange(st.W)[sel][riders[3]]
+                            st.pc[rows] = riders[4]
                         raise
-                    ws = after
+                    ws, riders = after, None
+                    if target is None and st.split is not None:
+                        riders = _riders(program, st, sel, n, ws, budget)
+                        if riders is not None:    # the other waves' block, with these along
+                            pc = riders[5]
+                            continue
                     if not (block.sets_pc or block.ends):
                         pc = block.next_pc
                         continue
@@ -419,6 +437,36 @@ def run_waves(st, program, budget, blocks=True, start=None):
                 group = (barrier, slice(None), st.W, True, _PAST_EVERY_PC)
         elif whole and parked and not np.count_nonzero(st.at_barrier):
             return                                # every runnable wave has ended, none waits
+
+
+def _riders(program, st, sel, n, ws, budget):
+    """After a divergent branch of the group ``sel`` (``st.split``): when the waves that jump
+    have EXEC zero and the fall-through block may carry them to their target (Program.ride),
+    the whole group runs that block next (it leaves those waves as they were up to their target,
+    then they go on with the others) instead of splitting.  Returns (their number, instructions
+    and vector instructions of the block they do not execute, their mask over the group, their
+    target, the block's PC), or None (then the group splits)."""
+    taken, target, nxt = st.split
+    ride = program.rides.get((nxt, target), False)
+    if ride is False:
+        ride = program.ride(nxt, target)
+    if ride is None or count_nonzero(st.sregs[EXEC_LO, sel][taken]):
+        return None
+    block = program.blocks.get(nxt) or program.block(nxt)
+    k = int(count_nonzero(taken))
+    after = ws.blocks.get(nxt) or program.waits.after_block(ws, block)
+    if after is None or budget[0] < n * block.count - k * ride[0]:
+        return None
+    own = ws                                  # the memory counters of the waves riding along,
+    try:                                      # from their target on: as the group's must end
+        for at in block.pcs[ride[0]:]:
+            own = own.steps.get(at) or program.waits.after_step(own, at)
+    except MissingWait:
+        return None
+    if own is not after:
+        return None
+    st.split = None
+    return k, ride[0], ride[1], taken, target, nxt
 
 
 def _halves(sel, split):

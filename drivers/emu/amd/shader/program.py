@@ -42,6 +42,7 @@ class Program:
         self.vm, self.vgprs, self.env = vm, vgprs, env
         self.steps = {}
         self.blocks = {}
+        self.rides = {}                       # (PC, branch target) -> ride()
         self.parks = {}                       # PC -> the next PC if the instruction there parks
                                               # its waves (s_barrier), else 0
         self.waits = WaitModel(self)          # the memory counters of its waves (waits.py)
@@ -54,6 +55,36 @@ class Program:
             from .block import compile_block
             b = self.blocks[pc] = compile_block(self, pc)
         return b
+
+    def ride(self, pc, target):
+        """Whether the waves of a divergent conditional branch that jump to ``target`` with EXEC
+        zero may run the compiled block at ``pc`` (the fall-through, where the other waves go)
+        along with them, as their own path: every instruction of the block before ``target``
+        leaves them as they were (EXEC-masked), the block ends with ``s_branch target`` or holds
+        ``target``, after which nothing accesses memory, and nothing in it reads or changes what
+        the group's waves do not share (MODE, the counters): see _rides.  Returns (instructions,
+        vector instructions) of the block those waves do not execute, or None."""
+        key = (pc, target)
+        r = self.rides.get(key, False)
+        if r is False:
+            r = self.rides[key] = self._ride(pc, target)
+        return r
+
+    def _ride(self, pc, target):
+        from .control import _simm16
+        b = self.block(pc)
+        if target in b.pcs:
+            skipped = b.pcs.index(target)
+        elif b.sets_pc and self.step(b.pcs[-1]).ins.mnemonic == "s_branch" and \
+                b.next_pc + 4 * _simm16(self.step(b.pcs[-1]).ins) == target:
+            skipped = b.count
+        else:
+            return None
+        for i, at in enumerate(b.pcs):
+            ins = self.step(at).ins
+            if ins is None or not _rides(ins, at, masked=i < skipped):
+                return None
+        return skipped, b.vector_upto[skipped - 1] if skipped else 0
 
     def step(self, pc):
         s = self.steps.get(pc)
@@ -174,6 +205,38 @@ class Program:
             raise IllegalInstruction(pc, f"{ins.text}: image instructions (MIMG) are not supported: the "
                                          "virtual GPU has no texture unit")
         raise IllegalInstruction(pc, f"{ins.text}: {fam} instructions are not supported by the simulator")
+
+
+# what a block that waves with EXEC zero ride along may hold (Program.ride): before their target
+# (masked), what leaves such a wave as it was: vector ops writing only VGPRs, vector memory and
+# LDS accesses (no lane touches memory), waits; from it on, anything but memory accesses (whose
+# order among the waves would change) and what waves do not share
+_RIDE_MASKED_SOPP = frozenset(("s_delay_alu", "s_nop", "s_waitcnt", "s_branch"))
+_RIDE_SOPP = frozenset(("s_delay_alu", "s_nop", "s_waitcnt", "s_branch", "s_cbranch_scc0", "s_cbranch_scc1",
+                        "s_cbranch_vccz", "s_cbranch_vccnz", "s_cbranch_execz", "s_cbranch_execnz", "s_barrier",
+                        "s_endpgm"))
+_RIDE_SALU_NOT = ("s_getreg", "s_setreg", "s_sendmsg", "s_movrel", "s_setpc", "s_swappc", "s_call", "s_rfe",
+                  "s_round_mode", "s_denorm_mode", "s_getpc", "s_trap", "s_sethalt")
+_RIDE_VALU_NOT = ("v_readlane", "v_readfirstlane", "v_writelane", "v_movrel", "v_swaprel", "v_cmp")
+_RIDE_DS_NOT = ("ds_append", "ds_consume", "ds_gws", "ds_ordered", "ds_sema")
+
+
+def _rides(ins, pc, masked):
+    """Whether ``ins`` may run in a block that waves with EXEC zero ride along (Program.ride);
+    ``masked``: it comes before their target."""
+    from .waits import effect_of
+    m, fam = ins.mnemonic, ins.family
+    if fam == "SOPP":
+        return m in (_RIDE_MASKED_SOPP if masked else _RIDE_SOPP)
+    if fam in VALU_FAMILIES or fam == "VOPD":
+        if masked and (fam == "VOPC" or m.startswith(_RIDE_VALU_NOT) or effect_of(ins, pc).swrite):
+            return False
+        return not m.startswith(("v_readlane", "v_writelane", "v_movrel", "v_swaprel"))
+    if fam in ("SOP1", "SOP2", "SOPC", "SOPK"):
+        return not masked and not m.startswith(_RIDE_SALU_NOT)
+    if fam in MEMORY_FAMILIES or fam == "DS":
+        return masked and not m.startswith(_RIDE_DS_NOT)
+    return False
 
 
 def _per_mode(fn):
