@@ -101,6 +101,25 @@ def test_waves_with_exec_zero_ride_along_and_match_one_instruction_at_a_time(mon
     assert sorted(ridden) == [((2, 1), 2)] * 3 + [((5, 4), 2)]
 
 
+def test_groups_above_the_ride_size_split_instead(monkeypatch):
+    """A big group would do its riders' masked work too: above RIDE_WAVES it splits at the
+    branch as before (here the limit is lowered below the kernel's 4 waves)."""
+    ridden, original = [], executor._riders
+
+    def riders(*args):
+        r = original(*args)
+        ridden.append(r)
+        return r
+    monkeypatch.setattr(executor, "_riders", riders)
+    monkeypatch.setattr(executor, "RIDE_WAVES", 3)
+    co = code_object(assemble(KERNEL), args=PTR, lds=512)
+    data = np.arange(128, dtype=np.uint32) * 7
+    (on, a1, e1), (off, a2, e2) = both_paths(co, (1, 1, 1), (128, 1, 1), lambda: [data.copy()])
+    assert e1 is None and e2 is None and a1[0].tobytes() == a2[0].tobytes()
+    assert on.states[-1].wave_instructions == off.states[-1].wave_instructions
+    assert ridden and not any(ridden)
+
+
 def test_a_fault_in_a_ridden_block_leaves_the_riders_at_their_target():
     """The load before the join faults (a bad pointer): the waves riding along are where their
     branch sent them, the others at the load, the counts those of one instruction at a time."""

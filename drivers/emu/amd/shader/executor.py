@@ -439,6 +439,11 @@ def run_waves(st, program, budget, blocks=True, start=None):
             return                                # every runnable wave has ended, none waits
 
 
+# Only small groups ride: there a block call costs numpy's fixed cost per operation, whatever the
+# waves, and splitting costs two groups' overhead; a big group would do the riders' masked work too.
+RIDE_WAVES = 64
+
+
 def _riders(program, st, sel, n, ws, budget):
     """After a divergent branch of the group ``sel`` (``st.split``): when the waves that jump
     have EXEC zero and the fall-through block may carry them to their target (Program.ride),
@@ -446,6 +451,8 @@ def _riders(program, st, sel, n, ws, budget):
     then they go on with the others) instead of splitting.  Returns (their number, instructions
     and vector instructions of the block they do not execute, their mask over the group, their
     target, the block's PC), or None (then the group splits)."""
+    if n > RIDE_WAVES:
+        return None
     taken, target, nxt = st.split
     ride = program.rides.get((nxt, target), False)
     if ride is False:
