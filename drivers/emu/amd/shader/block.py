@@ -688,12 +688,13 @@ def _inline_source(e, op, i):
     return _vector_source(e, op, o, 32, op.readers[i])
 
 
-def _inline_sources(e, op):
+def _inline_sources(e, op, sgpr=True):
     """The sources of an inlined op: VGPRs and constants as the compiler reads them, an SGPR as
-    a column (w, 1) the ufunc or the write broadcasts over the lanes; None for other operands."""
+    a column (w, 1) the ufunc or the write broadcasts over the lanes (when ``sgpr``); None for
+    other operands."""
     out = []
     for o, r in zip(op.sources, op.readers):
-        if o.kind == "sgpr" and o.value < SGPR_CODES:
+        if o.kind == "sgpr" and o.value < SGPR_CODES and sgpr:
             out.append(f"S[{o.value}, sel][:, None]")
         elif o.kind in ("vgpr", "const", "literal"):
             out.append(_vector_source(e, op, o, 32, r))

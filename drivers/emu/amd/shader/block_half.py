@@ -20,7 +20,6 @@ None; the sources are read as block.py reads them."""
 import numpy as np
 
 from .operands import constant_value
-from .state import SGPR_CODES
 from .valu.fp import F16 as F16_FORMAT, F32 as F32_FORMAT, fma_narrow, fmax, fmin, quiet
 
 U16, U32, I16, F16, F32, F64 = np.uint16, np.uint32, np.int16, np.float16, np.float32, np.float64
@@ -169,18 +168,10 @@ def _packed(e, op, kw):
 
 
 def _sources(e, op, packed):
-    """The sources as uint32 (w, 32) lanes (an SGPR as a (w, 1) column, but for packed ops,
+    """The sources as uint32 (w, 32) lanes (an SGPR as a (w, 1) column, but not for packed ops,
     whose halves are viewed side by side), or None for other operands."""
-    from .block import _vector_source
-    out = []
-    for o, r in zip(op.sources, op.readers):
-        if o.kind == "sgpr" and o.value < SGPR_CODES and not packed:
-            out.append(f"S[{o.value}, sel][:, None]")
-        elif o.kind in ("vgpr", "const", "literal"):
-            out.append(_vector_source(e, op, o, 32, r))
-        else:
-            return None
-    return out
+    from .block import _inline_sources
+    return _inline_sources(e, op, sgpr=not packed)
 
 
 def _old(op):
