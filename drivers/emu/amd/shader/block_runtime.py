@@ -27,12 +27,14 @@ _UNPACKED = {}              # lane-mask bytes of a small group -> read-only bool
 _CACHED_WAVES = 64          # groups up to this many waves cache their unpacked masks
 
 
-def _unpack(bits):
+def _unpack(bits, key=None):
     """uint32 (w,) lane masks -> bool (w, 32), read-only.  A small group's masks repeat (EXEC
-    inside a loop, carries that are mostly clear), so they are unpacked once per bit pattern."""
+    inside a loop, carries that are mostly clear), so they are unpacked once per bit pattern
+    (``key``: the masks' bytes, when the caller has them)."""
     if bits.shape[0] > _CACHED_WAVES:
         return (bits[:, None] & LANE_BITS) != 0
-    key = bits.tobytes()
+    if key is None:
+        key = bits.tobytes()
     m = _UNPACKED.get(key)
     if m is None:
         if len(_UNPACKED) >= 4096:
@@ -46,26 +48,20 @@ def _exec_mask(ex, full):
     """None when every lane is active (``full``: the bytes of an all-ones EXEC for the group),
     else the lanes as bool (w, 32) (_unpack, its cache looked up with the same bytes)."""
     key = ex.tobytes()
-    if key == full:
-        return None
-    if ex.shape[0] > _CACHED_WAVES:
-        return (ex[:, None] & LANE_BITS) != 0
-    m = _UNPACKED.get(key)
-    if m is None:
-        if len(_UNPACKED) >= 4096:
-            _UNPACKED.clear()
-        m = _UNPACKED[key] = (ex[:, None] & LANE_BITS) != 0
-        m.flags.writeable = False
-    return m
+    return None if key == full else _unpack(ex, key)
+
+
+def _join_pair(lo, hi):
+    """A VGPR pair (its two registers' lanes) as uint64 (w, 32): the two dwords interleaved,
+    viewed as one (a copy)."""
+    pair = np.empty(lo.shape + (2,), U32)
+    pair[..., 0] = lo
+    pair[..., 1] = hi
+    return pair.view(U64)[..., 0]
 
 
 def _join(V, r, sel):
-    """A VGPR pair as uint64 (w, 32): the two dwords interleaved, viewed as one."""
-    lo = V[r, sel]
-    pair = np.empty(lo.shape + (2,), U32)
-    pair[..., 0] = lo
-    pair[..., 1] = V[r + 1, sel]
-    return pair.view(U64)[..., 0]
+    return _join_pair(V[r, sel], V[r + 1, sel])
 
 
 def _join_s(S, c, sel):

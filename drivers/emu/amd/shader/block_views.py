@@ -28,7 +28,7 @@ import re
 
 import numpy as np
 
-from .block_runtime import _lanes, count_nonzero, readonly
+from .block_runtime import _join_pair, _lanes, count_nonzero, readonly
 from .state import WAVE32
 
 _D64 = np.dtype(np.uint64)
@@ -522,14 +522,6 @@ def _cselect(scc, a, b):
     if k == scc.shape[0]:
         return a
     return b if not k else np.where(scc != 0, a, b)
-
-
-def _join_pair(lo, hi):
-    """A VGPR pair (the views of its two registers) as uint64 lanes (a copy)."""
-    pair = np.empty(lo.shape + (2,), np.uint32)
-    pair[..., 0] = lo
-    pair[..., 1] = hi
-    return pair.view(np.uint64)[..., 0]
 
 
 def _put64_pair(lo, hi, value, em, n):
