@@ -3,16 +3,13 @@ register pairs, lane-mask packing, constants.  `HELPERS` is the namespace the ge
 run in (short names keep the generated lines readable); the compiler is ``block.py``."""
 import numpy as np
 
+from .control import count_nonzero, settle_branch
 from .operands import constant_lanes
 from .state import FULL_EXEC, LANE_BITS, WAVE32
 from .vector import write_vgpr
 
 U32, U64, I32 = np.uint32, np.uint64, np.int32
 _D64 = np.dtype(U64)
-try:                        # numpy's own C function, without the Python wrapper's dispatch
-    from numpy._core.multiarray import count_nonzero
-except ImportError:         # (numpy 1.x)
-    count_nonzero = np.count_nonzero
 
 def _lanes(x):
     """(w,) -> read-only (w, 32) repeating each wave's value over its lanes (x is not copied:
@@ -135,16 +132,9 @@ def _pack(mask, n, em):
 def _branch(st, pc, taken, target, nxt, n):
     """A conditional branch of the ``n`` waves whose PCs are the view ``pc`` (control.py's
     cbranch): ``taken`` bool (n,)."""
-    k = count_nonzero(taken)
-    if k == n:
-        pc[...] = target
-        return target
-    if not k:
-        pc[...] = nxt
-        return nxt
-    pc[...] = np.where(taken, target, nxt)
-    st.split = (taken, target, nxt)           # the executor's next two groups (executor.py)
-    return None
+    pcs, went = settle_branch(st, taken, target, nxt)
+    pc[...] = pcs
+    return went
 
 
 def _branch_zero(st, pc, reg, target, nxt, n):

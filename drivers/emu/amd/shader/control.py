@@ -13,6 +13,11 @@ from drivers.emu.faults import IllegalInstruction, WaveTrap
 
 from .state import EXEC_LO, MODE_DENORM_F32, MODE_ROUND_F32, VCC_LO
 
+try:                        # numpy's own C function, without the Python wrapper's dispatch
+    from numpy._core.multiarray import count_nonzero
+except ImportError:         # (numpy 1.x)
+    count_nonzero = np.count_nonzero
+
 ORDERING_ONLY = frozenset((
     "s_nop", "s_clause", "s_delay_alu", "s_waitcnt", "s_waitcnt_depctr", "s_set_inst_prefetch_distance",
     "s_sleep", "s_setprio", "s_incperflevel", "s_decperflevel", "s_ttracedata_imm", "s_wait_event",
@@ -33,6 +38,19 @@ _COND = {
 # The debugger flags are never raised on the virtual GPU, so these branches are never taken.
 _NEVER = ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
           "s_cbranch_cdbgsys_and_user")
+
+
+def settle_branch(st, taken, target, nxt):
+    """(the group's new PCs, what the branch returns) of a conditional branch taken by the waves
+    ``taken`` (bool per wave): the PC every wave went to, or None when they diverged, the split
+    then left in ``st.split`` (the executor's next two groups, executor.py)."""
+    k = count_nonzero(taken)
+    if k == taken.shape[0]:
+        return target, target
+    if not k:
+        return nxt, nxt
+    st.split = (taken, target, nxt)
+    return np.where(taken, target, nxt), None
 
 
 def _simm16(ins):
@@ -69,17 +87,9 @@ def build_sopp(ins, pc, size):
         target, cond = nxt + 4 * _simm16(ins), _COND[m]
 
         def cbranch(st, sel):
-            taken = cond(st, sel)
-            k = np.count_nonzero(taken)
-            if k == taken.shape[0]:
-                st.pc[sel] = target
-                return target
-            if not k:
-                st.pc[sel] = nxt
-                return nxt
-            st.pc[sel] = np.where(taken, target, nxt)
-            st.split = (taken, target, nxt)           # the executor's next two groups (executor.py)
-            return None
+            pcs, went = settle_branch(st, cond(st, sel), target, nxt)
+            st.pc[sel] = pcs
+            return went
         cbranch.sets_pc = True
         return cbranch
     if m in _NEVER:
