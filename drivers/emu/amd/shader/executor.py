@@ -345,11 +345,11 @@ def run_waves(st, program, budget, blocks=True, start=None):
                     st.wave_instructions = base + cost
                     st.lane_ops = lanes + WAVE32 * (n * block.vector - (riders[0] * riders[2] if riders else 0))
                     try:
+                        consts = block.prepared(int(st.mode[0]), n, env)
                         if views is None:
-                            target = (block.fx or block.index_fn())(st, sel, n, block.prepared(int(st.mode[0]), n, env))
+                            target = (block.fx or block.index_fn())(st, sel, n, consts)
                         else:
-                            target = (block.fs or block.slice_fn())(
-                                st, sel, n, block.prepared(int(st.mode[0]), n, env), views)
+                            target = (block.fs or block.slice_fn())(st, sel, n, consts, views)
                     except BaseException as e:
                         i = block.failed_at(e.__traceback__)
                         i = block.count - 1 if i is None else i

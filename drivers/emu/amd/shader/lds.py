@@ -292,10 +292,10 @@ def _build_2addr(m, ops, o0, o1):
     scale = (bits // 8) * (64 if "stride64" in m else 1)
     addr = ops["addr"].value
     offs = (o0 * scale, o1 * scale)
+    lo, span = min(offs), abs(offs[1] - offs[0])
     if m.startswith("ds_load"):
         vdst = ops["vdst"].value
 
-        lo, span = min(offs), abs(offs[1] - offs[0])
         # the dword steps of both results from the lower offset, in destination order: one
         # gather fills every destination register
         steps = np.concatenate([((o - lo) >> 2) + np.arange(k) for o in offs]).astype(np.intp)
@@ -334,7 +334,6 @@ def _build_2addr(m, ops, o0, o1):
     datas = (ops["data0"].value, ops["data1"].value)
     vdst = ops["vdst"].value if "vdst" in ops else None
 
-    lo, span = min(offs), abs(offs[1] - offs[0])
     # each data's first dword from the lower offset (the stores stay in order: data0's first)
     firsts = [(o - lo) >> 2 for o in offs]
 
