@@ -43,7 +43,7 @@ from .block_ints import BIT_OPS, bit_op, folded
 from .block_float import HELPERS as FLOAT_HELPERS, MODELESS, UNARY, canonical, double_op, float_compare
 from .block_half import half_op
 from .block_forms import (AUGMENTED, CARRY_LINES, COMMUTATIVE, COMPARES, EXPRESSIONS, FLOAT_FAST,
-                          INLINE_OPS, SHIFTS64)
+                          INLINE_OPS, SHIFTS64, with_signs)
 from .block_salu import emit_branch, emit_readfirstlane, emit_salu, scc_dead
 from .block_code import Block
 from .block_wide import fma_groups, fused_step, put64_line, wide_integer, wide_read, wide_step, wide_written
@@ -497,13 +497,7 @@ def _float_fast(e, op):
         # max(x, x) / min(x, x): clang's canonicalize; the library's choice between two equal
         # operands is x itself, a signalling NaN quieted in IEEE mode
         return flag, f"CANON({ctx}, {args[0]})"
-    # |x| and -x on the bits, as the library's operand reads apply them (abs first)
-    u = "U64" if wide else "U32"
-    for i in range(len(args)):
-        if abs_ >> i & 1:
-            args[i] = f"np.bitwise_and({args[i]}, {u}({(1 << (63 if wide else 31)) - 1}))"
-        if neg >> i & 1:
-            args[i] = f"np.bitwise_xor({args[i]}, {u}({1 << (63 if wide else 31)}))"
+    args = with_signs(args, abs_, neg, wide)
     if wide:
         return flag, f"{form.format(*(f'{a}.view(F64)' for a in args), ctx=ctx)}.view(U64)"
     args = [f"{a}.view(F32)" for a in args]

@@ -19,8 +19,9 @@ UNARY maps a mnemonic to the expression of its result bits over the uint32 sourc
 HELPERS are the functions it names."""
 import numpy as np
 
+from .block_forms import with_signs
 from .state import SGPR_CODES
-from .valu.fp import F32 as F32_FORMAT, F64 as F64_FORMAT, flush, quiet
+from .valu.fp import F32 as F32_FORMAT, F64 as F64_FORMAT, quiet
 from .valu.transcendental import _FN, _sin_cos, exp32, log32, rcp32, rsq32, sqrt32
 
 F32, F64, U32, I32 = np.float32, np.float64, np.uint32, np.int32
@@ -136,11 +137,7 @@ def double_op(e, op):
     if (neg | abs_) >> 1:                     # only the float source's: ldexp's exponent has none
         return None
     args = [_vector_source(e, op, o, b, r) for o, b, r in zip(op.sources, op.op.src_bits, op.readers)]
-    u, sign = ("U64", 1 << 63) if op.op.src_bits[0] == 64 else ("U32", 1 << 31)
-    if abs_:                                  # |x| then -x on the bits, as the operand read does
-        args[0] = f"np.bitwise_and({args[0]}, {u}({sign - 1}))"
-    if neg:
-        args[0] = f"np.bitwise_xor({args[0]}, {u}({sign}))"
+    args = with_signs(args, abs_, neg, op.op.src_bits[0] == 64, 1)
     e.globals.update(HELPERS)
     return e.slot(lambda fm, n, lane: _f32_plain(fm) and _f64_plain(fm)), form.format(*args)
 
@@ -172,12 +169,7 @@ def float_compare(e, op):
             args.append(f"S[{o.value}, sel][:, None]")
         else:
             args.append(_vector_source(e, op, o, b, r))
-    u, sign = ("U64", 1 << 63) if wide else ("U32", 1 << 31)
-    for i in range(2 if parts[2] != "class" else 1):
-        if abs_ >> i & 1:
-            args[i] = f"np.bitwise_and({args[i]}, {u}({sign - 1}))"
-        if neg >> i & 1:
-            args[i] = f"np.bitwise_xor({args[i]}, {u}({sign}))"
+    args = with_signs(args, abs_, neg, wide, 2 if parts[2] != "class" else 1)
     e.globals.update(HELPERS)
     ftype, fmt = ("F64", "F64F") if wide else ("F32", "F32F")
     if parts[2] == "class":

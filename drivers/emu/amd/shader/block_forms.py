@@ -102,3 +102,17 @@ FLOAT_FAST = {
     "v_fma_f64": "FMA64({0}, {1}, {2})",
     "v_max_f64": "FMAX({ctx}, F64F, {0}, {1})", "v_min_f64": "FMIN({ctx}, F64F, {0}, {1})",
 }
+
+
+def with_signs(args, abs_, neg, wide, count=None):
+    """The source expressions ``args`` (uint32 lanes, or uint64 when ``wide``) with |x| and then
+    -x applied to their bits where the op's abs / neg bits say, as the library's operand reads
+    apply them; only the first ``count`` sources when given."""
+    u, sign = ("U64", 1 << 63) if wide else ("U32", 1 << 31)
+    out = list(args)
+    for i in range(len(out) if count is None else count):
+        if abs_ >> i & 1:
+            out[i] = f"np.bitwise_and({out[i]}, {u}({sign - 1}))"
+        if neg >> i & 1:
+            out[i] = f"np.bitwise_xor({out[i]}, {u}({sign}))"
+    return out

@@ -10,6 +10,7 @@ pair is forgotten at an instruction the compiler does not write out (memory, LDS
 cross-lane and M0-relative moves write VGPRs through their closures).  A result written under a
 partial EXEC is not the register's value (the inactive lanes keep the old bits), so the write
 leaves the local None and the next read joins the pair from the registers."""
+from .block_forms import with_signs
 from .state import SGPR_CODES
 from .vector import DualOp, VectorOp
 
@@ -179,11 +180,5 @@ def _fma_args(e, op):
     """The sources of a fusable fma as float64 lanes, with the abs and neg bits applied to the
     bits as the library's operand reads apply them (abs first)."""
     from .block import _wide_sources
-    args = _wide_sources(e, op)
-    neg, abs_ = op.kw.get("neg", 0), op.kw.get("abs", 0)
-    for k in range(3):
-        if abs_ >> k & 1:
-            args[k] = f"np.bitwise_and({args[k]}, U64({(1 << 63) - 1}))"
-        if neg >> k & 1:
-            args[k] = f"np.bitwise_xor({args[k]}, U64({1 << 63}))"
+    args = with_signs(_wide_sources(e, op), op.kw.get("abs", 0), op.kw.get("neg", 0), True, 3)
     return [f"{a}.view(F64)" for a in args]
