@@ -89,13 +89,14 @@ UNARY = {
     **{f"v_{f}_f32": f"QUIET32(np.{u}({_F})).view(U32)"
        for f, u in (("trunc", "trunc"), ("floor", "floor"), ("ceil", "ceil"), ("rndne", "rint"))},
 }
-_FLOAT_OF = {np.dtype(U32): (F32, U32(0x400000)), np.dtype(np.uint64): (F64, np.uint64(1 << 51))}
+_FLOAT_OF = {np.dtype(U32): (F32, U32(0x400000)), np.dtype(np.uint64): (F64, np.uint64(1 << 51)),
+             np.dtype(np.uint16): (np.float16, np.uint16(0x200))}
 
 
 def canonical(ctx, x):
-    """v_max / v_min (f32 or f64) of x and x, on the bits, in a MODE that keeps denormals: x,
-    with its signalling NaNs quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick
-    quiets)."""
+    """v_max / v_min (f32, f64, or the f16 halves of v_pk_max / v_pk_min) of x and x, on the
+    bits, in a MODE that keeps denormals: x, with its signalling NaNs quieted in IEEE mode
+    (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
     if not ctx.mode.ieee:
         return x
     ftype, quiet_bit = _FLOAT_OF[x.dtype]

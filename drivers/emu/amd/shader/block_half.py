@@ -19,8 +19,9 @@ for the op without modifiers, on the 32-bit registers as the block reads them.
 None; the sources are read as block.py reads them."""
 import numpy as np
 
+from .block_float import canonical, quiet32
 from .operands import constant_value
-from .valu.fp import F16 as F16_FORMAT, F32 as F32_FORMAT, fma_narrow, fmax, fmin, quiet
+from .valu.fp import F16 as F16_FORMAT, fma_narrow, fmax, fmin, quiet
 
 U16, U32, I16, F16, F32, F64 = np.uint16, np.uint32, np.int16, np.float16, np.float32, np.float64
 _HIGH, _LOW = U32(0xFFFF0000), U32(0xFFFF)
@@ -46,27 +47,14 @@ def joined16(r):
     return np.ascontiguousarray(r).view(U32)
 
 
-_QUIET16 = U16(0x200)
-
-
 def canonical16(ctx, x):
-    """v_pk_max_f16 / v_pk_min_f16 of x and x (uint32 registers): x, with the signalling NaNs of
-    either half quieted in IEEE mode (fp.fmax / fp.fmin pick x; fp._nan_pick quiets)."""
-    if not ctx.mode.ieee:
-        return x
-    h = np.ascontiguousarray(x).view(U16)
-    nan = np.isnan(h.view(F16))
-    if not np.count_nonzero(nan):
-        return x
-    return np.where(nan, np.bitwise_or(h, _QUIET16), h).view(U32)
+    """v_pk_max_f16 / v_pk_min_f16 of x and x (uint32 registers): block_float.canonical of both
+    halves (signalling NaNs quieted in IEEE mode)."""
+    return canonical(ctx, np.ascontiguousarray(x).view(U16)).view(U32)
 
 
 def quiet16(r):
     return quiet(F16_FORMAT, r)
-
-
-def quiet32(r):
-    return quiet(F32_FORMAT, r)
 
 
 HELPERS = {"M16": merge16, "L16": low16, "P16": pair16, "J16": joined16, "CANON16": canonical16,
